@@ -1,0 +1,1 @@
+# apps/: see the top-level Makefile.am

@@ -1,0 +1,1 @@
+# doc/: see the top-level Makefile.am

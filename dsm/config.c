@@ -1,0 +1,105 @@
+/* config.c - reads and checks the DSM_* environment variables. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int dsm_parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!s || !*s || *s == '-')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s)
+        return -1;
+    unsigned long long mul = 1;
+    switch (toupper((unsigned char)*end)) {
+    case 'K': mul = 1ULL << 10; end++; break;
+    case 'M': mul = 1ULL << 20; end++; break;
+    case 'G': mul = 1ULL << 30; end++; break;
+    default: break;
+    }
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end != '\0')
+        return -1;
+    if (v > ~0ULL / mul)
+        return -1;
+    *out = (size_t)(v * mul);
+    return 0;
+}
+
+static int is_pow2(size_t v) { return v && !(v & (v - 1)); }
+
+int dsm_config_load(dsm_config *cfg, const char *prefix)
+{
+    const char *s;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->page_size = (size_t)sysconf(_SC_PAGESIZE);
+    cfg->block_size = cfg->page_size;
+    cfg->region_size = (size_t)1 << 30;
+    cfg->region_addr = (uintptr_t)0x5a0000000000ULL;
+    cfg->locks = 1024;
+    cfg->spin_us = 50;
+    cfg->homes_cyclic = 0;
+
+    if ((s = getenv("DSM_BLOCK_SIZE")) && *s) {
+        size_t v;
+        if (dsm_parse_size(s, &v) || !is_pow2(v) || v < cfg->page_size || v > ((size_t)1 << 24)) {
+            fprintf(stderr, "%s: DSM_BLOCK_SIZE=%s is not a power-of-two multiple of the page size "
+                            "(%zu) up to 16M\n", prefix, s, cfg->page_size);
+            return -1;
+        }
+        cfg->block_size = v;
+    }
+    if ((s = getenv("DSM_REGION_SIZE")) && *s) {
+        size_t v;
+        if (dsm_parse_size(s, &v) || v < cfg->block_size || v > ((size_t)1 << 40)) {
+            fprintf(stderr, "%s: DSM_REGION_SIZE=%s is not a size between one block and 1T\n",
+                    prefix, s);
+            return -1;
+        }
+        cfg->region_size = v;
+    }
+    cfg->region_size = (cfg->region_size + cfg->block_size - 1) / cfg->block_size * cfg->block_size;
+    if ((s = getenv("DSM_REGION_ADDR")) && *s) {
+        size_t v;
+        if (dsm_parse_size(s, &v) || v % cfg->block_size) {
+            fprintf(stderr, "%s: DSM_REGION_ADDR=%s is not an address aligned to the block size\n",
+                    prefix, s);
+            return -1;
+        }
+        cfg->region_addr = v;
+    }
+    if ((s = getenv("DSM_LOCKS")) && *s) {
+        size_t v;
+        if (dsm_parse_size(s, &v) || v == 0 || v > (1u << 20)) {
+            fprintf(stderr, "%s: DSM_LOCKS=%s is not a number between 1 and 1048576\n", prefix, s);
+            return -1;
+        }
+        cfg->locks = (unsigned)v;
+    }
+    if ((s = getenv("DSM_SPIN_US")) && *s) {
+        size_t v;
+        if (dsm_parse_size(s, &v) || v > 1000000) {
+            fprintf(stderr, "%s: DSM_SPIN_US=%s is not a number of microseconds up to 1000000\n",
+                    prefix, s);
+            return -1;
+        }
+        cfg->spin_us = (unsigned)v;
+    }
+    if ((s = getenv("DSM_HOMES")) && *s) {
+        if (!strcmp(s, "cyclic"))
+            cfg->homes_cyclic = 1;
+        else if (strcmp(s, "blocked")) {
+            fprintf(stderr, "%s: DSM_HOMES=%s is neither 'blocked' nor 'cyclic'\n", prefix, s);
+            return -1;
+        }
+    }
+    return 0;
+}

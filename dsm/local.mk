@@ -1,0 +1,19 @@
+# dsm/: the runtime library (libdsm) and the launcher dsmrun.
+lib_LTLIBRARIES += libdsm.la
+libdsm_la_SOURCES = \
+	dsm/config.h dsm/config.c \
+	dsm/error.h dsm/error.c \
+	dsm/futex.h dsm/futex.c \
+	dsm/transport.h dsm/shm_layout.h dsm/transport_shm.c \
+	dsm/region.h dsm/region.c \
+	dsm/node.h dsm/node.c \
+	dsm/fault.c \
+	dsm/alloc.c \
+	dsm/sync.c \
+	dsm/api.c
+libdsm_la_LIBADD = libdsmproto.la $(SIGSEGV_LIBS) $(PTHREAD_LIBS)
+libdsm_la_LDFLAGS = -version-info 0:0:0
+
+bin_PROGRAMS += dsmrun
+dsmrun_SOURCES = dsm/dsmrun.c dsm/config.h dsm/config.c dsm/shm_layout.h
+dsmrun_LDADD = $(PTHREAD_LIBS)

@@ -1,0 +1,200 @@
+/* proto.h - the coherence engine: a home-based directory protocol written as
+ * explicit transition tables (one for the cache side of every node, one for
+ * the directory side at each block's home).
+ *
+ * The engine is pure: it consumes events (a local access that faulted, an
+ * incoming protocol message) and appends actions (send a message, change the
+ * access rights of a block, install the data carried by the message being
+ * handled, wake the threads waiting for a block).  The caller performs the
+ * actions: the DSM runtime with real messages and mprotect, a simulated
+ * machine with timed events, the exhaustive exploration test with modelled
+ * channels.  No I/O, no threads, no clocks in here.
+ *
+ * Ordering assumption: messages between one pair of nodes are delivered in
+ * the order they were sent (FIFO per pair).  All transports provide that.
+ *
+ * A dirty block is reached by recall through the home (4 hops): the home
+ * asks the owner for the data, installs it, then answers the requester.  The
+ * home serialises all requests for a block; requests that arrive while the
+ * block is busy wait in a per-block FIFO at the home.  See doc/protocol.md.
+ */
+#ifndef DSM_PROTO_H
+#define DSM_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sharers.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- cache side (every node, every block) ---- */
+typedef enum proto_cache_state {
+    PC_I,   /* invalid: no access */
+    PC_S,   /* shared: read access */
+    PC_M,   /* modified: read and write access, this node is the owner */
+    PC_IS,  /* read miss in flight (GETS sent) */
+    PC_IM,  /* write miss in flight (GETX sent, or UPGRADE overtaken by an INV) */
+    PC_SM,  /* upgrade in flight (UPGRADE sent), still readable */
+    PC_NSTATES
+} proto_cache_state;
+
+typedef enum proto_cache_event {
+    CE_LOAD,        /* local read fault */
+    CE_STORE,       /* local write fault */
+    CE_DATA_S,      /* read grant with data */
+    CE_DATA_X,      /* write grant with data */
+    CE_UPGRADE_ACK, /* write grant, the local copy is current */
+    CE_INV,         /* home invalidates this sharer */
+    CE_RECALL_S,    /* home recalls the dirty copy, owner keeps a read copy */
+    CE_RECALL_X,    /* home recalls the dirty copy, owner keeps nothing */
+    CE_NEVENTS
+} proto_cache_event;
+
+/* ---- directory side (at the home of a block) ---- */
+typedef enum proto_dir_state {
+    PD_UNOWNED,     /* no node holds a copy; home memory is current */
+    PD_SHARED,      /* one or more read-only copies; home memory is current */
+    PD_EXCL,        /* one owner with write access; home memory may be stale */
+    PD_BUSY_INV,    /* waiting for invalidation acks before a write grant */
+    PD_BUSY_RECALL, /* waiting for the owner's data before a grant */
+    PD_NSTATES
+} proto_dir_state;
+
+/* Directory events are messages refined by the directory's contents, the way
+ * SLICC triggers events, so that every table entry has one action list and
+ * one next state. */
+typedef enum proto_dir_event {
+    DE_GETS,             /* read request */
+    DE_GETX,             /* write request from a node without a copy */
+    DE_UPGRADE_SOLE,     /* upgrade; the requester is the only sharer */
+    DE_UPGRADE_OTHERS,   /* upgrade; other sharers must be invalidated */
+    DE_UPGRADE_STALE,    /* upgrade from a node no longer a sharer: a GETX */
+    DE_INV_ACK_MORE,     /* invalidation ack, more to come */
+    DE_INV_ACK_LAST,     /* last invalidation ack */
+    DE_WB_DATA,          /* the recalled owner's data */
+    DE_NEVENTS
+} proto_dir_event;
+
+/* ---- messages ---- */
+typedef enum proto_msg_type {
+    PM_GETS = 1,    /* cache -> home */
+    PM_GETX,        /* cache -> home */
+    PM_UPGRADE,     /* cache -> home */
+    PM_DATA_S,      /* home -> cache, carries data */
+    PM_DATA_X,      /* home -> cache, carries data */
+    PM_UPGRADE_ACK, /* home -> cache */
+    PM_INV,         /* home -> sharer */
+    PM_INV_ACK,     /* sharer -> home */
+    PM_RECALL_S,    /* home -> owner */
+    PM_RECALL_X,    /* home -> owner */
+    PM_WB_DATA,     /* owner -> home, carries data */
+    PM_NTYPES
+} proto_msg_type;
+
+typedef struct proto_msg {
+    uint8_t type;     /* proto_msg_type */
+    int32_t src;
+    int32_t dst;
+    uint32_t block;
+} proto_msg;
+
+/* Access rights of the application's view of a block. */
+enum { PROTO_ACCESS_NONE = 0, PROTO_ACCESS_READ = 1, PROTO_ACCESS_WRITE = 2 };
+
+typedef enum proto_action_kind {
+    PA_SEND,        /* send msg; data messages carry the local copy of the block */
+    PA_SET_ACCESS,  /* set the application's access to the block */
+    PA_INSTALL,     /* copy the data of the message being handled into local memory */
+    PA_COMPLETE,    /* the block's request is done: wake its waiting threads */
+    PA_WAIT         /* the access joins a request in flight: wait for its COMPLETE */
+} proto_action_kind;
+
+typedef struct proto_action {
+    uint8_t kind;     /* proto_action_kind */
+    uint8_t access;   /* PA_SET_ACCESS */
+    uint32_t block;
+    proto_msg msg;    /* PA_SEND */
+} proto_action;
+
+/* Growable action list owned by the caller; the engine appends. */
+typedef struct proto_actions {
+    proto_action *v;
+    size_t n, cap;
+} proto_actions;
+
+void proto_actions_init(proto_actions *a);
+void proto_actions_free(proto_actions *a);
+
+/* Errors returned by the engine (negative). */
+enum {
+    PROTO_OK = 0,
+    PROTO_EREJECT = -1,  /* (state, event) pair outside the table: a protocol bug */
+    PROTO_EINVAL = -2,   /* bad block number, node id or message type */
+    PROTO_ENOMEM = -3
+};
+
+typedef struct proto_config {
+    int self;          /* this node */
+    int nnodes;        /* 1 .. PROTO_MAX_NODES */
+    uint32_t nblocks;  /* blocks in the shared region */
+} proto_config;
+
+#define PROTO_MAX_NODES 65536
+
+typedef struct proto_engine proto_engine;
+
+proto_engine *proto_engine_create(const proto_config *cfg);
+void proto_engine_destroy(proto_engine *e);
+
+/* Homes: every node must be told the same homes for the same blocks. */
+int proto_set_home(proto_engine *e, uint32_t first_block, uint32_t count, int home);
+int proto_home(const proto_engine *e, uint32_t block);
+
+/* A local access to `block` faulted (or must be checked). */
+int proto_access(proto_engine *e, uint32_t block, int is_write, proto_actions *out);
+/* A message arrived for this node (m->dst == self). */
+int proto_receive(proto_engine *e, const proto_msg *m, proto_actions *out);
+
+/* Read-only views, for the runtime's fast paths, tests and reports. */
+proto_cache_state proto_cache_state_of(const proto_engine *e, uint32_t block);
+proto_dir_state proto_dir_state_of(const proto_engine *e, uint32_t block);
+/* Sharers / owner recorded at the home (valid at the home only). */
+const dsm_sharers *proto_dir_sharers(const proto_engine *e, uint32_t block);
+int proto_dir_owner(const proto_engine *e, uint32_t block);
+/* Error detail of the last rejected event, for a clear message. */
+const char *proto_last_error(const proto_engine *e);
+
+/* Snapshot of all mutable state (for exhaustive exploration and checkpoints):
+ * proto_engine_save returns the number of bytes needed / written. */
+size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap);
+int proto_engine_load(proto_engine *e, const void *buf, size_t len);
+
+/* Names, for reports, errors and the generated table in doc/. */
+const char *proto_cache_state_name(int s);
+const char *proto_cache_event_name(int ev);
+const char *proto_dir_state_name(int s);
+const char *proto_dir_event_name(int ev);
+const char *proto_msg_name(int type);
+int proto_msg_has_data(int type);
+
+/* The transition tables themselves, exported for documentation and tests.
+ * An entry with valid == 0 is rejected on purpose. */
+#define PROTO_MAX_STEPS 6
+typedef struct proto_table_entry {
+    uint8_t valid;
+    uint8_t next;                       /* next state */
+    uint8_t steps[PROTO_MAX_STEPS];     /* action steps, 0-terminated */
+    const char *why;                    /* for rejected pairs: why it cannot happen */
+} proto_table_entry;
+
+extern const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS];
+extern const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS];
+const char *proto_step_name(int step);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

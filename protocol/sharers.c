@@ -1,0 +1,85 @@
+/* sharers.c - full bit-vector representation of a directory's sharer set
+ * (one bit per node, as the SGI Origin keeps it).  Works for any node count;
+ * the count is cached so that the protocol's "exactly one sharer" tests cost
+ * nothing. */
+#include "sharers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t dsm_sharers_words(int nnodes) { return ((size_t)nnodes + 63) / 64; }
+
+static void bv_add(dsm_sharers *s, int node)
+{
+    uint64_t bit = UINT64_C(1) << (node & 63);
+    uint64_t *w = &s->bits[node >> 6];
+    if (!(*w & bit)) {
+        *w |= bit;
+        s->n++;
+    }
+}
+
+static void bv_remove(dsm_sharers *s, int node)
+{
+    uint64_t bit = UINT64_C(1) << (node & 63);
+    uint64_t *w = &s->bits[node >> 6];
+    if (*w & bit) {
+        *w &= ~bit;
+        s->n--;
+    }
+}
+
+static int bv_contains(const dsm_sharers *s, int node)
+{
+    if (node < 0 || node >= s->nnodes)
+        return 0;
+    return (s->bits[node >> 6] >> (node & 63)) & 1;
+}
+
+static int bv_count(const dsm_sharers *s) { return s->n; }
+
+static void bv_clear(dsm_sharers *s)
+{
+    memset(s->bits, 0, dsm_sharers_words(s->nnodes) * sizeof(uint64_t));
+    s->n = 0;
+}
+
+static int bv_next(const dsm_sharers *s, int from)
+{
+    if (from < 0)
+        from = 0;
+    size_t nw = dsm_sharers_words(s->nnodes);
+    size_t wi = (size_t)from >> 6;
+    if (wi >= nw || s->n == 0)
+        return -1;
+    uint64_t w = s->bits[wi] & (~UINT64_C(0) << (from & 63));
+    for (;;) {
+        if (w) {
+            int node = (int)(wi * 64 + (size_t)__builtin_ctzll(w));
+            return node < s->nnodes ? node : -1;
+        }
+        if (++wi >= nw)
+            return -1;
+        w = s->bits[wi];
+    }
+}
+
+const dsm_sharers_ops dsm_sharers_bitvector = {
+    "bitvector", bv_add, bv_remove, bv_contains, bv_count, bv_clear, bv_next,
+};
+
+int dsm_sharers_init(dsm_sharers *s, int nnodes)
+{
+    s->ops = &dsm_sharers_bitvector;
+    s->nnodes = nnodes;
+    s->n = 0;
+    s->bits = calloc(dsm_sharers_words(nnodes), sizeof(uint64_t));
+    return s->bits ? 0 : -1;
+}
+
+void dsm_sharers_destroy(dsm_sharers *s)
+{
+    free(s->bits);
+    s->bits = NULL;
+    s->n = 0;
+}

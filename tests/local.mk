@@ -1,0 +1,4 @@
+# tests/: each part keeps its own fragment.
+include tests/protocol.mk
+include tests/transport.mk
+include tests/multinode.mk

@@ -1,0 +1,1 @@
+# tests/protocol.mk
