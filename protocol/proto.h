@@ -17,6 +17,11 @@
  * asks the owner for the data, installs it, then answers the requester.  The
  * home serialises all requests for a block; requests that arrive while the
  * block is busy wait in a per-block FIFO at the home.  See doc/protocol.md.
+ *
+ * Messages a node sends to itself (the home's own accesses) never leave the
+ * engine: they are queued inside it and handled before the call returns, and
+ * they move no data (the home's memory is the node's memory), so no
+ * PA_INSTALL is emitted for them.  PA_SEND actions always have dst != self.
  */
 #ifndef DSM_PROTO_H
 #define DSM_PROTO_H
@@ -73,8 +78,10 @@ typedef enum proto_dir_event {
     DE_UPGRADE_OTHERS,   /* upgrade; other sharers must be invalidated */
     DE_UPGRADE_STALE,    /* upgrade from a node no longer a sharer: a GETX */
     DE_INV_ACK_MORE,     /* invalidation ack, more to come */
-    DE_INV_ACK_LAST,     /* last invalidation ack */
-    DE_WB_DATA,          /* the recalled owner's data */
+    DE_INV_ACK_LAST_X,   /* last ack; the requester needs the data */
+    DE_INV_ACK_LAST_UPG, /* last ack; the requester kept its copy (upgrade) */
+    DE_WB_DATA_S,        /* the recalled owner's data, for a read request */
+    DE_WB_DATA_X,        /* the recalled owner's data, for a write request */
     DE_NEVENTS
 } proto_dir_event;
 

@@ -1,0 +1,559 @@
+/* engine.c - runs the transition tables of table.c for one node: classifies
+ * an input into a table event, looks the (state, event) pair up, performs
+ * the entry's steps (emitting actions for the caller) and moves to the next
+ * state.  Messages to this node itself are handled inside, after the event
+ * that produced them, so a home's own accesses need no transport. */
+#include "engine_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct proto_engine {
+    int self, nnodes;
+    uint32_t nblocks;
+    int32_t *home;          /* per block; -1: not allocated */
+    uint8_t *cstate;        /* per block: proto_cache_state */
+    dir_entry **dir;        /* per block, allocated at the home on first use */
+    proto_msg *selfq;       /* messages to self, handled before returning */
+    size_t selfq_head, selfq_len, selfq_cap;
+    char err[256];
+};
+
+void proto_actions_init(proto_actions *a) { memset(a, 0, sizeof *a); }
+
+void proto_actions_free(proto_actions *a)
+{
+    free(a->v);
+    memset(a, 0, sizeof *a);
+}
+
+static int emit(proto_actions *out, const proto_action *act)
+{
+    if (out->n == out->cap) {
+        size_t cap = out->cap ? out->cap * 2 : 16;
+        proto_action *v = realloc(out->v, cap * sizeof *v);
+        if (!v)
+            return PROTO_ENOMEM;
+        out->v = v;
+        out->cap = cap;
+    }
+    out->v[out->n++] = *act;
+    return PROTO_OK;
+}
+
+proto_engine *proto_engine_create(const proto_config *cfg)
+{
+    if (!cfg || cfg->nnodes < 1 || cfg->nnodes > PROTO_MAX_NODES || cfg->self < 0 ||
+        cfg->self >= cfg->nnodes || cfg->nblocks == 0)
+        return NULL;
+    proto_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->self = cfg->self;
+    e->nnodes = cfg->nnodes;
+    e->nblocks = cfg->nblocks;
+    e->home = malloc(sizeof *e->home * cfg->nblocks);
+    e->cstate = calloc(cfg->nblocks, 1);   /* PC_I == 0 */
+    e->dir = calloc(cfg->nblocks, sizeof *e->dir);
+    if (!e->home || !e->cstate || !e->dir) {
+        proto_engine_destroy(e);
+        return NULL;
+    }
+    for (uint32_t b = 0; b < cfg->nblocks; b++)
+        e->home[b] = -1;
+    return e;
+}
+
+static void dir_free(dir_entry *d)
+{
+    if (!d)
+        return;
+    dsm_sharers_destroy(&d->sharers);
+    free(d->q);
+    free(d);
+}
+
+void proto_engine_destroy(proto_engine *e)
+{
+    if (!e)
+        return;
+    if (e->dir)
+        for (uint32_t b = 0; b < e->nblocks; b++)
+            dir_free(e->dir[b]);
+    free(e->dir);
+    free(e->home);
+    free(e->cstate);
+    free(e->selfq);
+    free(e);
+}
+
+int proto_set_home(proto_engine *e, uint32_t first, uint32_t count, int home)
+{
+    if (home < 0 || home >= e->nnodes || first >= e->nblocks || count > e->nblocks - first)
+        return PROTO_EINVAL;
+    for (uint32_t b = first; b < first + count; b++)
+        e->home[b] = home;
+    return PROTO_OK;
+}
+
+int proto_home(const proto_engine *e, uint32_t block)
+{
+    return block < e->nblocks ? e->home[block] : -1;
+}
+
+proto_cache_state proto_cache_state_of(const proto_engine *e, uint32_t block)
+{
+    return block < e->nblocks ? (proto_cache_state)e->cstate[block] : PC_I;
+}
+
+proto_dir_state proto_dir_state_of(const proto_engine *e, uint32_t block)
+{
+    return (block < e->nblocks && e->dir[block]) ? (proto_dir_state)e->dir[block]->state
+                                                 : PD_UNOWNED;
+}
+
+const dsm_sharers *proto_dir_sharers(const proto_engine *e, uint32_t block)
+{
+    return (block < e->nblocks && e->dir[block]) ? &e->dir[block]->sharers : NULL;
+}
+
+int proto_dir_owner(const proto_engine *e, uint32_t block)
+{
+    if (block >= e->nblocks || !e->dir[block])
+        return -1;
+    const dir_entry *d = e->dir[block];
+    return (d->state == PD_EXCL || d->state == PD_BUSY_RECALL) ? d->owner : -1;
+}
+
+const char *proto_last_error(const proto_engine *e) { return e->err; }
+
+static dir_entry *dir_get(proto_engine *e, uint32_t block)
+{
+    dir_entry *d = e->dir[block];
+    if (d)
+        return d;
+    d = calloc(1, sizeof *d);
+    if (!d || dsm_sharers_init(&d->sharers, e->nnodes)) {
+        free(d);
+        return NULL;
+    }
+    d->state = PD_UNOWNED;
+    d->owner = d->pending = -1;
+    e->dir[block] = d;
+    return d;
+}
+
+/* ---- sending: to others through actions, to self through the self queue ---- */
+
+static int send_msg(proto_engine *e, proto_actions *out, int type, int dst, uint32_t block)
+{
+    proto_msg m = { (uint8_t)type, e->self, dst, block };
+    if (dst == e->self) {
+        if (e->selfq_len == e->selfq_cap) {
+            size_t cap = e->selfq_cap ? e->selfq_cap * 2 : 8;
+            proto_msg *q = malloc(cap * sizeof *q);
+            if (!q)
+                return PROTO_ENOMEM;
+            for (size_t i = 0; i < e->selfq_len; i++)
+                q[i] = e->selfq[(e->selfq_head + i) % e->selfq_cap];
+            free(e->selfq);
+            e->selfq = q;
+            e->selfq_head = 0;
+            e->selfq_cap = cap;
+        }
+        e->selfq[(e->selfq_head + e->selfq_len++) % e->selfq_cap] = m;
+        return PROTO_OK;
+    }
+    proto_action a = { .kind = PA_SEND, .block = block, .msg = m };
+    return emit(out, &a);
+}
+
+static int simple_action(proto_actions *out, int kind, uint32_t block, int access)
+{
+    proto_action a = { .kind = (uint8_t)kind, .access = (uint8_t)access, .block = block };
+    return emit(out, &a);
+}
+
+static int reject(proto_engine *e, const char *side, const char *state, const char *event,
+                  uint32_t block, int from, const char *why)
+{
+    snprintf(e->err, sizeof e->err,
+             "protocol: node %d, block %u: %s event %s (from node %d) in state %s is not in the "
+             "table: %s",
+             e->self, block, side, event, from, state, why ? why : "");
+    return PROTO_EREJECT;
+}
+
+/* ---- cache side ---- */
+
+static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, proto_actions *out)
+{
+    int home = e->home[block];
+    switch (step) {
+    case ST_SEND_GETS: return send_msg(e, out, PM_GETS, home, block);
+    case ST_SEND_GETX: return send_msg(e, out, PM_GETX, home, block);
+    case ST_SEND_UPGRADE: return send_msg(e, out, PM_UPGRADE, home, block);
+    case ST_SEND_INV_ACK: return send_msg(e, out, PM_INV_ACK, home, block);
+    case ST_SEND_WB_DATA: return send_msg(e, out, PM_WB_DATA, home, block);
+    case ST_ACCESS_NONE: return simple_action(out, PA_SET_ACCESS, block, PROTO_ACCESS_NONE);
+    case ST_ACCESS_READ: return simple_action(out, PA_SET_ACCESS, block, PROTO_ACCESS_READ);
+    case ST_ACCESS_WRITE: return simple_action(out, PA_SET_ACCESS, block, PROTO_ACCESS_WRITE);
+    case ST_INSTALL:
+        /* data from self is already in this node's memory */
+        return msg_src == e->self ? PROTO_OK : simple_action(out, PA_INSTALL, block, 0);
+    case ST_COMPLETE: return simple_action(out, PA_COMPLETE, block, 0);
+    case ST_WAIT: return simple_action(out, PA_WAIT, block, 0);
+    default:
+        snprintf(e->err, sizeof e->err, "protocol: step %d is not a cache-side step", step);
+        return PROTO_EREJECT;
+    }
+}
+
+static int cache_event(proto_engine *e, uint32_t block, int ev, int from, proto_actions *out)
+{
+    int st = e->cstate[block];
+    const proto_table_entry *t = &proto_cache_table[st][ev];
+    if (!t->valid)
+        return reject(e, "cache", proto_cache_state_name(st), proto_cache_event_name(ev), block,
+                      from, t->why);
+    e->cstate[block] = t->next;
+    for (int i = 0; i < PROTO_MAX_STEPS && t->steps[i]; i++) {
+        int rc = cache_step(e, t->steps[i], block, from, out);
+        if (rc)
+            return rc;
+    }
+    return PROTO_OK;
+}
+
+/* ---- directory side ---- */
+
+static int dir_classify(const dir_entry *d, int type, int from)
+{
+    switch (type) {
+    case PM_GETS: return DE_GETS;
+    case PM_GETX: return DE_GETX;
+    case PM_UPGRADE:
+        if (!sharers_contains(&d->sharers, from))
+            return DE_UPGRADE_STALE;
+        return sharers_count(&d->sharers) == 1 ? DE_UPGRADE_SOLE : DE_UPGRADE_OTHERS;
+    case PM_INV_ACK:
+        if (d->acks > 1)
+            return DE_INV_ACK_MORE;
+        return d->grant == GRANT_UPG ? DE_INV_ACK_LAST_UPG : DE_INV_ACK_LAST_X;
+    case PM_WB_DATA: return d->grant == GRANT_S ? DE_WB_DATA_S : DE_WB_DATA_X;
+    default: return -1;
+    }
+}
+
+static int dir_send_to_sharers(proto_engine *e, dir_entry *d, uint32_t block, int except,
+                               proto_actions *out)
+{
+    int n = 0;
+    SHARERS_FOREACH(&d->sharers, s) {
+        if (s == except)
+            continue;
+        int rc = send_msg(e, out, PM_INV, s, block);
+        if (rc)
+            return rc;
+        n++;
+    }
+    d->acks = n;
+    return PROTO_OK;
+}
+
+static int queue_push(dir_entry *d, int node, int type)
+{
+    if (d->qlen == d->qcap) {
+        uint32_t cap = d->qcap ? d->qcap * 2 : 4;
+        dir_waiter *q = malloc(cap * sizeof *q);
+        if (!q)
+            return PROTO_ENOMEM;
+        for (uint32_t i = 0; i < d->qlen; i++)
+            q[i] = d->q[(d->qhead + i) % d->qcap];
+        free(d->q);
+        d->q = q;
+        d->qhead = 0;
+        d->qcap = cap;
+    }
+    d->q[(d->qhead + d->qlen++) % d->qcap] = (dir_waiter){ node, (uint8_t)type };
+    return PROTO_OK;
+}
+
+static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int req, int type,
+                    proto_actions *out)
+{
+    switch (step) {
+    case ST_D_DATA_S: return send_msg(e, out, PM_DATA_S, req, block);
+    case ST_D_DATA_X: return send_msg(e, out, PM_DATA_X, req, block);
+    case ST_D_UPGRADE_ACK: return send_msg(e, out, PM_UPGRADE_ACK, req, block);
+    case ST_D_ADD_SHARER: sharers_add(&d->sharers, req); return PROTO_OK;
+    case ST_D_OWNER_REQ:
+        sharers_clear(&d->sharers);
+        d->owner = req;
+        return PROTO_OK;
+    case ST_D_INV_OTHERS: return dir_send_to_sharers(e, d, block, req, out);
+    case ST_D_INV_ALL: return dir_send_to_sharers(e, d, block, -1, out);
+    case ST_D_RECALL_S: return send_msg(e, out, PM_RECALL_S, d->owner, block);
+    case ST_D_RECALL_X: return send_msg(e, out, PM_RECALL_X, d->owner, block);
+    case ST_D_PENDING_S: d->pending = req; d->grant = GRANT_S; return PROTO_OK;
+    case ST_D_PENDING_X: d->pending = req; d->grant = GRANT_X; return PROTO_OK;
+    case ST_D_PENDING_UPG: d->pending = req; d->grant = GRANT_UPG; return PROTO_OK;
+    case ST_D_QUEUE: return queue_push(d, req, type);
+    case ST_D_ACK: d->acks--; return PROTO_OK;
+    case ST_D_INSTALL:
+        return req == e->self ? PROTO_OK : simple_action(out, PA_INSTALL, block, 0);
+    case ST_D_GRANT_DATA_X:
+    case ST_D_GRANT_UPG: {
+        int to = d->pending;
+        sharers_clear(&d->sharers);
+        d->owner = to;
+        d->pending = -1;
+        d->grant = GRANT_NONE;
+        return send_msg(e, out, step == ST_D_GRANT_UPG ? PM_UPGRADE_ACK : PM_DATA_X, to, block);
+    }
+    case ST_D_GRANT_DATA_S: {
+        int to = d->pending;
+        sharers_clear(&d->sharers);
+        sharers_add(&d->sharers, d->owner);
+        sharers_add(&d->sharers, to);
+        d->owner = -1;
+        d->pending = -1;
+        d->grant = GRANT_NONE;
+        return send_msg(e, out, PM_DATA_S, to, block);
+    }
+    default:
+        snprintf(e->err, sizeof e->err, "protocol: step %d is not a directory step", step);
+        return PROTO_EREJECT;
+    }
+}
+
+static int dir_is_busy(int st) { return st == PD_BUSY_INV || st == PD_BUSY_RECALL; }
+
+static int dir_event(proto_engine *e, dir_entry *d, uint32_t block, int type, int from,
+                     proto_actions *out)
+{
+    int ev = dir_classify(d, type, from);
+    int st = d->state;
+    if (ev < 0)
+        return reject(e, "directory", proto_dir_state_name(st), proto_msg_name(type), block, from,
+                      "not a request or reply for the home");
+    const proto_table_entry *t = &proto_dir_table[st][ev];
+    if (!t->valid)
+        return reject(e, "directory", proto_dir_state_name(st), proto_dir_event_name(ev), block,
+                      from, t->why);
+    d->state = t->next;
+    for (int i = 0; i < PROTO_MAX_STEPS && t->steps[i]; i++) {
+        int rc = dir_step(e, d, t->steps[i], block, from, type, out);
+        if (rc)
+            return rc;
+    }
+    return PROTO_OK;
+}
+
+/* Serve requests that waited while the block was busy, until it is busy again. */
+static int dir_drain(proto_engine *e, dir_entry *d, uint32_t block, proto_actions *out)
+{
+    while (d->qlen && !dir_is_busy(d->state)) {
+        dir_waiter w = d->q[d->qhead];
+        d->qhead = (d->qhead + 1) % d->qcap;
+        d->qlen--;
+        int rc = dir_event(e, d, block, w.type, w.node, out);
+        if (rc)
+            return rc;
+    }
+    return PROTO_OK;
+}
+
+static int is_home_msg(int type)
+{
+    return type == PM_GETS || type == PM_GETX || type == PM_UPGRADE || type == PM_INV_ACK ||
+           type == PM_WB_DATA;
+}
+
+static int cache_event_of(int type)
+{
+    switch (type) {
+    case PM_DATA_S: return CE_DATA_S;
+    case PM_DATA_X: return CE_DATA_X;
+    case PM_UPGRADE_ACK: return CE_UPGRADE_ACK;
+    case PM_INV: return CE_INV;
+    case PM_RECALL_S: return CE_RECALL_S;
+    case PM_RECALL_X: return CE_RECALL_X;
+    default: return -1;
+    }
+}
+
+static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
+{
+    if (is_home_msg(m->type)) {
+        if (e->home[m->block] != e->self) {
+            snprintf(e->err, sizeof e->err,
+                     "protocol: node %d got %s for block %u from node %d but is not its home",
+                     e->self, proto_msg_name(m->type), m->block, m->src);
+            return PROTO_EINVAL;
+        }
+        dir_entry *d = dir_get(e, m->block);
+        if (!d)
+            return PROTO_ENOMEM;
+        int rc = dir_event(e, d, m->block, m->type, m->src, out);
+        if (rc)
+            return rc;
+        return dir_drain(e, d, m->block, out);
+    }
+    int ev = cache_event_of(m->type);
+    if (ev < 0) {
+        snprintf(e->err, sizeof e->err, "protocol: node %d got unknown message type %d", e->self,
+                 m->type);
+        return PROTO_EINVAL;
+    }
+    if (m->src != e->home[m->block]) {
+        snprintf(e->err, sizeof e->err,
+                 "protocol: node %d got %s for block %u from node %d, which is not its home",
+                 e->self, proto_msg_name(m->type), m->block, m->src);
+        return PROTO_EINVAL;
+    }
+    return cache_event(e, m->block, ev, m->src, out);
+}
+
+static int run_self_queue(proto_engine *e, proto_actions *out)
+{
+    while (e->selfq_len) {
+        proto_msg m = e->selfq[e->selfq_head];
+        e->selfq_head = (e->selfq_head + 1) % e->selfq_cap;
+        e->selfq_len--;
+        int rc = dispatch(e, &m, out);
+        if (rc)
+            return rc;
+    }
+    return PROTO_OK;
+}
+
+static int check_block(proto_engine *e, uint32_t block, const char *what)
+{
+    if (block >= e->nblocks || e->home[block] < 0) {
+        snprintf(e->err, sizeof e->err, "protocol: node %d: %s for block %u, which is %s", e->self,
+                 what, block, block >= e->nblocks ? "outside the region" : "not allocated");
+        return PROTO_EINVAL;
+    }
+    return PROTO_OK;
+}
+
+int proto_access(proto_engine *e, uint32_t block, int is_write, proto_actions *out)
+{
+    int rc = check_block(e, block, is_write ? "write access" : "read access");
+    if (rc)
+        return rc;
+    rc = cache_event(e, block, is_write ? CE_STORE : CE_LOAD, e->self, out);
+    if (rc)
+        return rc;
+    return run_self_queue(e, out);
+}
+
+int proto_receive(proto_engine *e, const proto_msg *m, proto_actions *out)
+{
+    if (m->dst != e->self || m->src < 0 || m->src >= e->nnodes || m->src == e->self) {
+        snprintf(e->err, sizeof e->err,
+                 "protocol: node %d got a message with source %d and destination %d", e->self,
+                 m->src, m->dst);
+        return PROTO_EINVAL;
+    }
+    int rc = check_block(e, m->block, proto_msg_name(m->type));
+    if (rc)
+        return rc;
+    rc = dispatch(e, m, out);
+    if (rc)
+        return rc;
+    return run_self_queue(e, out);
+}
+
+/* ---- snapshot ---- */
+
+typedef struct {
+    unsigned char *p;
+    size_t n, cap;
+} wbuf;
+
+static void put(wbuf *w, const void *src, size_t len)
+{
+    if (w->n + len <= w->cap)
+        memcpy(w->p + w->n, src, len);
+    w->n += len;
+}
+
+size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap)
+{
+    wbuf w = { buf, 0, cap };
+    size_t words = dsm_sharers_words(e->nnodes);
+    put(&w, e->home, sizeof *e->home * e->nblocks);
+    put(&w, e->cstate, e->nblocks);
+    for (uint32_t b = 0; b < e->nblocks; b++) {
+        const dir_entry *d = e->dir[b];
+        uint8_t present = d != NULL;
+        put(&w, &present, 1);
+        if (!d)
+            continue;
+        put(&w, &d->state, 1);
+        put(&w, &d->owner, sizeof d->owner);
+        put(&w, &d->pending, sizeof d->pending);
+        put(&w, &d->acks, sizeof d->acks);
+        put(&w, &d->grant, 1);
+        put(&w, d->sharers.bits, words * sizeof(uint64_t));
+        put(&w, &d->qlen, sizeof d->qlen);
+        for (uint32_t i = 0; i < d->qlen; i++) {
+            const dir_waiter *wt = &d->q[(d->qhead + i) % d->qcap];
+            put(&w, &wt->node, sizeof wt->node);
+            put(&w, &wt->type, sizeof wt->type);
+        }
+    }
+    return w.n;
+}
+
+int proto_engine_load(proto_engine *e, const void *buf, size_t len)
+{
+    const unsigned char *p = buf, *end = p + len;
+    size_t words = dsm_sharers_words(e->nnodes);
+#define GET(dst, n)                 \
+    do {                            \
+        if ((size_t)(end - p) < (n)) \
+            return PROTO_EINVAL;    \
+        memcpy((dst), p, (n));      \
+        p += (n);                   \
+    } while (0)
+    GET(e->home, sizeof *e->home * e->nblocks);
+    GET(e->cstate, e->nblocks);
+    for (uint32_t b = 0; b < e->nblocks; b++) {
+        uint8_t present;
+        GET(&present, 1);
+        if (!present) {
+            dir_free(e->dir[b]);
+            e->dir[b] = NULL;
+            continue;
+        }
+        dir_entry *d = dir_get(e, b);
+        if (!d)
+            return PROTO_ENOMEM;
+        GET(&d->state, 1);
+        GET(&d->owner, sizeof d->owner);
+        GET(&d->pending, sizeof d->pending);
+        GET(&d->acks, sizeof d->acks);
+        GET(&d->grant, 1);
+        GET(d->sharers.bits, words * sizeof(uint64_t));
+        d->sharers.n = 0;
+        for (size_t i = 0; i < words; i++)
+            d->sharers.n += __builtin_popcountll(d->sharers.bits[i]);
+        uint32_t qlen;
+        GET(&qlen, sizeof qlen);
+        d->qhead = d->qlen = 0;
+        for (uint32_t i = 0; i < qlen; i++) {
+            dir_waiter wt;
+            GET(&wt.node, sizeof wt.node);
+            GET(&wt.type, sizeof wt.type);
+            if (queue_push(d, wt.node, wt.type))
+                return PROTO_ENOMEM;
+        }
+    }
+#undef GET
+    e->selfq_len = e->selfq_head = 0;
+    return p == end ? PROTO_OK : PROTO_EINVAL;
+}

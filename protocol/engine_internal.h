@@ -1,0 +1,64 @@
+/* engine_internal.h - what the transition tables and the engine that runs
+ * them share: the action steps an entry may list and the directory entry. */
+#ifndef DSM_ENGINE_INTERNAL_H
+#define DSM_ENGINE_INTERNAL_H
+
+#include "proto.h"
+
+/* Action steps.  Cache-side steps act on the local copy; directory steps on
+ * the directory entry at the home, for the request being served ("req"). */
+enum proto_step {
+    ST_END = 0,
+    /* cache side */
+    ST_SEND_GETS,       /* request a read copy from the home */
+    ST_SEND_GETX,       /* request a writable copy from the home */
+    ST_SEND_UPGRADE,    /* ask the home for write access to the read copy */
+    ST_SEND_INV_ACK,    /* acknowledge an invalidation to the home */
+    ST_SEND_WB_DATA,    /* send the dirty copy back to the home */
+    ST_ACCESS_NONE,
+    ST_ACCESS_READ,
+    ST_ACCESS_WRITE,
+    ST_INSTALL,         /* take the data carried by the message */
+    ST_COMPLETE,        /* the block's request is done: wake waiters */
+    ST_WAIT,            /* the faulting access waits for the request in flight */
+    /* directory side */
+    ST_D_DATA_S,        /* send a read copy to req */
+    ST_D_DATA_X,        /* send a writable copy to req */
+    ST_D_UPGRADE_ACK,   /* grant write access to req, which holds the data */
+    ST_D_ADD_SHARER,    /* sharers += req */
+    ST_D_OWNER_REQ,     /* owner = req, sharers = {} */
+    ST_D_INV_OTHERS,    /* INV to every sharer but req; acks = their number */
+    ST_D_INV_ALL,       /* INV to every sharer (req holds no copy) */
+    ST_D_RECALL_S,      /* ask the owner for its data, owner keeps a read copy */
+    ST_D_RECALL_X,      /* ask the owner for its data, owner keeps nothing */
+    ST_D_PENDING_S,     /* remember req; grant a read copy when the data is back */
+    ST_D_PENDING_X,     /* remember req; grant a writable copy when acks/data are in */
+    ST_D_PENDING_UPG,   /* remember req; grant the upgrade when the acks are in */
+    ST_D_QUEUE,         /* the block is busy: req waits in the home's FIFO */
+    ST_D_ACK,           /* one invalidation ack in */
+    ST_D_INSTALL,       /* take the owner's data into home memory */
+    ST_D_GRANT_DATA_X,  /* DATA_X to the pending requester, which becomes owner */
+    ST_D_GRANT_UPG,     /* UPGRADE_ACK to the pending requester, which becomes owner */
+    ST_D_GRANT_DATA_S,  /* DATA_S to the pending requester; sharers = {old owner, it} */
+    ST_NSTEPS
+};
+
+enum dir_grant { GRANT_NONE, GRANT_S, GRANT_X, GRANT_UPG };
+
+typedef struct dir_waiter {
+    int32_t node;
+    uint8_t type; /* proto_msg_type of the waiting request */
+} dir_waiter;
+
+typedef struct dir_entry {
+    uint8_t state;      /* proto_dir_state */
+    int32_t owner;      /* PD_EXCL and PD_BUSY_RECALL: the node with the dirty copy */
+    int32_t pending;    /* busy states: the requester being served */
+    int32_t acks;       /* PD_BUSY_INV: acks still expected */
+    uint8_t grant;      /* busy states: what the pending requester gets (dir_grant) */
+    dsm_sharers sharers;
+    dir_waiter *q;      /* FIFO of requests that arrived while busy */
+    uint32_t qhead, qlen, qcap;
+} dir_entry;
+
+#endif

@@ -1,0 +1,75 @@
+/* names.c - printable names of states, events, messages and steps, for
+ * error messages, reports and the table generated into doc/protocol.md. */
+#include "engine_internal.h"
+
+#define NAME(arr, i) (((i) >= 0 && (size_t)(i) < sizeof(arr) / sizeof(arr[0]) && arr[i]) ? arr[i] : "?")
+
+static const char *const cache_states[PC_NSTATES] = {
+    [PC_I] = "I", [PC_S] = "S", [PC_M] = "M", [PC_IS] = "IS", [PC_IM] = "IM", [PC_SM] = "SM",
+};
+static const char *const cache_events[CE_NEVENTS] = {
+    [CE_LOAD] = "Load", [CE_STORE] = "Store", [CE_DATA_S] = "DATA_S", [CE_DATA_X] = "DATA_X",
+    [CE_UPGRADE_ACK] = "UPGRADE_ACK", [CE_INV] = "INV", [CE_RECALL_S] = "RECALL_S",
+    [CE_RECALL_X] = "RECALL_X",
+};
+static const char *const dir_states[PD_NSTATES] = {
+    [PD_UNOWNED] = "Unowned", [PD_SHARED] = "Shared", [PD_EXCL] = "Exclusive",
+    [PD_BUSY_INV] = "BusyInv", [PD_BUSY_RECALL] = "BusyRecall",
+};
+static const char *const dir_events[DE_NEVENTS] = {
+    [DE_GETS] = "GETS", [DE_GETX] = "GETX", [DE_UPGRADE_SOLE] = "UPGRADE(sole sharer)",
+    [DE_UPGRADE_OTHERS] = "UPGRADE(other sharers)", [DE_UPGRADE_STALE] = "UPGRADE(not a sharer)",
+    [DE_INV_ACK_MORE] = "INV_ACK(more due)", [DE_INV_ACK_LAST_X] = "INV_ACK(last, for GETX)",
+    [DE_INV_ACK_LAST_UPG] = "INV_ACK(last, for UPGRADE)", [DE_WB_DATA_S] = "WB_DATA(for GETS)",
+    [DE_WB_DATA_X] = "WB_DATA(for GETX)",
+};
+static const char *const msgs[PM_NTYPES] = {
+    [PM_GETS] = "GETS", [PM_GETX] = "GETX", [PM_UPGRADE] = "UPGRADE", [PM_DATA_S] = "DATA_S",
+    [PM_DATA_X] = "DATA_X", [PM_UPGRADE_ACK] = "UPGRADE_ACK", [PM_INV] = "INV",
+    [PM_INV_ACK] = "INV_ACK", [PM_RECALL_S] = "RECALL_S", [PM_RECALL_X] = "RECALL_X",
+    [PM_WB_DATA] = "WB_DATA",
+};
+static const char *const steps[ST_NSTEPS] = {
+    [ST_END] = "end",
+    [ST_SEND_GETS] = "send GETS to home",
+    [ST_SEND_GETX] = "send GETX to home",
+    [ST_SEND_UPGRADE] = "send UPGRADE to home",
+    [ST_SEND_INV_ACK] = "send INV_ACK to home",
+    [ST_SEND_WB_DATA] = "send WB_DATA (with data) to home",
+    [ST_ACCESS_NONE] = "set access none",
+    [ST_ACCESS_READ] = "set access read",
+    [ST_ACCESS_WRITE] = "set access read/write",
+    [ST_INSTALL] = "install data",
+    [ST_COMPLETE] = "complete (wake waiters)",
+    [ST_WAIT] = "wait for completion",
+    [ST_D_DATA_S] = "send DATA_S to requester",
+    [ST_D_DATA_X] = "send DATA_X to requester",
+    [ST_D_UPGRADE_ACK] = "send UPGRADE_ACK to requester",
+    [ST_D_ADD_SHARER] = "add requester to sharers",
+    [ST_D_OWNER_REQ] = "owner := requester, sharers := {}",
+    [ST_D_INV_OTHERS] = "send INV to sharers but requester, count acks",
+    [ST_D_INV_ALL] = "send INV to all sharers, count acks",
+    [ST_D_RECALL_S] = "send RECALL_S to owner",
+    [ST_D_RECALL_X] = "send RECALL_X to owner",
+    [ST_D_PENDING_S] = "pending := requester (read)",
+    [ST_D_PENDING_X] = "pending := requester (write, needs data)",
+    [ST_D_PENDING_UPG] = "pending := requester (upgrade)",
+    [ST_D_QUEUE] = "queue request at home",
+    [ST_D_ACK] = "acks -= 1",
+    [ST_D_INSTALL] = "install data in home memory",
+    [ST_D_GRANT_DATA_X] = "send DATA_X to pending, owner := pending",
+    [ST_D_GRANT_UPG] = "send UPGRADE_ACK to pending, owner := pending",
+    [ST_D_GRANT_DATA_S] = "send DATA_S to pending, sharers := {old owner, pending}",
+};
+
+const char *proto_cache_state_name(int s) { return NAME(cache_states, s); }
+const char *proto_cache_event_name(int ev) { return NAME(cache_events, ev); }
+const char *proto_dir_state_name(int s) { return NAME(dir_states, s); }
+const char *proto_dir_event_name(int ev) { return NAME(dir_events, ev); }
+const char *proto_msg_name(int type) { return NAME(msgs, type); }
+const char *proto_step_name(int step) { return NAME(steps, step); }
+
+int proto_msg_has_data(int type)
+{
+    return type == PM_DATA_S || type == PM_DATA_X || type == PM_WB_DATA;
+}
