@@ -17,3 +17,5 @@ libdsm_la_LDFLAGS = -version-info 0:0:0
 bin_PROGRAMS += dsmrun
 dsmrun_SOURCES = dsm/dsmrun.c dsm/config.h dsm/config.c dsm/shm_layout.h
 dsmrun_LDADD = $(PTHREAD_LIBS)
+# per-target flags give dsmrun its own objects of the files it shares with libdsm
+dsmrun_CFLAGS = $(AM_CFLAGS)

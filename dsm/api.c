@@ -1,0 +1,166 @@
+/* api.c - the public API of dsm.h: argument checks and the clear errors for
+ * misuse, then the work in node.c, alloc.c and sync.c. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsm.h"
+#include "error.h"
+#include "futex.h"
+#include "node.h"
+
+static dsm_rt the_rt;
+
+static dsm_rt *need_init(const char *call)
+{
+    if (!dsm_g)
+        dsm_fatal(call, "called before dsm_init");
+    if (dsm_g->finalized)
+        dsm_fatal(call, "called after dsm_finalize");
+    return dsm_g;
+}
+
+static int env_int(const char *name, int *out)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return -1;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end || v < 0 || v > 1 << 20)
+        return -2;
+    *out = (int)v;
+    return 0;
+}
+
+int dsm_init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    if (dsm_g) {
+        fprintf(stderr, "dsm: node %d: dsm_init: called twice\n", dsm_g->self);
+        errno = EALREADY;
+        return -1;
+    }
+    dsm_rt *rt = &the_rt;
+    memset(rt, 0, sizeof *rt);
+    if (dsm_config_load(&rt->cfg, "dsm: node ?: dsm_init")) {
+        errno = EINVAL;
+        return -1;
+    }
+    rt->self = 0;
+    rt->nnodes = 1;
+    if (dsm_transport_shm_present()) {
+        rt->tp = dsm_transport_shm_open(rt->cfg.block_size);
+        if (!rt->tp) {
+            errno = EINVAL;
+            return -1;
+        }
+        rt->self = rt->tp->node;
+        rt->nnodes = rt->tp->nnodes;
+    } else {
+        int v;
+        if (env_int("DSM_NODES", &v) == 0 && v > 1) {
+            fprintf(stderr, "dsm: node ?: dsm_init: DSM_NODES=%d but no transport is set up; "
+                            "start the program with dsmrun -n N\n", v);
+            errno = EINVAL;
+            return -1;
+        }
+    }
+    dsm_error_node = rt->self;
+    const char *base = getenv("DSM_CLOCK_BASE_NS");
+    rt->clock_base_ns = base && *base ? strtoull(base, NULL, 10) : dsm_now_ns();
+    if (dsm_region_map(&rt->region, rt->cfg.region_addr, rt->cfg.region_size, rt->cfg.block_size,
+                       rt->self)) {
+        errno = ENOMEM;
+        return -1;
+    }
+    if (dsm_rt_start(rt)) {
+        errno = ENOMEM;
+        return -1;
+    }
+    dsm_g = rt;
+    dsm_fault_install(rt);
+    if (rt->tp)
+        dsm_transport_shm_mark(rt->tp, DSM_NODE_JOINED);
+    rt->initialized = 1;
+    dsm_collective(rt, COLL_INIT, (uint64_t)rt->cfg.block_size, "dsm_init");
+    return 0;
+}
+
+void dsm_finalize(void)
+{
+    dsm_rt *rt = need_init("dsm_finalize");
+    dsm_collective(rt, COLL_FINALIZE, 0, "dsm_finalize");
+    dsm_rt_stop(rt);
+    rt->finalized = 1;
+    if (rt->tp)
+        dsm_transport_shm_mark(rt->tp, DSM_NODE_FINALIZED);
+    fflush(stdout);
+}
+
+int dsm_node(void) { return need_init("dsm_node")->self; }
+int dsm_nodes(void) { return need_init("dsm_nodes")->nnodes; }
+size_t dsm_block_size(void) { return need_init("dsm_block_size")->region.block_size; }
+unsigned dsm_lock_count(void) { return need_init("dsm_lock_count")->cfg.locks; }
+
+void *dsm_alloc(size_t size, const char *name)
+{
+    return dsm_alloc_collective(need_init("dsm_alloc"), size, name);
+}
+
+void *dsm_malloc(size_t size, const char *name)
+{
+    return dsm_alloc_local(need_init("dsm_malloc"), size, name);
+}
+
+void dsm_free(void *p)
+{
+    dsm_rt *rt = need_init("dsm_free");
+    if (!p)
+        return;
+    if (!dsm_region_contains(&rt->region, p))
+        dsm_fatal("dsm_free", "%p is outside the shared region", p);
+    dsm_free_any(rt, p);
+}
+
+void dsm_barrier(void) { dsm_collective(need_init("dsm_barrier"), COLL_BARRIER, 0, "dsm_barrier"); }
+
+static void check_lock(dsm_rt *rt, unsigned id, const char *call)
+{
+    if (id >= rt->cfg.locks)
+        dsm_fatal(call, "lock id %u is out of range (0..%u; set DSM_LOCKS for more)", id,
+                  rt->cfg.locks - 1);
+}
+
+void dsm_lock(unsigned id)
+{
+    dsm_rt *rt = need_init("dsm_lock");
+    check_lock(rt, id, "dsm_lock");
+    dsm_sync_lock(rt, id);
+}
+
+void dsm_unlock(unsigned id)
+{
+    dsm_rt *rt = need_init("dsm_unlock");
+    check_lock(rt, id, "dsm_unlock");
+    dsm_sync_unlock(rt, id);
+}
+
+double dsm_wtime(void)
+{
+    dsm_rt *rt = need_init("dsm_wtime");
+    return (double)(dsm_now_ns() - rt->clock_base_ns) / 1e9;
+}
+
+int dsm_home_of(const void *p)
+{
+    dsm_rt *rt = need_init("dsm_home_of");
+    if (!dsm_region_contains(&rt->region, p))
+        return -1;
+    pthread_mutex_lock(&rt->eng_lock);
+    int h = proto_home(rt->eng, dsm_region_block_of(&rt->region, p));
+    pthread_mutex_unlock(&rt->eng_lock);
+    return h;
+}

@@ -1,0 +1,27 @@
+/* config.h - the runtime's settings, read once from the environment and
+ * checked, shared by the library and dsmrun so both agree on sizes.
+ * A bad value gives a clear message naming the variable. */
+#ifndef DSM_CONFIG_H
+#define DSM_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct dsm_config {
+    size_t page_size;
+    size_t block_size;       /* DSM_BLOCK_SIZE: power-of-two multiple of the page */
+    size_t region_size;      /* DSM_REGION_SIZE: bytes of shared address space */
+    uintptr_t region_addr;   /* DSM_REGION_ADDR: same virtual address on every node */
+    unsigned locks;          /* DSM_LOCKS: number of global locks */
+    unsigned spin_us;        /* DSM_SPIN_US: spin before blocking, microseconds */
+    int homes_cyclic;        /* DSM_HOMES=blocked|cyclic for dsm_alloc */
+} dsm_config;
+
+/* Fill cfg from the environment; 0, or -1 after printing which variable is
+ * wrong (prefix names who complains, e.g. "dsmrun" or "dsm: node 3"). */
+int dsm_config_load(dsm_config *cfg, const char *prefix);
+
+/* Parse a size with optional K/M/G suffix; 0 or -1. */
+int dsm_parse_size(const char *s, size_t *out);
+
+#endif

@@ -1,0 +1,248 @@
+/* node.c - the runtime core of one node: runs the engine for faults and
+ * incoming messages, performs its actions (messages, mprotect, data copies,
+ * wake-ups), and serves the network from a progress thread.
+ *
+ * Waiting: a thread that waits (for a block, a lock, a collective) polls the
+ * transport itself for a short spin (DSM_SPIN_US), so on an idle machine the
+ * reply is handled by the waiting thread without any wake-up; then it blocks
+ * on the node's event word and the progress thread serves messages. */
+#include "node.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "futex.h"
+
+dsm_rt *dsm_g;
+
+int dsm_rt_thread_slot(dsm_rt *rt)
+{
+    static __thread int slot = -1;
+    if (slot == -1) {
+        int s = atomic_fetch_add(&rt->next_slot, 1);
+        slot = s < DSM_MAX_THREADS ? s : -2;
+    }
+    return slot < 0 ? -1 : slot;
+}
+
+void dsm_rt_signal(dsm_rt *rt)
+{
+    atomic_fetch_add(&rt->events, 1);
+    if (atomic_load(&rt->sleepers))
+        dsm_futex_wake(&rt->events, 0);
+}
+
+/* ---- performing the engine's actions (called with eng_lock held) ---- */
+
+static void run_actions(dsm_rt *rt, const void *payload, uint32_t payload_len)
+{
+    proto_actions *a = &rt->acts;
+    for (size_t i = 0; i < a->n; i++) {
+        const proto_action *act = &a->v[i];
+        char *copy = rt->region.proto + ((size_t)act->block << rt->region.block_shift);
+        switch (act->kind) {
+        case PA_SEND: {
+            dsm_msg_hdr h = { 0 };
+            h.magic = DSM_MSG_MAGIC;
+            h.type = act->msg.type;
+            h.src = rt->self;
+            h.dst = act->msg.dst;
+            h.block = act->block;
+            int data = proto_msg_has_data(act->msg.type);
+            h.len = data ? (uint32_t)rt->region.block_size : 0;
+            if (!rt->tp)
+                dsm_fatal("protocol", "message to node %d on a one-node job", act->msg.dst);
+            if (rt->tp->send(rt->tp, act->msg.dst, &h, data ? copy : NULL))
+                dsm_fatal("protocol", "cannot send %s to node %d", proto_msg_name(h.type),
+                          act->msg.dst);
+            break;
+        }
+        case PA_SET_ACCESS:
+            if (dsm_region_protect(&rt->region, act->block, act->access))
+                dsm_fatal("protocol",
+                          "mprotect of block %u failed: %s (too many mappings? raise "
+                          "vm.max_map_count or DSM_BLOCK_SIZE)",
+                          act->block, strerror(errno));
+            break;
+        case PA_INSTALL:
+            if (payload_len != rt->region.block_size)
+                dsm_fatal("protocol", "data message for block %u carries %u bytes, not %zu",
+                          act->block, payload_len, rt->region.block_size);
+            memcpy(copy, payload, payload_len);
+            break;
+        case PA_COMPLETE:
+            dsm_rt_signal(rt);
+            break;
+        case PA_WAIT:
+            break;
+        }
+    }
+    a->n = 0;
+}
+
+void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
+{
+    pthread_mutex_lock(&rt->eng_lock);
+    rt->acts.n = 0;
+    int rc = proto_access(rt->eng, block, is_write, &rt->acts);
+    if (rc) {
+        if (rc == PROTO_EINVAL)
+            dsm_fatal(is_write ? "write" : "read", "address %p is not in any shared allocation",
+                      (void *)(rt->region.app + ((size_t)block << rt->region.block_shift)));
+        dsm_fatal("protocol", "%s", proto_last_error(rt->eng));
+    }
+    run_actions(rt, NULL, 0);
+    pthread_mutex_unlock(&rt->eng_lock);
+}
+
+/* ---- incoming messages ---- */
+
+static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
+{
+    dsm_rt *rt = ctx;
+    if (h->magic != DSM_MSG_MAGIC || h->dst != rt->self || h->src < 0 || h->src >= rt->nnodes)
+        dsm_fatal("transport", "malformed message (magic %#x, type %u, from %d to %d)", h->magic,
+                  h->type, h->src, h->dst);
+    if (h->type > 0 && h->type < PM_NTYPES) {
+        proto_msg m = { (uint8_t)h->type, h->src, h->dst, h->block };
+        uint32_t want = proto_msg_has_data(h->type) ? (uint32_t)rt->region.block_size : 0;
+        if (h->len != want)
+            dsm_fatal("transport", "%s from node %d carries %u bytes, expected %u",
+                      proto_msg_name(h->type), h->src, h->len, want);
+        pthread_mutex_lock(&rt->eng_lock);
+        rt->acts.n = 0;
+        int rc = proto_receive(rt->eng, &m, &rt->acts);
+        if (rc)
+            dsm_fatal("protocol", "%s", proto_last_error(rt->eng));
+        run_actions(rt, payload, h->len);
+        pthread_mutex_unlock(&rt->eng_lock);
+        return;
+    }
+    switch (h->type) {
+    case RT_COLL_ENTER:
+    case RT_COLL_DONE:
+    case RT_LOCK_REQ:
+    case RT_LOCK_GRANT:
+    case RT_UNLOCK:
+        dsm_sync_handle(rt, h);
+        break;
+    case RT_FREE:
+        dsm_alloc_handle(rt, h);
+        break;
+    default:
+        dsm_fatal("transport", "unknown message type %u from node %d", h->type, h->src);
+    }
+}
+
+void dsm_rt_send(dsm_rt *rt, int dst, dsm_msg_hdr *h)
+{
+    h->magic = DSM_MSG_MAGIC;
+    h->src = rt->self;
+    h->dst = dst;
+    h->len = 0;
+    if (dst == rt->self) {
+        handle_msg(rt, h, NULL);
+        return;
+    }
+    if (rt->tp->send(rt->tp, dst, h, NULL))
+        dsm_fatal("transport", "cannot send a message to node %d", dst);
+}
+
+static int poll_once(dsm_rt *rt)
+{
+    return rt->tp ? rt->tp->poll(rt->tp, handle_msg, rt, 64) : 0;
+}
+
+void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
+{
+    uint64_t spin_ns = (uint64_t)rt->cfg.spin_us * 1000;
+    uint64_t start = 0;
+    unsigned iter = 0;
+    for (;;) {
+        uint32_t ev = atomic_load(&rt->events);
+        if (done(rt, arg))
+            return;
+        if (poll_once(rt))
+            continue;
+        if (iter++ == 0)
+            start = dsm_now_ns();
+        if (dsm_now_ns() - start < spin_ns) {
+            dsm_cpu_relax();
+            if ((iter & 15) == 0)
+                sched_yield(); /* let another node's thread run on a crowded machine */
+            continue;
+        }
+        atomic_fetch_add(&rt->sleepers, 1);
+        if (atomic_load(&rt->events) == ev && !done(rt, arg))
+            dsm_futex_wait(&rt->events, ev, 200, 0);
+        atomic_fetch_sub(&rt->sleepers, 1);
+        iter = 0;
+    }
+}
+
+/* ---- progress thread ---- */
+
+static void *progress_main(void *arg)
+{
+    dsm_rt *rt = arg;
+    uint64_t spin_ns = (uint64_t)rt->cfg.spin_us * 1000;
+    while (!atomic_load(&rt->stopping)) {
+        if (poll_once(rt))
+            continue;
+        uint64_t start = dsm_now_ns();
+        int got = 0;
+        while (dsm_now_ns() - start < spin_ns && !atomic_load(&rt->stopping)) {
+            if ((got = poll_once(rt)))
+                break;
+            dsm_cpu_relax();
+            sched_yield();
+        }
+        if (!got && !atomic_load(&rt->stopping))
+            rt->tp->wait(rt->tp, 500);
+    }
+    return NULL;
+}
+
+int dsm_rt_start(dsm_rt *rt)
+{
+    pthread_mutex_init(&rt->eng_lock, NULL);
+    pthread_mutex_init(&rt->coll_lock, NULL);
+    pthread_mutex_init(&rt->lock_lock, NULL);
+    pthread_mutex_init(&rt->alloc_lock, NULL);
+    proto_actions_init(&rt->acts);
+    /* room for the largest fan-out (an INV per node) so the fault path never grows it */
+    rt->acts.cap = (size_t)rt->nnodes + 16;
+    rt->acts.v = calloc(rt->acts.cap, sizeof *rt->acts.v);
+    proto_config pc = { rt->self, rt->nnodes, rt->region.nblocks };
+    rt->eng = proto_engine_create(&pc);
+    if (!rt->eng || !rt->acts.v) {
+        fprintf(stderr, "dsm: node %d: dsm_init: out of memory for the protocol engine\n",
+                rt->self);
+        return -1;
+    }
+    if (dsm_alloc_init(rt) || dsm_sync_init(rt))
+        return -1;
+    if (rt->tp) {
+        if (pthread_create(&rt->progress, NULL, progress_main, rt)) {
+            fprintf(stderr, "dsm: node %d: dsm_init: cannot start the progress thread\n",
+                    rt->self);
+            return -1;
+        }
+        rt->progress_started = 1;
+    }
+    return 0;
+}
+
+void dsm_rt_stop(dsm_rt *rt)
+{
+    atomic_store(&rt->stopping, 1);
+    if (rt->progress_started) {
+        rt->tp->wake(rt->tp);
+        pthread_join(rt->progress, NULL);
+        rt->progress_started = 0;
+    }
+}

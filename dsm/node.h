@@ -1,0 +1,110 @@
+/* node.h - the runtime of one node: the engine behind a mutex, the region,
+ * the transport, the progress thread that serves incoming messages, and the
+ * waiting discipline (spin briefly while polling, then block).  The API
+ * (api.c), the fault handler (fault.c), allocation (alloc.c) and
+ * synchronisation (sync.c) are built on it. */
+#ifndef DSM_NODE_H
+#define DSM_NODE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "proto.h"
+#include "region.h"
+#include "transport.h"
+
+/* Runtime (non-protocol) messages; protocol messages use proto_msg_type. */
+enum {
+    RT_COLL_ENTER = 64, /* node -> 0: arg0 seq, arg1 kind, arg2 argument */
+    RT_COLL_DONE,       /* 0 -> node: arg0 seq */
+    RT_LOCK_REQ,        /* node -> manager: block = lock id, arg0 = thread slot */
+    RT_LOCK_GRANT,      /* manager -> node: block = lock id, arg0 = thread slot */
+    RT_UNLOCK,          /* node -> manager: block = lock id */
+    RT_FREE,            /* node -> home: arg0 = region offset */
+};
+
+enum { COLL_INIT = 1, COLL_BARRIER, COLL_ALLOC, COLL_FINALIZE };
+
+#define DSM_MAX_THREADS 1024
+
+typedef struct dsm_rt {
+    dsm_config cfg;
+    int self, nnodes;
+    dsm_transport *tp;          /* NULL on a one-node job */
+    dsm_region region;
+    proto_engine *eng;
+    pthread_mutex_t eng_lock;   /* guards eng and acts */
+    proto_actions acts;
+
+    /* Everything a thread may wait for (a block's request, a collective, a
+     * lock grant) bumps this word; sleepers block on it. */
+    _Atomic uint32_t events;
+    _Atomic uint32_t sleepers;
+
+    pthread_t progress;
+    int progress_started;
+    _Atomic int stopping;
+
+    /* collectives */
+    pthread_mutex_t coll_lock;
+    uint64_t coll_seq;              /* last collective this node entered */
+    _Atomic uint64_t coll_done;     /* last collective completed */
+    /* node 0 only: the collective being gathered */
+    uint64_t cg_seq;
+    int cg_arrived, cg_kind, cg_first;
+    uint64_t cg_arg;
+
+    /* locks */
+    pthread_mutex_t lock_lock;
+    struct lock_rec *locks;         /* the locks this node manages (id % nnodes == self) */
+    _Atomic uint8_t granted[DSM_MAX_THREADS];
+    _Atomic int next_slot;
+
+    /* allocation */
+    pthread_mutex_t alloc_lock;
+    size_t coll_base, coll_end, coll_next;   /* collective arena, region offsets */
+    size_t arena_size;                        /* per-node dsm_malloc arena */
+    uint64_t alloc_seq;
+    struct dsm_heap *heap;                    /* this node's dsm_malloc arena */
+
+    uint64_t clock_base_ns;
+    int initialized, finalized;
+} dsm_rt;
+
+extern dsm_rt *dsm_g;
+
+/* Bring up / tear down (node.c). */
+int dsm_rt_start(dsm_rt *rt);
+void dsm_rt_stop(dsm_rt *rt);
+
+/* Send a runtime message; to self it is handled at once. */
+void dsm_rt_send(dsm_rt *rt, int dst, dsm_msg_hdr *h);
+
+/* Wait until done(arg) is true, serving messages meanwhile. */
+void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg);
+/* Something a waiter may care about happened. */
+void dsm_rt_signal(dsm_rt *rt);
+
+/* A fault (or an explicit access check) on block: returns when the request
+ * is complete; the access must then be retried. */
+void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write);
+
+/* Message handlers of the other parts (sync.c, alloc.c). */
+void dsm_sync_handle(dsm_rt *rt, const dsm_msg_hdr *h);
+void dsm_alloc_handle(dsm_rt *rt, const dsm_msg_hdr *h);
+int dsm_sync_init(dsm_rt *rt);
+int dsm_alloc_init(dsm_rt *rt);
+void dsm_collective(dsm_rt *rt, int kind, uint64_t arg, const char *call);
+void dsm_sync_lock(dsm_rt *rt, unsigned id);
+void dsm_sync_unlock(dsm_rt *rt, unsigned id);
+void *dsm_alloc_collective(dsm_rt *rt, size_t size, const char *name);
+void *dsm_alloc_local(dsm_rt *rt, size_t size, const char *name);
+void dsm_free_any(dsm_rt *rt, void *p);
+int dsm_fault_install(dsm_rt *rt);
+
+/* A small per-thread number, for lock grants; -1 past DSM_MAX_THREADS. */
+int dsm_rt_thread_slot(dsm_rt *rt);
+
+#endif

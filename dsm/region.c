@@ -1,0 +1,82 @@
+/* region.c - maps a node's memory twice (see region.h).  A memfd keeps the
+ * memory private to the node: other nodes see its data only in messages. */
+#define _GNU_SOURCE 1 /* memfd_create, REG_ERR */
+#include "region.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "proto.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+int dsm_region_map(dsm_region *r, uintptr_t addr, size_t size, size_t block_size, int node)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
+    char name[64];
+    snprintf(name, sizeof name, "dsm-node-%d", node);
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "dsm: node %d: dsm_init: memfd_create: %s\n", node, strerror(errno));
+        return -1;
+    }
+    if (ftruncate(fd, (off_t)size) < 0) {
+        fprintf(stderr, "dsm: node %d: dsm_init: cannot size the region to %zu bytes: %s\n", node,
+                size, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    void *app = mmap((void *)addr, size, PROT_NONE, MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
+    if (app == MAP_FAILED || app != (void *)addr) {
+        fprintf(stderr,
+                "dsm: node %d: dsm_init: cannot map the shared region at %#lx (%zu bytes): %s; "
+                "choose another DSM_REGION_ADDR\n",
+                node, (unsigned long)addr, size, app == MAP_FAILED ? strerror(errno) : "address taken");
+        if (app != MAP_FAILED)
+            munmap(app, size);
+        close(fd);
+        return -1;
+    }
+    void *proto = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    if (proto == MAP_FAILED) {
+        fprintf(stderr, "dsm: node %d: dsm_init: cannot map the protocol view: %s\n", node,
+                strerror(errno));
+        munmap(app, size);
+        close(fd);
+        return -1;
+    }
+    r->app = app;
+    r->proto = proto;
+    r->size = size;
+    r->block_size = block_size;
+    r->block_shift = (unsigned)__builtin_ctzll(block_size);
+    r->nblocks = (uint32_t)(size / block_size);
+    r->fd = fd;
+    return 0;
+}
+
+void dsm_region_unmap(dsm_region *r)
+{
+    if (r->app)
+        munmap(r->app, r->size);
+    if (r->proto)
+        munmap(r->proto, r->size);
+    if (r->fd >= 0)
+        close(r->fd);
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
+}
+
+int dsm_region_protect(dsm_region *r, uint32_t block, int access)
+{
+    int prot = access == PROTO_ACCESS_WRITE  ? PROT_READ | PROT_WRITE
+               : access == PROTO_ACCESS_READ ? PROT_READ
+                                             : PROT_NONE;
+    return mprotect(r->app + ((size_t)block << r->block_shift), r->block_size, prot);
+}

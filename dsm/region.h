@@ -1,0 +1,37 @@
+/* region.h - the shared region of one node: the node's own memory (a memfd,
+ * never shared with other nodes) mapped twice: the application's view at the
+ * same fixed address on every node, protected per block, and the protocol's
+ * view, always writable, through which data is installed and sent. */
+#ifndef DSM_REGION_H
+#define DSM_REGION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct dsm_region {
+    char *app;        /* application view (fixed address) */
+    char *proto;      /* protocol view */
+    size_t size;
+    size_t block_size;
+    unsigned block_shift;
+    uint32_t nblocks;
+    int fd;
+} dsm_region;
+
+/* 0, or -1 after printing why (prefix names the node). */
+int dsm_region_map(dsm_region *r, uintptr_t addr, size_t size, size_t block_size, int node);
+void dsm_region_unmap(dsm_region *r);
+/* access: PROTO_ACCESS_NONE/READ/WRITE; 0 or -1 (errno from mprotect). */
+int dsm_region_protect(dsm_region *r, uint32_t block, int access);
+
+static inline int dsm_region_contains(const dsm_region *r, const void *p)
+{
+    return (const char *)p >= r->app && (const char *)p < r->app + r->size;
+}
+
+static inline uint32_t dsm_region_block_of(const dsm_region *r, const void *p)
+{
+    return (uint32_t)(((const char *)p - r->app) >> r->block_shift);
+}
+
+#endif

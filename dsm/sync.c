@@ -1,0 +1,236 @@
+/* sync.c - collectives (barrier, allocation, init, finalize) gathered at
+ * node 0, and global locks served by a manager node per lock (id mod N)
+ * with a FIFO of waiters.  Collectives carry their kind and argument so that
+ * node 0 catches mismatched calls (a barrier against an allocation, two
+ * different sizes) and ends the job with a line naming both nodes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "node.h"
+
+typedef struct lock_waiter {
+    int node, slot;
+} lock_waiter;
+
+struct lock_rec {
+    int holder;          /* node holding it, -1 when free */
+    lock_waiter *q;      /* FIFO of waiting requests */
+    unsigned qhead, qlen, qcap;
+};
+
+static const char *coll_name(int kind)
+{
+    switch (kind) {
+    case COLL_INIT: return "dsm_init";
+    case COLL_BARRIER: return "dsm_barrier";
+    case COLL_ALLOC: return "dsm_alloc";
+    case COLL_FINALIZE: return "dsm_finalize";
+    default: return "an unknown collective";
+    }
+}
+
+int dsm_sync_init(dsm_rt *rt)
+{
+    unsigned managed = 0;
+    for (unsigned id = (unsigned)rt->self; id < rt->cfg.locks; id += (unsigned)rt->nnodes)
+        managed++;
+    rt->locks = calloc(managed ? managed : 1, sizeof *rt->locks);
+    if (!rt->locks)
+        return -1;
+    for (unsigned i = 0; i < managed; i++)
+        rt->locks[i].holder = -1;
+    return 0;
+}
+
+/* ---- collectives ---- */
+
+static void describe(char *buf, size_t n, int kind, uint64_t arg)
+{
+    if (kind == COLL_ALLOC)
+        snprintf(buf, n, "dsm_alloc(%llu)", (unsigned long long)arg);
+    else
+        snprintf(buf, n, "%s()", coll_name(kind));
+}
+
+/* node 0: one node arrived at collective seq */
+static void coll_arrive(dsm_rt *rt, int from, uint64_t seq, int kind, uint64_t arg)
+{
+    pthread_mutex_lock(&rt->coll_lock);
+    if (rt->cg_arrived == 0) {
+        rt->cg_seq = seq;
+        rt->cg_kind = kind;
+        rt->cg_arg = arg;
+        rt->cg_first = from;
+    } else if (seq != rt->cg_seq || kind != rt->cg_kind || arg != rt->cg_arg) {
+        char a[64], b[64];
+        describe(a, sizeof a, kind, arg);
+        describe(b, sizeof b, rt->cg_kind, rt->cg_arg);
+        dsm_fatal(coll_name(kind),
+                  "mismatched collective call #%llu: node %d called %s but node %d called %s",
+                  (unsigned long long)seq, from, a, rt->cg_first, b);
+    }
+    int all = ++rt->cg_arrived == rt->nnodes;
+    if (all)
+        rt->cg_arrived = 0;
+    pthread_mutex_unlock(&rt->coll_lock);
+    if (!all)
+        return;
+    for (int n = 0; n < rt->nnodes; n++) {
+        dsm_msg_hdr h = { 0 };
+        h.type = RT_COLL_DONE;
+        h.arg[0] = seq;
+        dsm_rt_send(rt, n, &h);
+    }
+}
+
+static int coll_is_done(dsm_rt *rt, void *arg)
+{
+    return atomic_load(&rt->coll_done) >= *(uint64_t *)arg;
+}
+
+void dsm_collective(dsm_rt *rt, int kind, uint64_t arg, const char *call)
+{
+    (void)call;
+    pthread_mutex_lock(&rt->coll_lock);
+    uint64_t seq = ++rt->coll_seq;
+    pthread_mutex_unlock(&rt->coll_lock);
+    dsm_msg_hdr h = { 0 };
+    h.type = RT_COLL_ENTER;
+    h.arg[0] = seq;
+    h.arg[1] = (uint64_t)kind;
+    h.arg[2] = arg;
+    dsm_rt_send(rt, 0, &h);
+    dsm_rt_wait(rt, coll_is_done, &seq);
+}
+
+/* ---- locks ---- */
+
+static struct lock_rec *managed_lock(dsm_rt *rt, unsigned id)
+{
+    return &rt->locks[id / (unsigned)rt->nnodes];
+}
+
+static void grant(dsm_rt *rt, unsigned id, int node, int slot)
+{
+    dsm_msg_hdr h = { 0 };
+    h.type = RT_LOCK_GRANT;
+    h.block = id;
+    h.arg[0] = (uint64_t)slot;
+    dsm_rt_send(rt, node, &h);
+}
+
+static void lock_request(dsm_rt *rt, unsigned id, int node, int slot)
+{
+    pthread_mutex_lock(&rt->lock_lock);
+    struct lock_rec *l = managed_lock(rt, id);
+    int now = 0;
+    if (l->holder < 0) {
+        l->holder = node;
+        now = 1;
+    } else {
+        if (l->qlen == l->qcap) {
+            unsigned cap = l->qcap ? l->qcap * 2 : 4;
+            lock_waiter *q = malloc(cap * sizeof *q);
+            if (!q)
+                dsm_fatal("dsm_lock", "out of memory queueing lock %u", id);
+            for (unsigned i = 0; i < l->qlen; i++)
+                q[i] = l->q[(l->qhead + i) % l->qcap];
+            free(l->q);
+            l->q = q;
+            l->qhead = 0;
+            l->qcap = cap;
+        }
+        l->q[(l->qhead + l->qlen++) % l->qcap] = (lock_waiter){ node, slot };
+    }
+    pthread_mutex_unlock(&rt->lock_lock);
+    if (now)
+        grant(rt, id, node, slot);
+}
+
+static void lock_release(dsm_rt *rt, unsigned id, int node)
+{
+    pthread_mutex_lock(&rt->lock_lock);
+    struct lock_rec *l = managed_lock(rt, id);
+    if (l->holder != node) {
+        if (l->holder < 0)
+            dsm_fatal("dsm_unlock", "node %d unlocked lock %u, which is not locked", node, id);
+        dsm_fatal("dsm_unlock", "node %d unlocked lock %u, which node %d holds", node, id,
+                  l->holder);
+    }
+    lock_waiter next = { -1, -1 };
+    if (l->qlen) {
+        next = l->q[l->qhead];
+        l->qhead = (l->qhead + 1) % l->qcap;
+        l->qlen--;
+        l->holder = next.node;
+    } else {
+        l->holder = -1;
+    }
+    pthread_mutex_unlock(&rt->lock_lock);
+    if (next.node >= 0)
+        grant(rt, id, next.node, next.slot);
+}
+
+static int lock_granted(dsm_rt *rt, void *arg)
+{
+    return atomic_load(&rt->granted[*(int *)arg]) != 0;
+}
+
+void dsm_sync_lock(dsm_rt *rt, unsigned id)
+{
+    int slot = dsm_rt_thread_slot(rt);
+    if (slot < 0)
+        dsm_fatal("dsm_lock", "more than %d threads on one node use locks", DSM_MAX_THREADS);
+    atomic_store(&rt->granted[slot], 0);
+    dsm_msg_hdr h = { 0 };
+    h.type = RT_LOCK_REQ;
+    h.block = id;
+    h.arg[0] = (uint64_t)slot;
+    dsm_rt_send(rt, (int)(id % (unsigned)rt->nnodes), &h);
+    dsm_rt_wait(rt, lock_granted, &slot);
+    atomic_store(&rt->granted[slot], 0);
+}
+
+void dsm_sync_unlock(dsm_rt *rt, unsigned id)
+{
+    dsm_msg_hdr h = { 0 };
+    h.type = RT_UNLOCK;
+    h.block = id;
+    dsm_rt_send(rt, (int)(id % (unsigned)rt->nnodes), &h);
+}
+
+void dsm_sync_handle(dsm_rt *rt, const dsm_msg_hdr *h)
+{
+    switch (h->type) {
+    case RT_COLL_ENTER:
+        if (rt->self != 0)
+            dsm_fatal("transport", "collective message from node %d at node %d", h->src, rt->self);
+        coll_arrive(rt, h->src, h->arg[0], (int)h->arg[1], h->arg[2]);
+        break;
+    case RT_COLL_DONE:
+        atomic_store(&rt->coll_done, h->arg[0]);
+        dsm_rt_signal(rt);
+        break;
+    case RT_LOCK_REQ:
+    case RT_UNLOCK:
+        if (h->block >= rt->cfg.locks || (int)(h->block % (unsigned)rt->nnodes) != rt->self)
+            dsm_fatal("transport", "lock message for lock %u from node %d at the wrong manager",
+                      h->block, h->src);
+        if (h->type == RT_LOCK_REQ) {
+            if (h->arg[0] >= DSM_MAX_THREADS)
+                dsm_fatal("transport", "lock request with a bad thread slot from node %d", h->src);
+            lock_request(rt, h->block, h->src, (int)h->arg[0]);
+        } else {
+            lock_release(rt, h->block, h->src);
+        }
+        break;
+    case RT_LOCK_GRANT:
+        if (h->arg[0] >= DSM_MAX_THREADS)
+            dsm_fatal("transport", "lock grant with a bad thread slot from node %d", h->src);
+        atomic_store(&rt->granted[h->arg[0]], 1);
+        dsm_rt_signal(rt);
+        break;
+    }
+}
