@@ -46,6 +46,7 @@ int dsm_config_load(dsm_config *cfg, const char *prefix)
     cfg->region_addr = (uintptr_t)0x5a0000000000ULL;
     cfg->locks = 1024;
     cfg->spin_us = 50;
+    cfg->hold_us = 50;
     cfg->homes_cyclic = 0;
 
     if ((s = getenv("DSM_BLOCK_SIZE")) && *s) {
@@ -92,6 +93,15 @@ int dsm_config_load(dsm_config *cfg, const char *prefix)
             return -1;
         }
         cfg->spin_us = (unsigned)v;
+    }
+    if ((s = getenv("DSM_HOLD_US")) && *s) {
+        size_t v;
+        if (dsm_parse_size(s, &v) || v > 1000000) {
+            fprintf(stderr, "%s: DSM_HOLD_US=%s is not a number of microseconds up to 1000000\n",
+                    prefix, s);
+            return -1;
+        }
+        cfg->hold_us = (unsigned)v;
     }
     if ((s = getenv("DSM_HOMES")) && *s) {
         if (!strcmp(s, "cyclic"))

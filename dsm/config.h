@@ -14,6 +14,7 @@ typedef struct dsm_config {
     uintptr_t region_addr;   /* DSM_REGION_ADDR: same virtual address on every node */
     unsigned locks;          /* DSM_LOCKS: number of global locks */
     unsigned spin_us;        /* DSM_SPIN_US: spin before blocking, microseconds */
+    unsigned hold_us;        /* DSM_HOLD_US: keep a fresh grant at least this long */
     int homes_cyclic;        /* DSM_HOMES=blocked|cyclic for dsm_alloc */
 } dsm_config;
 

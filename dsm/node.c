@@ -84,9 +84,69 @@ static void run_actions(dsm_rt *rt, const void *payload, uint32_t payload_len)
     a->n = 0;
 }
 
+/* The request the access made or joined is done when the block is in a
+ * stable state again; the access is then retried (and may fault again, e.g.
+ * a write that joined a read miss). */
+static int block_settled(dsm_rt *rt, void *arg)
+{
+    uint32_t block = *(uint32_t *)arg;
+    pthread_mutex_lock(&rt->eng_lock);
+    proto_cache_state st = proto_cache_state_of(rt->eng, block);
+    pthread_mutex_unlock(&rt->eng_lock);
+    return proto_cache_settled(st);
+}
+
+/* ---- holds: a fresh grant stays until its faulting access retried ---- */
+
+static void release_at(dsm_rt *rt, int i)
+{
+    uint32_t block = rt->holds[i].block;
+    rt->holds[i] = rt->holds[--rt->nholds];
+    rt->acts.n = 0;
+    if (proto_release(rt->eng, block, &rt->acts))
+        dsm_fatal("protocol", "%s", proto_last_error(rt->eng));
+    run_actions(rt, NULL, 0);
+}
+
+/* Called with eng_lock held.  slot >= 0: that thread's holds (it is back in
+ * the runtime, so its access retried); slot < 0: holds whose thread left
+ * the handler more than DSM_HOLD_US ago (or all, when force). */
+static void release_holds(dsm_rt *rt, int slot, int force)
+{
+    uint64_t now = slot < 0 && !force ? dsm_now_ns() : 0;
+    uint64_t window = (uint64_t)rt->cfg.hold_us * 1000;
+    for (int i = 0; i < rt->nholds;) {
+        const struct dsm_hold *h = &rt->holds[i];
+        int go = slot >= 0 ? h->slot == slot : force || now - h->left_ns >= window;
+        if (go)
+            release_at(rt, i); /* moves the last hold into i */
+        else
+            i++;
+    }
+}
+
+static void add_hold(dsm_rt *rt, uint32_t block, int slot)
+{
+    if (rt->nholds == (int)(sizeof rt->holds / sizeof rt->holds[0]))
+        release_at(rt, 0);
+    rt->holds[rt->nholds++] = (struct dsm_hold){ block, slot, dsm_now_ns() };
+}
+
+void dsm_rt_release_mine(dsm_rt *rt)
+{
+    int slot = dsm_rt_thread_slot(rt);
+    pthread_mutex_lock(&rt->eng_lock);
+    if (rt->nholds)
+        release_holds(rt, slot, 0);
+    pthread_mutex_unlock(&rt->eng_lock);
+}
+
 void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
 {
+    int slot = dsm_rt_thread_slot(rt);
     pthread_mutex_lock(&rt->eng_lock);
+    if (rt->nholds)
+        release_holds(rt, slot, 0);
     rt->acts.n = 0;
     int rc = proto_access(rt->eng, block, is_write, &rt->acts);
     if (rc) {
@@ -96,6 +156,12 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
         dsm_fatal("protocol", "%s", proto_last_error(rt->eng));
     }
     run_actions(rt, NULL, 0);
+    pthread_mutex_unlock(&rt->eng_lock);
+    dsm_rt_wait(rt, block_settled, &block);
+    pthread_mutex_lock(&rt->eng_lock);
+    proto_cache_state st = proto_cache_state_of(rt->eng, block);
+    if (st == PC_SH || st == PC_MH)
+        add_hold(rt, block, slot);
     pthread_mutex_unlock(&rt->eng_lock);
 }
 
@@ -191,6 +257,11 @@ static void *progress_main(void *arg)
     dsm_rt *rt = arg;
     uint64_t spin_ns = (uint64_t)rt->cfg.spin_us * 1000;
     while (!atomic_load(&rt->stopping)) {
+        if (rt->nholds) { /* racy peek; checked again under the lock */
+            pthread_mutex_lock(&rt->eng_lock);
+            release_holds(rt, -1, 0);
+            pthread_mutex_unlock(&rt->eng_lock);
+        }
         if (poll_once(rt))
             continue;
         uint64_t start = dsm_now_ns();
@@ -202,7 +273,7 @@ static void *progress_main(void *arg)
             sched_yield();
         }
         if (!got && !atomic_load(&rt->stopping))
-            rt->tp->wait(rt->tp, 500);
+            rt->tp->wait(rt->tp, rt->nholds ? 1 : 500);
     }
     return NULL;
 }

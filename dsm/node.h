@@ -43,6 +43,12 @@ typedef struct dsm_rt {
     _Atomic uint32_t events;
     _Atomic uint32_t sleepers;
 
+    /* Grants held until the faulting access retried (see proto_release):
+     * released by the same thread at its next entry, or by the progress
+     * thread once the holder left the fault handler DSM_HOLD_US ago. */
+    struct dsm_hold { uint32_t block; int slot; uint64_t left_ns; } holds[64];
+    int nholds;
+
     pthread_t progress;
     int progress_started;
     _Atomic int stopping;
@@ -90,6 +96,10 @@ void dsm_rt_signal(dsm_rt *rt);
 /* A fault (or an explicit access check) on block: returns when the request
  * is complete; the access must then be retried. */
 void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write);
+
+/* The calling thread is back in the runtime: its faulting accesses have
+ * retried, so the grants they held may go. */
+void dsm_rt_release_mine(dsm_rt *rt);
 
 /* Message handlers of the other parts (sync.c, alloc.c). */
 void dsm_sync_handle(dsm_rt *rt, const dsm_msg_hdr *h);

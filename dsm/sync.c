@@ -93,6 +93,7 @@ static int coll_is_done(dsm_rt *rt, void *arg)
 void dsm_collective(dsm_rt *rt, int kind, uint64_t arg, const char *call)
 {
     (void)call;
+    dsm_rt_release_mine(rt);
     pthread_mutex_lock(&rt->coll_lock);
     uint64_t seq = ++rt->coll_seq;
     pthread_mutex_unlock(&rt->coll_lock);
@@ -183,6 +184,7 @@ void dsm_sync_lock(dsm_rt *rt, unsigned id)
     int slot = dsm_rt_thread_slot(rt);
     if (slot < 0)
         dsm_fatal("dsm_lock", "more than %d threads on one node use locks", DSM_MAX_THREADS);
+    dsm_rt_release_mine(rt);
     atomic_store(&rt->granted[slot], 0);
     dsm_msg_hdr h = { 0 };
     h.type = RT_LOCK_REQ;
@@ -195,6 +197,7 @@ void dsm_sync_lock(dsm_rt *rt, unsigned id)
 
 void dsm_sync_unlock(dsm_rt *rt, unsigned id)
 {
+    dsm_rt_release_mine(rt);
     dsm_msg_hdr h = { 0 };
     h.type = RT_UNLOCK;
     h.block = id;

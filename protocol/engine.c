@@ -14,9 +14,12 @@ struct proto_engine {
     uint32_t nblocks;
     int32_t *home;          /* per block; -1: not allocated */
     uint8_t *cstate;        /* per block: proto_cache_state */
+    uint8_t *deferred;      /* per block: message type deferred while held, or 0 */
     dir_entry **dir;        /* per block, allocated at the home on first use */
     proto_msg *selfq;       /* messages to self, handled before returning */
     size_t selfq_head, selfq_len, selfq_cap;
+    proto_trace_fn trace;   /* test hook: every table entry applied */
+    void *trace_arg;
     char err[256];
 };
 
@@ -55,8 +58,9 @@ proto_engine *proto_engine_create(const proto_config *cfg)
     e->nblocks = cfg->nblocks;
     e->home = malloc(sizeof *e->home * cfg->nblocks);
     e->cstate = calloc(cfg->nblocks, 1);   /* PC_I == 0 */
+    e->deferred = calloc(cfg->nblocks, 1);
     e->dir = calloc(cfg->nblocks, sizeof *e->dir);
-    if (!e->home || !e->cstate || !e->dir) {
+    if (!e->home || !e->cstate || !e->deferred || !e->dir) {
         proto_engine_destroy(e);
         return NULL;
     }
@@ -84,6 +88,7 @@ void proto_engine_destroy(proto_engine *e)
     free(e->dir);
     free(e->home);
     free(e->cstate);
+    free(e->deferred);
     free(e->selfq);
     free(e);
 }
@@ -127,6 +132,12 @@ int proto_dir_owner(const proto_engine *e, uint32_t block)
 }
 
 const char *proto_last_error(const proto_engine *e) { return e->err; }
+
+void proto_engine_set_trace(proto_engine *e, proto_trace_fn fn, void *arg)
+{
+    e->trace = fn;
+    e->trace_arg = arg;
+}
 
 static dir_entry *dir_get(proto_engine *e, uint32_t block)
 {
@@ -187,7 +198,11 @@ static int reject(proto_engine *e, const char *side, const char *state, const ch
 
 /* ---- cache side ---- */
 
-static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, proto_actions *out)
+static int cache_event(proto_engine *e, uint32_t block, int ev, int from, proto_actions *out);
+static int cache_event_of(int type);
+
+static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, int ev,
+                      proto_actions *out)
 {
     int home = e->home[block];
     switch (step) {
@@ -204,6 +219,17 @@ static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, pr
         return msg_src == e->self ? PROTO_OK : simple_action(out, PA_INSTALL, block, 0);
     case ST_COMPLETE: return simple_action(out, PA_COMPLETE, block, 0);
     case ST_WAIT: return simple_action(out, PA_WAIT, block, 0);
+    case ST_DEFER:
+        /* one at most: the home is busy with this block until we answer */
+        e->deferred[block] = ev == CE_INV ? PM_INV : ev == CE_RECALL_S ? PM_RECALL_S : PM_RECALL_X;
+        return PROTO_OK;
+    case ST_REPLAY: {
+        int type = e->deferred[block];
+        if (!type)
+            return PROTO_OK;
+        e->deferred[block] = 0;
+        return cache_event(e, block, cache_event_of(type), home, out);
+    }
     default:
         snprintf(e->err, sizeof e->err, "protocol: step %d is not a cache-side step", step);
         return PROTO_EREJECT;
@@ -217,9 +243,11 @@ static int cache_event(proto_engine *e, uint32_t block, int ev, int from, proto_
     if (!t->valid)
         return reject(e, "cache", proto_cache_state_name(st), proto_cache_event_name(ev), block,
                       from, t->why);
+    if (e->trace)
+        e->trace(e->trace_arg, 0, st, ev);
     e->cstate[block] = t->next;
     for (int i = 0; i < PROTO_MAX_STEPS && t->steps[i]; i++) {
-        int rc = cache_step(e, t->steps[i], block, from, out);
+        int rc = cache_step(e, t->steps[i], block, from, ev, out);
         if (rc)
             return rc;
     }
@@ -342,6 +370,8 @@ static int dir_event(proto_engine *e, dir_entry *d, uint32_t block, int type, in
     if (!t->valid)
         return reject(e, "directory", proto_dir_state_name(st), proto_dir_event_name(ev), block,
                       from, t->why);
+    if (e->trace)
+        e->trace(e->trace_arg, 1, st, ev);
     d->state = t->next;
     for (int i = 0; i < PROTO_MAX_STEPS && t->steps[i]; i++) {
         int rc = dir_step(e, d, t->steps[i], block, from, type, out);
@@ -450,6 +480,17 @@ int proto_access(proto_engine *e, uint32_t block, int is_write, proto_actions *o
     return run_self_queue(e, out);
 }
 
+int proto_release(proto_engine *e, uint32_t block, proto_actions *out)
+{
+    int rc = check_block(e, block, "release");
+    if (rc)
+        return rc;
+    rc = cache_event(e, block, CE_RELEASE, e->self, out);
+    if (rc)
+        return rc;
+    return run_self_queue(e, out);
+}
+
 int proto_receive(proto_engine *e, const proto_msg *m, proto_actions *out)
 {
     if (m->dst != e->self || m->src < 0 || m->src >= e->nnodes || m->src == e->self) {
@@ -487,6 +528,7 @@ size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap)
     size_t words = dsm_sharers_words(e->nnodes);
     put(&w, e->home, sizeof *e->home * e->nblocks);
     put(&w, e->cstate, e->nblocks);
+    put(&w, e->deferred, e->nblocks);
     for (uint32_t b = 0; b < e->nblocks; b++) {
         const dir_entry *d = e->dir[b];
         uint8_t present = d != NULL;
@@ -522,6 +564,7 @@ int proto_engine_load(proto_engine *e, const void *buf, size_t len)
     } while (0)
     GET(e->home, sizeof *e->home * e->nblocks);
     GET(e->cstate, e->nblocks);
+    GET(e->deferred, e->nblocks);
     for (uint32_t b = 0; b < e->nblocks; b++) {
         uint8_t present;
         GET(&present, 1);

@@ -21,6 +21,8 @@ enum proto_step {
     ST_INSTALL,         /* take the data carried by the message */
     ST_COMPLETE,        /* the block's request is done: wake waiters */
     ST_WAIT,            /* the faulting access waits for the request in flight */
+    ST_DEFER,           /* keep the message until the hold ends */
+    ST_REPLAY,          /* handle the deferred message, if any, in the new state */
     /* directory side */
     ST_D_DATA_S,        /* send a read copy to req */
     ST_D_DATA_X,        /* send a writable copy to req */
@@ -60,5 +62,10 @@ typedef struct dir_entry {
     dir_waiter *q;      /* FIFO of requests that arrived while busy */
     uint32_t qhead, qlen, qcap;
 } dir_entry;
+
+/* Test hook (tests/explore): called with side 0 (cache) or 1 (directory),
+ * the state and the event of every table entry the engine applies. */
+typedef void (*proto_trace_fn)(void *arg, int side, int state, int event);
+void proto_engine_set_trace(proto_engine *e, proto_trace_fn fn, void *arg);
 
 #endif

@@ -5,12 +5,12 @@
 #define NAME(arr, i) (((i) >= 0 && (size_t)(i) < sizeof(arr) / sizeof(arr[0]) && arr[i]) ? arr[i] : "?")
 
 static const char *const cache_states[PC_NSTATES] = {
-    [PC_I] = "I", [PC_S] = "S", [PC_M] = "M", [PC_IS] = "IS", [PC_IM] = "IM", [PC_SM] = "SM",
+    [PC_I] = "I", [PC_S] = "S", [PC_M] = "M", [PC_IS] = "IS", [PC_IM] = "IM", [PC_SM] = "SM", [PC_SH] = "SH", [PC_MH] = "MH",
 };
 static const char *const cache_events[CE_NEVENTS] = {
     [CE_LOAD] = "Load", [CE_STORE] = "Store", [CE_DATA_S] = "DATA_S", [CE_DATA_X] = "DATA_X",
     [CE_UPGRADE_ACK] = "UPGRADE_ACK", [CE_INV] = "INV", [CE_RECALL_S] = "RECALL_S",
-    [CE_RECALL_X] = "RECALL_X",
+    [CE_RECALL_X] = "RECALL_X", [CE_RELEASE] = "Release",
 };
 static const char *const dir_states[PD_NSTATES] = {
     [PD_UNOWNED] = "Unowned", [PD_SHARED] = "Shared", [PD_EXCL] = "Exclusive",
@@ -42,6 +42,8 @@ static const char *const steps[ST_NSTEPS] = {
     [ST_INSTALL] = "install data",
     [ST_COMPLETE] = "complete (wake waiters)",
     [ST_WAIT] = "wait for completion",
+    [ST_DEFER] = "defer the message until the release",
+    [ST_REPLAY] = "handle the deferred message",
     [ST_D_DATA_S] = "send DATA_S to requester",
     [ST_D_DATA_X] = "send DATA_X to requester",
     [ST_D_UPGRADE_ACK] = "send UPGRADE_ACK to requester",

@@ -18,6 +18,12 @@
  * home serialises all requests for a block; requests that arrive while the
  * block is busy wait in a per-block FIFO at the home.  See doc/protocol.md.
  *
+ * Forward progress: a grant that answers a fault is held (states SH, MH)
+ * until the caller says the faulting access has retried (proto_release); an
+ * INV or RECALL arriving meanwhile is deferred and replayed at the release.
+ * Without it two writers of one block (or a home and a remote writer) can
+ * take the block from each other between grant and retry forever.
+ *
  * Messages a node sends to itself (the home's own accesses) never leave the
  * engine: they are queued inside it and handled before the call returns, and
  * they move no data (the home's memory is the node's memory), so no
@@ -43,6 +49,8 @@ typedef enum proto_cache_state {
     PC_IS,  /* read miss in flight (GETS sent) */
     PC_IM,  /* write miss in flight (GETX sent, or UPGRADE overtaken by an INV) */
     PC_SM,  /* upgrade in flight (UPGRADE sent), still readable */
+    PC_SH,  /* shared, held: just granted, the faulting access has not retried yet */
+    PC_MH,  /* modified, held: just granted, the faulting access has not retried yet */
     PC_NSTATES
 } proto_cache_state;
 
@@ -55,6 +63,7 @@ typedef enum proto_cache_event {
     CE_INV,         /* home invalidates this sharer */
     CE_RECALL_S,    /* home recalls the dirty copy, owner keeps a read copy */
     CE_RECALL_X,    /* home recalls the dirty copy, owner keeps nothing */
+    CE_RELEASE,     /* the faulting access retried: a held grant may be taken away */
     CE_NEVENTS
 } proto_cache_event;
 
@@ -164,6 +173,14 @@ int proto_home(const proto_engine *e, uint32_t block);
 int proto_access(proto_engine *e, uint32_t block, int is_write, proto_actions *out);
 /* A message arrived for this node (m->dst == self). */
 int proto_receive(proto_engine *e, const proto_msg *m, proto_actions *out);
+/* The access that faulted on block has been retried: end the hold of its
+ * grant (replaying a deferred INV/RECALL).  Harmless when nothing is held. */
+int proto_release(proto_engine *e, uint32_t block, proto_actions *out);
+/* Is the block in a state where no request is in flight? */
+static inline int proto_cache_settled(proto_cache_state s)
+{
+    return s != PC_IS && s != PC_IM && s != PC_SM;
+}
 
 /* Read-only views, for the runtime's fast paths, tests and reports. */
 proto_cache_state proto_cache_state_of(const proto_engine *e, uint32_t block);

@@ -21,6 +21,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_INV] = NO("the home invalidates sharers only, and FIFO delivery brings a grant before an INV"),
         [CE_RECALL_S] = NO("the home recalls only from the owner"),
         [CE_RECALL_X] = NO("the home recalls only from the owner"),
+        [CE_RELEASE] = OK(PC_I, ST_END),  /* nothing held (already released) */
     },
     [PC_S] = {
         [CE_LOAD] = OK(PC_S, ST_COMPLETE),   /* a thread faulted before another's grant: retry */
@@ -31,6 +32,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_INV] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_INV_ACK),
         [CE_RECALL_S] = NO("a sharer is not an owner"),
         [CE_RECALL_X] = NO("a sharer is not an owner"),
+        [CE_RELEASE] = OK(PC_S, ST_END),  /* nothing held (already released) */
     },
     [PC_M] = {
         [CE_LOAD] = OK(PC_M, ST_COMPLETE),
@@ -41,36 +43,62 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_INV] = NO("the owner is recalled, never invalidated"),
         [CE_RECALL_S] = OK(PC_S, ST_ACCESS_READ, ST_SEND_WB_DATA),
         [CE_RECALL_X] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_WB_DATA),
+        [CE_RELEASE] = OK(PC_M, ST_END),  /* nothing held (already released) */
     },
     [PC_IS] = {
         [CE_LOAD] = OK(PC_IS, ST_WAIT),
         [CE_STORE] = OK(PC_IS, ST_WAIT),     /* retried after the read grant: then an upgrade */
-        [CE_DATA_S] = OK(PC_S, ST_INSTALL, ST_ACCESS_READ, ST_COMPLETE),
+        [CE_DATA_S] = OK(PC_SH, ST_INSTALL, ST_ACCESS_READ, ST_COMPLETE),
         [CE_DATA_X] = NO("a read request is answered with DATA_S"),
         [CE_UPGRADE_ACK] = NO("a read request is answered with DATA_S"),
         [CE_INV] = NO("FIFO delivery brings the DATA_S before any INV"),
         [CE_RECALL_S] = NO("not an owner"),
         [CE_RECALL_X] = NO("not an owner"),
+        [CE_RELEASE] = OK(PC_IS, ST_END),  /* nothing held (already released) */
     },
     [PC_IM] = {
         [CE_LOAD] = OK(PC_IM, ST_WAIT),
         [CE_STORE] = OK(PC_IM, ST_WAIT),
         [CE_DATA_S] = NO("a write request is answered with DATA_X"),
-        [CE_DATA_X] = OK(PC_M, ST_INSTALL, ST_ACCESS_WRITE, ST_COMPLETE),
+        [CE_DATA_X] = OK(PC_MH, ST_INSTALL, ST_ACCESS_WRITE, ST_COMPLETE),
         [CE_UPGRADE_ACK] = NO("the home answers an upgrade from a non-sharer with DATA_X"),
         [CE_INV] = NO("not a sharer: it was removed when it was invalidated"),
         [CE_RECALL_S] = NO("not an owner yet"),
         [CE_RECALL_X] = NO("not an owner yet"),
+        [CE_RELEASE] = OK(PC_IM, ST_END),  /* nothing held (already released) */
+    },
+    [PC_SH] = {
+        [CE_LOAD] = OK(PC_SH, ST_COMPLETE),
+        [CE_STORE] = OK(PC_SH, ST_WAIT),     /* upgrades after the release */
+        [CE_DATA_S] = NO("no read request is in flight"),
+        [CE_DATA_X] = NO("no write request is in flight"),
+        [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
+        [CE_INV] = OK(PC_SH, ST_DEFER),
+        [CE_RECALL_S] = NO("a sharer is not an owner"),
+        [CE_RECALL_X] = NO("a sharer is not an owner"),
+        [CE_RELEASE] = OK(PC_S, ST_REPLAY),
+    },
+    [PC_MH] = {
+        [CE_LOAD] = OK(PC_MH, ST_COMPLETE),
+        [CE_STORE] = OK(PC_MH, ST_COMPLETE),
+        [CE_DATA_S] = NO("no read request is in flight"),
+        [CE_DATA_X] = NO("no write request is in flight"),
+        [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
+        [CE_INV] = NO("the owner is recalled, never invalidated"),
+        [CE_RECALL_S] = OK(PC_MH, ST_DEFER),
+        [CE_RECALL_X] = OK(PC_MH, ST_DEFER),
+        [CE_RELEASE] = OK(PC_M, ST_REPLAY),
     },
     [PC_SM] = {
         [CE_LOAD] = OK(PC_SM, ST_COMPLETE),  /* still readable */
         [CE_STORE] = OK(PC_SM, ST_WAIT),
         [CE_DATA_S] = NO("an upgrade is answered with UPGRADE_ACK or DATA_X"),
         [CE_DATA_X] = NO("the upgrade became a write miss only after an INV (state IM)"),
-        [CE_UPGRADE_ACK] = OK(PC_M, ST_ACCESS_WRITE, ST_COMPLETE),
+        [CE_UPGRADE_ACK] = OK(PC_MH, ST_ACCESS_WRITE, ST_COMPLETE),
         [CE_INV] = OK(PC_IM, ST_ACCESS_NONE, ST_SEND_INV_ACK),  /* another writer won */
         [CE_RECALL_S] = NO("not an owner"),
         [CE_RECALL_X] = NO("not an owner"),
+        [CE_RELEASE] = OK(PC_SM, ST_END),  /* nothing held (already released) */
     },
 };
 
