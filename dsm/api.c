@@ -95,8 +95,13 @@ void dsm_finalize(void)
     dsm_collective(rt, COLL_FINALIZE, 0, "dsm_finalize");
     dsm_rt_stop(rt);
     rt->finalized = 1;
-    if (rt->tp)
+    if (rt->tp) {
         dsm_transport_shm_mark(rt->tp, DSM_NODE_FINALIZED);
+        /* delivers what is still in the overflow lists (the last messages
+         * of the finalize collective may be there) */
+        rt->tp->close(rt->tp);
+        rt->tp = NULL;
+    }
     fflush(stdout);
 }
 

@@ -1,7 +1,7 @@
 # dsm/: the runtime library (libdsm) and the launcher dsmrun.
 lib_LTLIBRARIES += libdsm.la
 libdsm_la_SOURCES = \
-	dsm/config.h dsm/config.c \
+	dsm/settings.h dsm/settings.c \
 	dsm/error.h dsm/error.c \
 	dsm/futex.h dsm/futex.c \
 	dsm/transport.h dsm/shm_layout.h dsm/transport_shm.c \
@@ -15,7 +15,7 @@ libdsm_la_LIBADD = libdsmproto.la $(SIGSEGV_LIBS) $(PTHREAD_LIBS)
 libdsm_la_LDFLAGS = -version-info 0:0:0
 
 bin_PROGRAMS += dsmrun
-dsmrun_SOURCES = dsm/dsmrun.c dsm/config.h dsm/config.c dsm/shm_layout.h
+dsmrun_SOURCES = dsm/dsmrun.c dsm/settings.h dsm/settings.c dsm/shm_layout.h
 dsmrun_LDADD = $(PTHREAD_LIBS)
 # per-target flags give dsmrun its own objects of the files it shares with libdsm
 dsmrun_CFLAGS = $(AM_CFLAGS)

@@ -199,6 +199,16 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
     case RT_FREE:
         dsm_alloc_handle(rt, h);
         break;
+    case RT_PING: {
+        dsm_msg_hdr r = { 0 };
+        r.type = RT_PONG;
+        dsm_rt_send(rt, h->src, &r);
+        break;
+    }
+    case RT_PONG:
+        atomic_fetch_add(&rt->pongs, 1);
+        dsm_rt_signal(rt);
+        break;
     default:
         dsm_fatal("transport", "unknown message type %u from node %d", h->type, h->src);
     }
@@ -250,30 +260,61 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
     }
 }
 
+static int pongs_reached(dsm_rt *rt, void *arg)
+{
+    return atomic_load(&rt->pongs) >= *(uint64_t *)arg;
+}
+
+double dsm_rt_probe_roundtrip(dsm_rt *rt, int peer, int count)
+{
+    uint64_t t0 = dsm_now_ns();
+    for (int i = 0; i < count; i++) {
+        uint64_t want = atomic_load(&rt->pongs) + 1;
+        dsm_msg_hdr h = { 0 };
+        h.type = RT_PING;
+        dsm_rt_send(rt, peer, &h);
+        dsm_rt_wait(rt, pongs_reached, &want);
+    }
+    return (double)(dsm_now_ns() - t0) / 1e3 / count;
+}
+
 /* ---- progress thread ---- */
+
+/* Racy peek at the holds (checked again under the lock). */
+static int holds_pending(dsm_rt *rt) { return __atomic_load_n(&rt->nholds, __ATOMIC_RELAXED); }
+
+static void release_expired(dsm_rt *rt)
+{
+    if (!holds_pending(rt))
+        return;
+    pthread_mutex_lock(&rt->eng_lock);
+    release_holds(rt, -1, 0);
+    pthread_mutex_unlock(&rt->eng_lock);
+}
 
 static void *progress_main(void *arg)
 {
     dsm_rt *rt = arg;
     uint64_t spin_ns = (uint64_t)rt->cfg.spin_us * 1000;
     while (!atomic_load(&rt->stopping)) {
-        if (rt->nholds) { /* racy peek; checked again under the lock */
-            pthread_mutex_lock(&rt->eng_lock);
-            release_holds(rt, -1, 0);
-            pthread_mutex_unlock(&rt->eng_lock);
-        }
+        release_expired(rt);
         if (poll_once(rt))
             continue;
+        /* Spin while polling; while grants are held keep going (holds last
+         * DSM_HOLD_US at most) so a deferred INV or RECALL is answered as
+         * soon as its hold expires, not after a sleep. */
         uint64_t start = dsm_now_ns();
         int got = 0;
-        while (dsm_now_ns() - start < spin_ns && !atomic_load(&rt->stopping)) {
+        while ((dsm_now_ns() - start < spin_ns || holds_pending(rt)) &&
+               !atomic_load(&rt->stopping)) {
             if ((got = poll_once(rt)))
                 break;
+            release_expired(rt);
             dsm_cpu_relax();
             sched_yield();
         }
         if (!got && !atomic_load(&rt->stopping))
-            rt->tp->wait(rt->tp, rt->nholds ? 1 : 500);
+            rt->tp->wait(rt->tp, 500);
     }
     return NULL;
 }

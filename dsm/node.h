@@ -10,7 +10,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "settings.h"
 #include "proto.h"
 #include "region.h"
 #include "transport.h"
@@ -23,6 +23,8 @@ enum {
     RT_LOCK_GRANT,      /* manager -> node: block = lock id, arg0 = thread slot */
     RT_UNLOCK,          /* node -> manager: block = lock id */
     RT_FREE,            /* node -> home: arg0 = region offset */
+    RT_PING,            /* probe: answered at once with RT_PONG */
+    RT_PONG,
 };
 
 enum { COLL_INIT = 1, COLL_BARRIER, COLL_ALLOC, COLL_FINALIZE };
@@ -75,6 +77,7 @@ typedef struct dsm_rt {
     uint64_t alloc_seq;
     struct dsm_heap *heap;                    /* this node's dsm_malloc arena */
 
+    _Atomic uint64_t pongs;     /* RT_PONG received */
     uint64_t clock_base_ns;
     int initialized, finalized;
 } dsm_rt;
@@ -100,6 +103,10 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write);
 /* The calling thread is back in the runtime: its faulting accesses have
  * retried, so the grants they held may go. */
 void dsm_rt_release_mine(dsm_rt *rt);
+
+/* Probe for benchmarks: mean microseconds of `count` message round trips
+ * to node `peer` through the transport and both runtimes. */
+double dsm_rt_probe_roundtrip(dsm_rt *rt, int peer, int count);
 
 /* Message handlers of the other parts (sync.c, alloc.c). */
 void dsm_sync_handle(dsm_rt *rt, const dsm_msg_hdr *h);

@@ -1,5 +1,5 @@
-/* config.c - reads and checks the DSM_* environment variables. */
-#include "config.h"
+/* settings.c - reads and checks the DSM_* environment variables. */
+#include "settings.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -46,7 +46,7 @@ int dsm_config_load(dsm_config *cfg, const char *prefix)
     cfg->region_addr = (uintptr_t)0x5a0000000000ULL;
     cfg->locks = 1024;
     cfg->spin_us = 50;
-    cfg->hold_us = 50;
+    cfg->hold_us = 5;
     cfg->homes_cyclic = 0;
 
     if ((s = getenv("DSM_BLOCK_SIZE")) && *s) {

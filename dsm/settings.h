@@ -1,8 +1,8 @@
-/* config.h - the runtime's settings, read once from the environment and
+/* settings.h - the runtime's settings, read once from the environment and
  * checked, shared by the library and dsmrun so both agree on sizes.
  * A bad value gives a clear message naming the variable. */
-#ifndef DSM_CONFIG_H
-#define DSM_CONFIG_H
+#ifndef DSM_SETTINGS_H
+#define DSM_SETTINGS_H
 
 #include <stddef.h>
 #include <stdint.h>
