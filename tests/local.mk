@@ -2,3 +2,4 @@
 include tests/protocol.mk
 include tests/transport.mk
 include tests/multinode.mk
+include tests/core.mk

@@ -1,0 +1,10 @@
+# tests/core.mk - runtime behaviour owned by the core: misuse errors and
+# several faulting threads per node.
+check_PROGRAMS += tests/mn_misuse tests/mn_threads
+tests_mn_misuse_SOURCES = tests/mn_misuse.c
+tests_mn_misuse_LDADD = libdsm.la
+tests_mn_threads_SOURCES = tests/mn_threads.c
+tests_mn_threads_LDADD = libdsm.la
+CORE_TESTS = tests/mn_errors.sh tests/mn_threads.sh
+TESTS += $(CORE_TESTS)
+EXTRA_DIST += $(CORE_TESTS)
