@@ -5,6 +5,6 @@ tests_mn_misuse_SOURCES = tests/mn_misuse.c
 tests_mn_misuse_LDADD = libdsm.la
 tests_mn_threads_SOURCES = tests/mn_threads.c
 tests_mn_threads_LDADD = libdsm.la
-CORE_TESTS = tests/mn_errors.sh tests/mn_threads.sh
+CORE_TESTS = tests/mn_errors.sh tests/mn_threads.sh tests/mn_blocksize.sh
 TESTS += $(CORE_TESTS)
 EXTRA_DIST += $(CORE_TESTS)
