@@ -1,0 +1,69 @@
+#!/bin/sh
+# run_mn.sh - run one multi-node test program under dsmrun on several node
+# counts; fails if any run fails.  Used by the tests/mn_*.sh scripts.
+#   run_mn.sh [-n "2 4 8"] [-t SECONDS] [-e REGEX] PROGRAM [ARGS...]
+#     -n  node counts, one run each (default "2 4 8")
+#     -t  dsmrun --timeout (default 120); the run is also killed by
+#         timeout(1) 30 s later in case dsmrun itself hangs
+#     -e  the output must also match this grep -E pattern (e.g. "result OK")
+# PROGRAM is relative to the build directory ($top_builddir, where the test
+# harness runs us); the launcher is $DSMRUN (default $top_builddir/dsmrun).
+nodes="2 4 8"
+limit=120
+expect=
+while [ $# -gt 0 ]; do
+    case $1 in
+        -n) nodes=$2; shift 2 ;;
+        -t) limit=$2; shift 2 ;;
+        -e) expect=$2; shift 2 ;;
+        --) shift; break ;;
+        *) break ;;
+    esac
+done
+if [ $# -lt 1 ]; then
+    echo "usage: run_mn.sh [-n NODES] [-t SECONDS] [-e REGEX] PROGRAM [ARGS...]" >&2
+    exit 99
+fi
+top=${top_builddir:-.}
+dsmrun=${DSMRUN:-$top/dsmrun}
+prog=$1
+shift
+case $prog in
+    /*) ;;
+    *) prog=$top/$prog ;;
+esac
+for f in "$dsmrun" "$prog"; do
+    if [ ! -x "$f" ]; then
+        echo "run_mn.sh: $f is not built" >&2
+        exit 99
+    fi
+done
+# timeout(1): the one configure found, else from PATH, else none.
+to=${TIMEOUT:-timeout}
+command -v "$to" >/dev/null 2>&1 || to=
+
+out=$(mktemp "${TMPDIR:-/tmp}/run_mn.XXXXXX") || exit 99
+trap 'rm -f "$out"' EXIT
+status=0
+for n in $nodes; do
+    echo "=== dsmrun -n $n $prog $*"
+    start=$(date +%s)
+    if [ -n "$to" ]; then
+        "$to" -k 10 $((limit + 30)) "$dsmrun" -p -n "$n" --timeout "$limit" "$prog" "$@" >"$out" 2>&1
+    else
+        "$dsmrun" -p -n "$n" --timeout "$limit" "$prog" "$@" >"$out" 2>&1
+    fi
+    rc=$?
+    secs=$(( $(date +%s) - start ))
+    cat "$out"
+    if [ $rc -ne 0 ]; then
+        echo "=== FAIL: $n nodes: exit status $rc after ${secs}s"
+        status=1
+    elif [ -n "$expect" ] && ! grep -Eq "$expect" "$out"; then
+        echo "=== FAIL: $n nodes: output does not match /$expect/ (${secs}s)"
+        status=1
+    else
+        echo "=== ok: $n nodes, ${secs}s"
+    fi
+done
+exit $status
