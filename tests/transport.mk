@@ -1,1 +1,21 @@
-# tests/transport.mk
+# tests/transport.mk - tests of the shm transport and of the launcher dsmrun.
+#   dsmrun_queue.sh    tests/shm_queue_test under dsmrun: FIFO, payloads, the
+#                      overflow path, several nodes and block sizes
+#   dsmrun_status.sh   exit statuses, failing/killed nodes end the job, no
+#                      process or /dev/shm segment left behind, --timeout
+#   dsmrun_options.sh  command line, usage errors, node environment, --prefix
+check_PROGRAMS += tests/shm_queue_test
+# Linked straight against the transport's sources (not libdsm), so it tests
+# the transport alone.  Per-target flags give it its own objects of files
+# that libdsm also compiles (libtool objects and plain ones must not mix).
+tests_shm_queue_test_SOURCES = tests/shm_queue_test.c dsm/transport_shm.c dsm/settings.c dsm/futex.c \
+	dsm/shm_layout.h dsm/transport.h dsm/settings.h dsm/futex.h
+tests_shm_queue_test_CFLAGS = $(AM_CFLAGS)
+tests_shm_queue_test_LDADD = $(PTHREAD_LIBS)
+
+TRANSPORT_TESTS = \
+	tests/dsmrun_queue.sh \
+	tests/dsmrun_status.sh \
+	tests/dsmrun_options.sh
+TESTS += $(TRANSPORT_TESTS)
+EXTRA_DIST += $(TRANSPORT_TESTS)

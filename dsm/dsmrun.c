@@ -1,0 +1,617 @@
+/* dsmrun.c - the launcher of a DSM job on one machine (shm transport):
+ *   dsmrun -n N [-p] [--timeout S] prog args...
+ * creates the job's control/message segment, starts N copies of prog (the
+ * nodes) with the environment the library needs, optionally prefixes their
+ * output with the node number, and turns their fates into one exit status.
+ * A failing node ends the whole job quickly: a DSM job with a dead node can
+ * only hang. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* pipe2, sigabbrev_np; config.h defines it in a configured build */
+#endif
+#include "settings.h"
+#include "shm_layout.h"
+#include "transport.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+#define KILL_GRACE_NS (500ULL * 1000000ULL)  /* SIGTERM, then SIGKILL this much later */
+#define DRAIN_GRACE_NS (200ULL * 1000000ULL) /* output of grandchildren after the nodes end */
+#define LINE_MAX_BYTES 4096                  /* longer lines are split */
+
+static const char *prog_name = "dsmrun";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: dsmrun -n N [OPTIONS] PROGRAM [ARGS...]\n"
+            "Run PROGRAM as the N nodes of a DSM job on this machine.\n"
+            "\n"
+            "  -n, --nodes N        number of nodes, 1 to %d (required)\n"
+            "  -p, --prefix         prefix each line a node prints with \"[NODE] \"\n"
+            "      --timeout SECS   end the job after SECS seconds (exit status 124)\n"
+            "  -h, --help           show this help and exit\n"
+            "      --version        show the version and exit\n"
+            "\n"
+            "The exit status is 0 when every node exits 0 (after dsm_finalize, if it called\n"
+            "dsm_init); otherwise that of the first node to fail (128+N for signal N), and\n"
+            "the other nodes are ended.  Settings come from DSM_* environment variables\n"
+            "(DSM_BLOCK_SIZE, DSM_SHM_SLOTS, ...; see dsmrun(1)).\n",
+            DSM_SHM_MAX_NODES);
+}
+
+static void usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "%s: ", prog_name);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    usage(stderr);
+    exit(2);
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static const char *signame(int sig)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+    const char *s = sigabbrev_np(sig);
+    if (s) {
+        static char buf[32];
+        snprintf(buf, sizeof buf, "SIG%s", s);
+        return buf;
+    }
+#endif
+    static char num[16];
+    snprintf(num, sizeof num, "%d", sig);
+    return num;
+}
+
+/* --- the program to run ------------------------------------------------ */
+
+/* Check up front, as execvp will search, that prog can be executed: one
+ * clear message instead of N failing nodes.  Returns 0 or an errno. */
+static int check_executable(const char *prog)
+{
+    struct stat st;
+    if (strchr(prog, '/')) {
+        if (stat(prog, &st))
+            return errno;
+        if (S_ISDIR(st.st_mode))
+            return EISDIR;
+        return access(prog, X_OK) ? errno : 0;
+    }
+    const char *path = getenv("PATH");
+    char defpath[256];
+    if (!path) {
+        size_t n = confstr(_CS_PATH, defpath, sizeof defpath);
+        path = n && n <= sizeof defpath ? defpath : "/bin:/usr/bin";
+    }
+    int err = ENOENT;
+    size_t plen = strlen(prog);
+    while (1) {
+        const char *end = strchr(path, ':');
+        size_t dlen = end ? (size_t)(end - path) : strlen(path);
+        char buf[PATH_MAX];
+        if (dlen + plen + 2 <= sizeof buf) {
+            if (dlen)
+                memcpy(buf, path, dlen);
+            else
+                buf[dlen++] = '.'; /* an empty PATH entry is the current directory */
+            buf[dlen] = '/';
+            memcpy(buf + dlen + 1, prog, plen + 1);
+            if (!stat(buf, &st) && !S_ISDIR(st.st_mode)) {
+                if (!access(buf, X_OK))
+                    return 0;
+                err = EACCES;
+            }
+        }
+        if (!end)
+            break;
+        path = end + 1;
+    }
+    return err;
+}
+
+/* --- the segment --------------------------------------------------------- */
+
+typedef struct job {
+    int nnodes;
+    int fd;                   /* the segment */
+    dsm_shm_header *hdr;
+    dsm_shm_node *nodes;
+    char id[96];              /* DSM_JOB_ID, also the segment's name */
+    uint64_t clock_base;
+} job;
+
+static int create_segment(job *j, const dsm_config *cfg, uint32_t slots)
+{
+    dsm_shm_geometry g;
+    if (dsm_shm_geometry_compute((uint32_t)j->nnodes, cfg->block_size, slots, &g)) {
+        fprintf(stderr, "%s: cannot lay out a segment for %d nodes, %u slots of %zu bytes\n",
+                prog_name, j->nnodes, slots, cfg->block_size);
+        return -1;
+    }
+    char name[128];
+    int fd = -1;
+    for (int tries = 0; fd < 0 && tries < 16; tries++) {
+        uint64_t r;
+        if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r)
+            r = now_ns() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)tries;
+        snprintf(j->id, sizeof j->id, "%u-%d-%08" PRIx32, (unsigned)getuid(), (int)getpid(),
+                 (uint32_t)r);
+        snprintf(name, sizeof name, "/dsm-%s", j->id);
+        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        fprintf(stderr, "%s: cannot create the shared segment %s: %s\n", prog_name, name,
+                strerror(errno));
+        return -1;
+    }
+    /* Unlinked at once: from now on only the open descriptors and mappings
+     * keep it, so nothing is left in /dev/shm whatever happens to the job. */
+    shm_unlink(name);
+    if (ftruncate(fd, (off_t)g.total_size)) {
+        fprintf(stderr, "%s: cannot size the shared segment to %" PRIu64 " bytes: %s\n", prog_name,
+                g.total_size, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    /* Only the header and node table are written here: the queues are valid
+     * as zeros (see shm_layout.h), so their pages are committed on use. */
+    size_t hsize = (size_t)g.queue_offset;
+    void *p = mmap(NULL, hsize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "%s: cannot map the shared segment: %s\n", prog_name, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    dsm_shm_header *h = p;
+    h->version = DSM_SHM_VERSION;
+    h->nnodes = (uint32_t)j->nnodes;
+    h->max_payload = cfg->block_size;
+    h->slots = slots;
+    h->slot_size = (uint32_t)g.slot_size;
+    h->node_offset = g.node_offset;
+    h->queue_offset = g.queue_offset;
+    h->queue_size = g.queue_size;
+    h->total_size = g.total_size;
+    h->clock_base_ns = j->clock_base;
+    h->launcher_pid = (int32_t)getpid();
+    atomic_thread_fence(memory_order_release);
+    h->magic = DSM_SHM_MAGIC; /* last: a half-initialised segment never looks valid */
+    j->fd = fd;
+    j->hdr = h;
+    j->nodes = (dsm_shm_node *)((unsigned char *)p + g.node_offset);
+    return 0;
+}
+
+/* --- output prefixing ---------------------------------------------------- */
+
+typedef struct stream {
+    int fd;                   /* read end, -1 when closed */
+    int out;                  /* 1 or 2 */
+    int node;
+    size_t len;
+    char *buf;                /* LINE_MAX_BYTES */
+} stream;
+
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return; /* nowhere to report it */
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* One write per line so that lines of different nodes do not mix. */
+static void emit_line(stream *s, const char *line, size_t n)
+{
+    char tmp[LINE_MAX_BYTES + 32];
+    int k = snprintf(tmp, sizeof tmp, "[%d] ", s->node);
+    memcpy(tmp + k, line, n);
+    tmp[k + n] = '\n';
+    write_all(s->out, tmp, (size_t)k + n + 1);
+}
+
+/* Read what is there; returns 0 at end of file or error (stream closed). */
+static int pump(stream *s)
+{
+    ssize_t r;
+    do
+        r = read(s->fd, s->buf + s->len, LINE_MAX_BYTES - s->len);
+    while (r < 0 && errno == EINTR);
+    if (r < 0 && errno == EAGAIN)
+        return 1;
+    if (r <= 0) {
+        if (s->len) /* a last line without newline */
+            emit_line(s, s->buf, s->len);
+        s->len = 0;
+        close(s->fd);
+        s->fd = -1;
+        return 0;
+    }
+    s->len += (size_t)r;
+    size_t start = 0;
+    for (size_t i = 0; i < s->len; i++)
+        if (s->buf[i] == '\n') {
+            emit_line(s, s->buf + start, i - start);
+            start = i + 1;
+        }
+    if (start == 0 && s->len == LINE_MAX_BYTES) { /* a very long line: split it */
+        emit_line(s, s->buf, s->len);
+        start = s->len;
+    }
+    memmove(s->buf, s->buf + start, s->len - start);
+    s->len -= start;
+    return 1;
+}
+
+/* --- the job --------------------------------------------------------------- */
+
+typedef struct node_proc {
+    pid_t pid;                /* 0 once reaped */
+} node_proc;
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"nodes", required_argument, NULL, 'n'},
+        {"prefix", no_argument, NULL, 'p'},
+        {"timeout", required_argument, NULL, 'T'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    int nnodes = 0, prefix = 0, c;
+    double timeout_s = 0;
+    const char *timeout_arg = NULL;
+
+    opterr = 0;
+    /* "+": stop at the program name, its options are its own. */
+    while ((c = getopt_long(argc, argv, "+:n:ph", opts, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'n': {
+            errno = 0;
+            long v = strtol(optarg, &end, 10);
+            if (errno || end == optarg || *end || v < 1 || v > DSM_SHM_MAX_NODES)
+                usage_error("the number of nodes must be between 1 and 1024, not '%s'", optarg);
+            nnodes = (int)v;
+            break;
+        }
+        case 'p':
+            prefix = 1;
+            break;
+        case 'T':
+            errno = 0;
+            timeout_s = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(timeout_s > 0) || timeout_s > 1e9)
+                usage_error("--timeout wants a positive number of seconds, not '%s'", optarg);
+            timeout_arg = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        case 'V':
+            printf("dsmrun (dsm) %s\n", PACKAGE_VERSION);
+            return 0;
+        case ':':
+            usage_error("option '%s' needs an argument", argv[optind - 1]);
+            break;
+        default:
+            if (optopt) {
+                char o[3] = {'-', (char)optopt, 0};
+                usage_error("unknown option '%s'", o);
+            }
+            usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (!nnodes)
+        usage_error("%s", "the number of nodes is missing (-n N)");
+    if (optind >= argc)
+        usage_error("%s", "no program to run");
+    char **cmd = argv + optind;
+
+    dsm_config cfg;
+    if (dsm_config_load(&cfg, prog_name))
+        return 2;
+    uint32_t slots = dsm_shm_default_slots((uint32_t)nnodes, cfg.block_size);
+    const char *s = getenv("DSM_SHM_SLOTS");
+    if (s && *s) {
+        size_t v;
+        if (dsm_parse_size(s, &v) || v < DSM_SHM_SLOTS_MIN || v > DSM_SHM_SLOTS_MAX || (v & (v - 1))) {
+            fprintf(stderr, "%s: DSM_SHM_SLOTS=%s is not a power of two between %u and %u\n",
+                    prog_name, s, DSM_SHM_SLOTS_MIN, DSM_SHM_SLOTS_MAX);
+            return 2;
+        }
+        slots = (uint32_t)v;
+    }
+
+    int err = check_executable(cmd[0]);
+    if (err) {
+        fprintf(stderr, "%s: cannot execute '%s': %s\n", prog_name, cmd[0], strerror(err));
+        return 127;
+    }
+
+    /* Descriptors 0-2 must exist, or the segment or a pipe could become a
+     * node's stdin/stdout. */
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
+            return 1;
+    if (prefix) {
+        /* Two pipes per node plus a few: raise the soft limit if we can. */
+        struct rlimit rl;
+        rlim_t need = (rlim_t)nnodes * 2 + 64;
+        if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
+            rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
+            setrlimit(RLIMIT_NOFILE, &rl);
+        }
+    }
+
+    job j = {.nnodes = nnodes, .fd = -1};
+    j.clock_base = now_ns();
+    if (create_segment(&j, &cfg, slots))
+        return 1;
+
+    /* Signals arrive through a signalfd, read in the main loop: no handler
+     * races.  The children get the original mask back before exec. */
+    sigset_t mask, oldmask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGCHLD);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGTERM);
+    sigaddset(&mask, SIGHUP);
+    sigaddset(&mask, SIGQUIT);
+    sigprocmask(SIG_BLOCK, &mask, &oldmask);
+    int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (sfd < 0) {
+        fprintf(stderr, "%s: signalfd: %s\n", prog_name, strerror(errno));
+        return 1;
+    }
+
+    char v_nodes[16], v_fd[16], v_clock[32];
+    snprintf(v_nodes, sizeof v_nodes, "%d", nnodes);
+    snprintf(v_fd, sizeof v_fd, "%d", j.fd);
+    snprintf(v_clock, sizeof v_clock, "%" PRIu64, j.clock_base);
+    if (setenv("DSM_NODES", v_nodes, 1) || setenv("DSM_SHM_FD", v_fd, 1) ||
+        setenv("DSM_JOB_ID", j.id, 1) || setenv("DSM_CLOCK_BASE_NS", v_clock, 1)) {
+        fprintf(stderr, "%s: setenv: %s\n", prog_name, strerror(errno));
+        return 1;
+    }
+    fflush(NULL);
+
+    node_proc *procs = calloc((size_t)nnodes, sizeof *procs);
+    stream *streams = prefix ? calloc((size_t)nnodes * 2, sizeof *streams) : NULL;
+    if (!procs || (prefix && !streams)) {
+        fprintf(stderr, "%s: out of memory\n", prog_name);
+        return 1;
+    }
+    pid_t self = getpid();
+    int nstreams = 0, started = 0, spawn_failed = 0;
+    for (int k = 0; k < nnodes; k++) {
+        int pout[2] = {-1, -1}, perr[2] = {-1, -1};
+        if (prefix) {
+            char *b1 = malloc(LINE_MAX_BYTES), *b2 = malloc(LINE_MAX_BYTES);
+            if (!b1 || !b2 || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) {
+                fprintf(stderr, "%s: cannot create the output pipes of node %d: %s\n", prog_name,
+                        k, b1 && b2 ? strerror(errno) : "out of memory");
+                spawn_failed = 1;
+                break;
+            }
+            streams[2 * k] = (stream){.fd = pout[0], .out = 1, .node = k, .buf = b1};
+            streams[2 * k + 1] = (stream){.fd = perr[0], .out = 2, .node = k, .buf = b2};
+        }
+        pid_t pid = fork();
+        if (pid < 0) {
+            fprintf(stderr, "%s: cannot start node %d: %s\n", prog_name, k, strerror(errno));
+            spawn_failed = 1;
+            if (prefix) {
+                close(pout[0]), close(pout[1]), close(perr[0]), close(perr[1]);
+            }
+            break;
+        }
+        if (pid == 0) {
+            /* The node: die with dsmrun (even after kill -9 of it). */
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != self)
+                _exit(1);
+            sigprocmask(SIG_SETMASK, &oldmask, NULL);
+            char v_node[16];
+            snprintf(v_node, sizeof v_node, "%d", k);
+            setenv("DSM_NODE", v_node, 1);
+            fcntl(j.fd, F_SETFD, 0); /* the one descriptor the node inherits */
+            if (prefix && (dup2(pout[1], 1) < 0 || dup2(perr[1], 2) < 0))
+                _exit(127);
+            execvp(cmd[0], cmd);
+            fprintf(stderr, "%s: node %d: cannot execute '%s': %s\n", prog_name, k, cmd[0],
+                    strerror(errno));
+            _exit(127);
+        }
+        atomic_store(&j.nodes[k].pid, (int32_t)pid);
+        procs[k].pid = pid;
+        started++;
+        if (prefix) {
+            close(pout[1]);
+            close(perr[1]);
+            fcntl(pout[0], F_SETFL, O_NONBLOCK);
+            fcntl(perr[0], F_SETFL, O_NONBLOCK);
+            nstreams += 2;
+        }
+    }
+    int alive = started;
+
+    /* --- wait for the nodes ------------------------------------------------ */
+    int status = 0;            /* exit status of the job */
+    int failed = 0;            /* a node failed (or we were told to stop) */
+    int timed_out = 0;
+    int forwarded = 0;         /* count of forwarded signals */
+    uint64_t kill_at = 0;      /* when to SIGKILL the nodes still there */
+    uint64_t deadline = timeout_s > 0 ? j.clock_base + (uint64_t)(timeout_s * 1e9) : 0;
+    uint64_t drain_until = 0;
+    struct pollfd *pfd = calloc((size_t)nstreams + 1, sizeof *pfd);
+    int *pidx = calloc((size_t)nstreams + 1, sizeof *pidx);
+    if (!pfd || !pidx) {
+        fprintf(stderr, "%s: out of memory\n", prog_name);
+        return 1;
+    }
+
+#define SIGNAL_NODES(sig)                                                                         \
+    do {                                                                                          \
+        for (int i_ = 0; i_ < nnodes; i_++)                                                       \
+            if (procs[i_].pid > 0)                                                                \
+                kill(procs[i_].pid, (sig));                                                       \
+    } while (0)
+
+    if (spawn_failed) {
+        failed = 1;
+        status = 1;
+        SIGNAL_NODES(SIGTERM);
+        kill_at = now_ns() + KILL_GRACE_NS;
+    }
+
+    for (;;) {
+        int open_streams = 0;
+        for (int i = 0; i < nstreams; i++)
+            open_streams += streams[i].fd >= 0;
+        if (!alive) {
+            if (!open_streams)
+                break;
+            if (!drain_until)
+                drain_until = now_ns() + DRAIN_GRACE_NS;
+            else if (now_ns() >= drain_until)
+                break; /* something the nodes started still holds the pipes */
+        }
+        uint64_t now = now_ns(), next = UINT64_MAX;
+        if (deadline && !timed_out)
+            next = deadline;
+        if (kill_at && kill_at < next)
+            next = kill_at;
+        if (drain_until && drain_until < next)
+            next = drain_until;
+        int wait_ms = -1;
+        if (next != UINT64_MAX)
+            wait_ms = next <= now ? 0 : (int)((next - now + 999999) / 1000000);
+
+        int n = 0;
+        pfd[n].fd = sfd;
+        pfd[n++].events = POLLIN;
+        for (int i = 0; i < nstreams; i++)
+            if (streams[i].fd >= 0) {
+                pidx[n] = i;
+                pfd[n].fd = streams[i].fd;
+                pfd[n++].events = POLLIN;
+            }
+        int r = poll(pfd, (nfds_t)n, wait_ms);
+        if (r < 0 && errno != EINTR) {
+            fprintf(stderr, "%s: poll: %s\n", prog_name, strerror(errno));
+            SIGNAL_NODES(SIGKILL);
+            return 1;
+        }
+        for (int i = 1; r > 0 && i < n; i++)
+            if (pfd[i].revents)
+                pump(&streams[pidx[i]]);
+
+        struct signalfd_siginfo si;
+        while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+            int sig = (int)si.ssi_signo;
+            if (sig == SIGCHLD)
+                continue; /* reaped below */
+            /* Forward to the nodes; a second one is not asked twice. */
+            /* Their exits then give the job's status, without a report
+             * per node: the user knows why they stop. */
+            forwarded++;
+            failed = 1;
+            SIGNAL_NODES(forwarded > 1 ? SIGKILL : sig);
+        }
+
+        pid_t pid;
+        int st;
+        while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+            int k;
+            for (k = 0; k < nnodes && procs[k].pid != pid; k++)
+                ;
+            if (k == nnodes)
+                continue;
+            procs[k].pid = 0;
+            alive--;
+            int code = 0;
+            char why[96] = "";
+            if (WIFSIGNALED(st)) {
+                code = 128 + WTERMSIG(st);
+                snprintf(why, sizeof why, "killed by signal %d (%s)", WTERMSIG(st),
+                         signame(WTERMSIG(st)));
+            } else if (WIFEXITED(st) && WEXITSTATUS(st)) {
+                code = WEXITSTATUS(st);
+                snprintf(why, sizeof why, "exited with status %d", code);
+            } else if (atomic_load(&j.nodes[k].state) == DSM_NODE_JOINED) {
+                /* It joined the job but left without the collective
+                 * dsm_finalize: the others would wait for it forever. */
+                code = 1;
+                snprintf(why, sizeof why, "exited without dsm_finalize");
+            }
+            if (!code)
+                continue;
+            if (!failed) {
+                failed = 1;
+                status = code;
+                fprintf(stderr, "%s: node %d %s\n", prog_name, k, why);
+                SIGNAL_NODES(SIGTERM);
+                kill_at = now_ns() + KILL_GRACE_NS;
+            } else if (!status) {
+                status = code;
+            }
+        }
+
+        now = now_ns();
+        if (deadline && !timed_out && now >= deadline && alive) {
+            timed_out = 1;
+            failed = 1;
+            fprintf(stderr, "%s: job timed out after %s seconds, ending it\n", prog_name,
+                    timeout_arg);
+            SIGNAL_NODES(SIGTERM);
+            kill_at = now + KILL_GRACE_NS;
+        }
+        if (kill_at && now >= kill_at) {
+            SIGNAL_NODES(SIGKILL);
+            kill_at = 0;
+        }
+    }
+    return timed_out ? 124 : status;
+}
