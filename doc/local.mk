@@ -1,1 +1,5 @@
-# doc/: see the top-level Makefile.am
+# doc/: manual pages (installed) and the Markdown documents (distributed).
+#   dsmrun.1   the launcher
+#   dsm.3      the C API (dsm.h)
+dist_man_MANS += doc/dsmrun.1 doc/dsm.3
+EXTRA_DIST += doc/user-guide.md doc/protocol.md
