@@ -101,7 +101,13 @@ static int block_settled(dsm_rt *rt, void *arg)
 static void release_at(dsm_rt *rt, int i)
 {
     uint32_t block = rt->holds[i].block;
-    rt->holds[i] = rt->holds[--rt->nholds];
+    /* The engine holds one grant per block: every record of this block goes
+     * with it.  A stale record left behind could later end a newer grant's
+     * hold before that access retried (tests/explore --mutant stale-holds
+     * shows two threads of a node taking a block from each other forever). */
+    for (int j = rt->nholds - 1; j >= 0; j--)
+        if (rt->holds[j].block == block)
+            rt->holds[j] = rt->holds[--rt->nholds];
     rt->acts.n = 0;
     if (proto_release(rt->eng, block, &rt->acts))
         dsm_fatal("protocol", "%s", proto_last_error(rt->eng));
@@ -119,7 +125,7 @@ static void release_holds(dsm_rt *rt, int slot, int force)
         const struct dsm_hold *h = &rt->holds[i];
         int go = slot >= 0 ? h->slot == slot : force || now - h->left_ns >= window;
         if (go)
-            release_at(rt, i); /* moves the last hold into i */
+            release_at(rt, i), i = 0; /* records moved: look again from the start */
         else
             i++;
     }

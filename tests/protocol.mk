@@ -1,1 +1,27 @@
-# tests/protocol.mk
+# tests/protocol.mk - tests of the coherence engine (protocol/).
+#   explore          exhaustive exploration of the real engine on 3 nodes and
+#                    2 blocks: coherence, latest value, no deadlock or
+#                    livelock, no rejected pair; table coverage; self-check by
+#                    fault injection (tests/explore --help for single runs)
+#   proto_unit       Check unit tests: sharer sets, single transitions and
+#                    their exact actions, errors, queueing, snapshots, 1024
+#                    nodes (only when Check is installed)
+#   proto_doc.sh     doc/protocol.md carries the tables as tests/proto_table_doc
+#                    prints them (--update rewrites them)
+check_PROGRAMS += tests/explore tests/proto_table_doc
+tests_explore_SOURCES = tests/explore.c
+tests_explore_LDADD = libdsmproto.la
+tests_proto_table_doc_SOURCES = tests/proto_table_doc.c
+tests_proto_table_doc_LDADD = libdsmproto.la
+
+TESTS += tests/explore tests/proto_doc.sh
+# doc/local.mk lists doc/protocol.md too; make dist copies a file once.
+EXTRA_DIST += tests/proto_doc.sh doc/protocol.md
+
+if HAVE_CHECK
+check_PROGRAMS += tests/proto_unit
+tests_proto_unit_SOURCES = tests/proto_unit.c
+tests_proto_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_proto_unit_LDADD = libdsmproto.la $(CHECK_LIBS)
+TESTS += tests/proto_unit
+endif

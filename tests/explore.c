@@ -1,0 +1,1052 @@
+/* explore.c - exhaustive exploration of the coherence engine.
+ *
+ * Drives the real engine (one proto_engine per node, protocol/engine.c and
+ * protocol/table.c as built into libdsmproto) through every reachable
+ * interleaving of 3 nodes and 2 blocks: messages travel in one FIFO channel
+ * per ordered pair of nodes, and a transition is either the delivery of the
+ * head of one channel (proto_receive at its destination) or a step of an
+ * application thread (start its next access: a read or a write of block 0 or
+ * 1, at most K accesses per node; fault into the engine; wake up; retry; a
+ * hold expiring), see "Threads" below.
+ * States (every engine's proto_engine_save bytes, the channels and the
+ * harness state) are kept in a hash set; the search is a depth-first search
+ * that restores states with proto_engine_load.
+ *
+ * Checked at every step:
+ *  1. single writer / multiple readers: the access rights set by
+ *     PA_SET_ACCESS never give one node write access while another has any;
+ *     and they always match the engine's cache state (I/IS/IM none, S/SM/SH
+ *     read, M/MH write);
+ *  2. every read returns the most recent write: the data is modelled as a
+ *     current/stale flag per node and block; a data message carries the flag
+ *     of its sender's copy, PA_INSTALL copies it into the receiver's copy, a
+ *     write makes the writer's copy current and every other copy and every
+ *     data message in flight stale; a read must find its copy current.  The
+ *     home's copy is the home memory (self messages move no data);
+ *  3. every request completes: a state without enabled transitions must have
+ *     every access done, every hold released, every channel empty, every
+ *     directory idle and every cache in I, S or M (no deadlock); the state
+ *     graph must be acyclic
+ *     (with a finite budget of accesses, a cycle is a livelock);
+ *  4. the engine never returns PROTO_EREJECT or PROTO_EINVAL.
+ * A violation prints the path of transitions that led to it.
+ *
+ * Threads, as the runtime (dsm/node.c) runs them: a thread whose access is
+ * not allowed faults; it ends its own hold records (proto_release), calls
+ * proto_access and sleeps until the block is settled (not IS, IM, SM); on
+ * waking it takes a hold record if the block is held for it (SH, MH), then
+ * retries the access, which completes or faults again.  A hold record whose
+ * access retried may expire at any time (the runtime's DSM_HOLD_US timer,
+ * assumed longer than a woken thread takes to retry).  A release ends the
+ * engine's hold of the block, so it voids every record of that hold (mutant
+ * stale-holds keeps them: the checker then finds a livelock).  With 1 thread
+ * on a node the fault and the engine call are one step, and so are the
+ * wake-up and the retry (nothing else on the node can come in between);
+ * with 2 threads they are separate steps, so another thread's grant, release
+ * or request can come in between (Load/Store in S, M, SH, MH, IS, IM, SM).
+ *
+ * Every table entry the engine applies is recorded (test hook
+ * proto_engine_set_trace); the default run fails if a valid entry other than
+ * the documented unreachable ones is never applied.
+ *
+ * Self-check (--mutant): harness-level fault injection that the checker must
+ * catch, each by a different check: drop one INV_ACK (deadlock), ignore
+ * PA_INSTALL (stale read), ignore PA_SET_ACCESS none (two writers), deliver
+ * messages out of FIFO order (rejected pair), keep void hold records
+ * (livelock).  The default run (make check) runs the clean configurations
+ * and asserts that each mutant is detected by its check.
+ *
+ * usage: explore          the whole suite (used by make check)
+ *        explore --help   the options of a single run
+ */
+#include "engine_internal.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NN 3        /* nodes */
+#define NB 2        /* blocks */
+#define MAXT 2      /* threads per node */
+#define CHCAP 16    /* messages per channel */
+#define EMAX 512    /* bytes of one engine snapshot */
+
+/* Thread phases: between accesses; faulted (about to call the engine);
+ * waiting for the block to settle; woken (about to retry the access). */
+enum { TH_IDLE, TH_FAULTED, TH_WAITING, TH_READY };
+/* Hold record of a thread: none; taken at the wake-up, the access has not
+ * retried yet; the access retried (the hold may expire). */
+enum { HOLD_NONE, HOLD_PRE, HOLD_POST };
+enum { T_DELIVER, T_ISSUE, T_CALL, T_WAKE, T_RETRY, T_EXPIRE };
+enum { M_NONE, M_DROP_INV_ACK, M_NO_INSTALL, M_KEEP_ACCESS, M_NONFIFO, M_STALE_HOLDS, M_COUNT };
+static const char *const mutant_names[M_COUNT] = {
+    "none", "drop-inv-ack", "no-install", "keep-access", "nonfifo", "stale-holds",
+};
+/* The check each injected fault must trip (start of the violation message). */
+static const char *const mutant_expect[M_COUNT] = {
+    "", "deadlock", "stale read", "coherence", "engine error", "livelock",
+};
+
+typedef struct {
+    uint8_t phase, block, write;
+    uint8_t hold, hblock;     /* the thread's hold record (HOLD_*) and its block */
+} thread_st;
+
+/* Harness state; plain bytes, zeroed before use, so it can be hashed. */
+typedef struct {
+    uint8_t access[NN][NB];
+    uint8_t fresh[NN][NB];    /* the node's copy of the block holds the latest write */
+    uint8_t budget[NN];       /* accesses the node may still start */
+    uint8_t dropped;          /* mutant drop-inv-ack: the one INV_ACK is gone */
+    uint8_t cstate[NN][NB];   /* mirror of the engines' cache states (not encoded: implied) */
+    thread_st th[NN][MAXT];
+    uint8_t chlen[NN][NN];
+    uint8_t ch[NN][NN][CHCAP]; /* type | block << 4 | fresh << 5 */
+} hstate;
+
+typedef struct {
+    hstate h;
+    uint16_t elen[NN];
+    uint8_t eb[NN][EMAX];
+} world;
+
+typedef struct {
+    uint8_t kind, node, a, b;
+} trans;
+
+#define MSG_TYPE(c) ((c) & 15)
+#define MSG_BLOCK(c) (((c) >> 4) & 1)
+#define MSG_FRESH(c) (((c) >> 5) & 1)
+#define MSG_MAKE(t, b, f) ((uint8_t)((t) | (b) << 4 | (f) << 5))
+
+/* ---- configuration of one run ---- */
+typedef struct {
+    int threads[NN];  /* application threads of each node */
+    int budget[NN];   /* accesses each node starts */
+    int home1;        /* home of block 1 (block 0's is node 0) */
+    int blocks;       /* blocks the threads access: 1 (block 0 only) or 2 */
+    int mutant;
+} config;
+static config cfg;
+#define cfg_threads MAXT  /* thread slots encoded per node */
+#define cfg_mutant cfg.mutant
+#define cfg_blocks cfg.blocks
+static proto_engine *E[NN];
+static int home_of[NB];
+
+/* ---- coverage ---- */
+static unsigned long cov_cache[PC_NSTATES][CE_NEVENTS], cov_dir[PD_NSTATES][DE_NEVENTS];
+static unsigned long run_cov_cache[PC_NSTATES][CE_NEVENTS], run_cov_dir[PD_NSTATES][DE_NEVENTS];
+
+static void trace_hook(void *arg, int side, int state, int event)
+{
+    (void)arg;
+    if (side == 0)
+        run_cov_cache[state][event]++;
+    else
+        run_cov_dir[state][event]++;
+}
+
+/* ---- state store: arena of encoded states + open addressing hash set ---- */
+typedef struct {
+    uint64_t hash;
+    uint32_t id; /* 0: empty; else state id + 1 */
+} slot;
+
+static unsigned char *arena;
+static size_t arena_len, arena_cap;
+static uint64_t *st_off;   /* per state: offset in arena */
+static uint8_t *st_flags;  /* per state: 1 on the DFS stack */
+static size_t nstates, st_cap;
+static slot *table;
+static size_t table_cap;
+
+static uint64_t hash_bytes(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+        p += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p, n);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 29;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+    return h;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n);
+    if (!p) {
+        fprintf(stderr, "explore: out of memory\n");
+        exit(99);
+    }
+    return p;
+}
+
+static void store_reset(void)
+{
+    free(arena);
+    free(st_off);
+    free(st_flags);
+    free(table);
+    arena = NULL;
+    arena_len = arena_cap = 0;
+    st_off = NULL;
+    st_flags = NULL;
+    nstates = st_cap = 0;
+    table_cap = 1 << 16;
+    table = calloc(table_cap, sizeof *table);
+    if (!table)
+        exit(99);
+}
+
+static const unsigned char *state_bytes(size_t id, size_t *len)
+{
+    const unsigned char *p = arena + st_off[id];
+    uint16_t l;
+    memcpy(&l, p, 2);
+    *len = l;
+    return p + 2;
+}
+
+static void table_grow(void)
+{
+    size_t ncap = table_cap * 2;
+    slot *nt = calloc(ncap, sizeof *nt);
+    if (!nt)
+        exit(99);
+    for (size_t i = 0; i < table_cap; i++) {
+        if (!table[i].id)
+            continue;
+        size_t j = table[i].hash & (ncap - 1);
+        while (nt[j].id)
+            j = (j + 1) & (ncap - 1);
+        nt[j] = table[i];
+    }
+    free(table);
+    table = nt;
+    table_cap = ncap;
+}
+
+/* Finds or adds a state; *fresh_state = 1 when added. */
+static size_t store_intern(const unsigned char *p, size_t n, int *added)
+{
+    uint64_t h = hash_bytes(p, n);
+    size_t j = h & (table_cap - 1);
+    while (table[j].id) {
+        if (table[j].hash == h) {
+            size_t id = table[j].id - 1, l;
+            const unsigned char *q = state_bytes(id, &l);
+            if (l == n && memcmp(p, q, n) == 0) {
+                *added = 0;
+                return id;
+            }
+        }
+        j = (j + 1) & (table_cap - 1);
+    }
+    if (nstates == st_cap) {
+        st_cap = st_cap ? st_cap * 2 : 1 << 16;
+        st_off = xrealloc(st_off, st_cap * sizeof *st_off);
+        st_flags = xrealloc(st_flags, st_cap);
+    }
+    if (arena_len + n + 2 > arena_cap) {
+        arena_cap = arena_cap ? arena_cap * 2 : 1 << 24;
+        arena = xrealloc(arena, arena_cap);
+    }
+    uint16_t l = (uint16_t)n;
+    memcpy(arena + arena_len, &l, 2);
+    memcpy(arena + arena_len + 2, p, n);
+    st_off[nstates] = arena_len;
+    st_flags[nstates] = 0;
+    arena_len += n + 2;
+    table[j].hash = h;
+    table[j].id = (uint32_t)(nstates + 1);
+    *added = 1;
+    nstates++;
+    if (nstates * 2 > table_cap)
+        table_grow();
+    return nstates - 1;
+}
+
+/* ---- encoding: harness state, channels, engine snapshots (minus the
+ * constant home array at their start).  The DFS stack keeps decoded states,
+ * so the store needs no decoder. ---- */
+#define HOME_BYTES (sizeof(int32_t) * NB)
+
+static int expected_access(int cs);
+
+static size_t encode(const world *w, unsigned char *out)
+{
+    size_t n = 0;
+    const hstate *h = &w->h;
+    memcpy(out + n, h->access, sizeof h->access), n += sizeof h->access;
+    /* A copy outside the home that the node cannot read (I, IS, IM) is
+     * garbage whatever its flag: it must be installed before it is read. */
+    for (int i = 0; i < NN; i++)
+        for (int b = 0; b < NB; b++)
+            out[n++] = h->fresh[i][b] && (home_of[b] == i || expected_access(h->cstate[i][b]));
+    memcpy(out + n, h->budget, sizeof h->budget), n += sizeof h->budget;
+    out[n++] = h->dropped;
+    for (int i = 0; i < NN; i++)
+        for (int t = 0; t < cfg_threads; t++)
+            out[n++] = (uint8_t)(h->th[i][t].phase | h->th[i][t].block << 2 |
+                                 h->th[i][t].write << 3 | h->th[i][t].hold << 4 |
+                                 h->th[i][t].hblock << 6);
+    for (int s = 0; s < NN; s++)
+        for (int d = 0; d < NN; d++) {
+            if (s == d)
+                continue;
+            out[n++] = h->chlen[s][d];
+            memcpy(out + n, h->ch[s][d], h->chlen[s][d]);
+            n += h->chlen[s][d];
+        }
+    for (int i = 0; i < NN; i++) {
+        size_t l = w->elen[i] - HOME_BYTES;
+        out[n++] = (uint8_t)l;
+        out[n++] = (uint8_t)(l >> 8);
+        memcpy(out + n, w->eb[i] + HOME_BYTES, l);
+        n += l;
+    }
+    return n;
+}
+
+/* ---- transitions ---- */
+
+static int enabled(const world *w, trans *tr)
+{
+    int n = 0;
+    const hstate *h = &w->h;
+    for (int s = 0; s < NN; s++)
+        for (int d = 0; d < NN; d++) {
+            if (s == d || !h->chlen[s][d])
+                continue;
+            int k = cfg_mutant == M_NONFIFO ? h->chlen[s][d] : 1;
+            for (int i = 0; i < k; i++)
+                tr[n++] = (trans){ T_DELIVER, (uint8_t)d, (uint8_t)s, (uint8_t)i };
+        }
+    for (int i = 0; i < NN; i++)
+        for (int t = 0; t < cfg.threads[i]; t++) {
+            const thread_st *th = &h->th[i][t];
+            if (th->phase == TH_IDLE && h->budget[i] > 0) {
+                for (int op = 0; op < 2 * cfg_blocks; op++)
+                    tr[n++] = (trans){ T_ISSUE, (uint8_t)i, (uint8_t)t, (uint8_t)op };
+            } else if (th->phase == TH_FAULTED) {
+                tr[n++] = (trans){ T_CALL, (uint8_t)i, (uint8_t)t, 0 };
+            } else if (th->phase == TH_WAITING && proto_cache_settled((proto_cache_state)h->cstate[i][th->block])) {
+                tr[n++] = (trans){ T_WAKE, (uint8_t)i, (uint8_t)t, 0 };
+            } else if (th->phase == TH_READY) {
+                tr[n++] = (trans){ T_RETRY, (uint8_t)i, (uint8_t)t, 0 };
+            }
+            if (th->hold == HOLD_POST)
+                tr[n++] = (trans){ T_EXPIRE, (uint8_t)i, (uint8_t)t, 0 };
+        }
+    return n;
+}
+
+static void describe(const world *w, const trans *t, char *buf, size_t cap)
+{
+    const hstate *h = &w->h;
+    const thread_st *th = &h->th[t->node][t->a];
+    switch (t->kind) {
+    case T_DELIVER: {
+        uint8_t c = h->ch[t->a][t->node][t->b];
+        snprintf(buf, cap, "deliver %s%s %d->%d block %d%s", proto_msg_name(MSG_TYPE(c)),
+                 proto_msg_has_data(MSG_TYPE(c)) ? (MSG_FRESH(c) ? "(current data)" : "(stale data)")
+                                                 : "",
+                 t->a, t->node, MSG_BLOCK(c), t->b ? " (out of FIFO order)" : "");
+        break;
+    }
+    case T_ISSUE:
+        snprintf(buf, cap, "node %d thread %d starts a %s of block %d%s", t->node, t->a,
+                 (t->b & 1) ? "write" : "read", t->b >> 1,
+                 cfg.threads[t->node] == 1 ? " (if it faults: proto_access at once)" : "");
+        break;
+    case T_CALL:
+        snprintf(buf, cap, "node %d thread %d faults: %sproto_access(block %d, %s)", t->node, t->a,
+                 th->hold ? "proto_release of its hold, " : "", th->block,
+                 th->write ? "Store" : "Load");
+        break;
+    case T_WAKE:
+        snprintf(buf, cap, "node %d thread %d wakes (block %d settled in %s)%s", t->node, t->a,
+                 th->block, proto_cache_state_name(h->cstate[t->node][th->block]),
+                 cfg.threads[t->node] == 1 ? " and retries its access" : "");
+        break;
+    case T_RETRY:
+        snprintf(buf, cap, "node %d thread %d retries its %s of block %d", t->node, t->a,
+                 th->write ? "write" : "read", th->block);
+        break;
+    default:
+        snprintf(buf, cap, "node %d: the hold of thread %d on block %d expires (proto_release)",
+                 t->node, t->a, th->hblock);
+    }
+}
+
+static char verr[1024];
+
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(verr, sizeof verr, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int permitted(const hstate *h, int node, int block, int write)
+{
+    return h->access[node][block] >= (write ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ);
+}
+
+/* A thread performs its access: the completion of one operation. */
+static int perform(hstate *h, int node, int t)
+{
+    thread_st *th = &h->th[node][t];
+    int b = th->block;
+    if (th->write) {
+        for (int i = 0; i < NN; i++)
+            h->fresh[i][b] = i == node;
+        for (int s = 0; s < NN; s++)
+            for (int d = 0; d < NN; d++)
+                for (int k = 0; k < h->chlen[s][d]; k++) {
+                    uint8_t c = h->ch[s][d][k];
+                    if (MSG_BLOCK(c) == b && proto_msg_has_data(MSG_TYPE(c)))
+                        h->ch[s][d][k] = MSG_MAKE(MSG_TYPE(c), b, 0);
+                }
+    } else if (!h->fresh[node][b]) {
+        return fail("stale read: node %d thread %d reads block %d but its copy does not hold the "
+                    "latest write", node, t, b);
+    }
+    th->phase = TH_IDLE;
+    th->block = th->write = 0;  /* canonical: an idle thread has no access */
+    return 0;
+}
+
+static int expected_access(int cs)
+{
+    switch (cs) {
+    case PC_S: case PC_SM: case PC_SH: return PROTO_ACCESS_READ;
+    case PC_M: case PC_MH: return PROTO_ACCESS_WRITE;
+    default: return PROTO_ACCESS_NONE;
+    }
+}
+
+static proto_actions acts;
+
+static const char *rc_name(int rc)
+{
+    return rc == PROTO_EREJECT ? "PROTO_EREJECT" : rc == PROTO_EINVAL ? "PROTO_EINVAL" : "error";
+}
+
+/* Performs the actions the engine of node n returned.  msg_data: the flag of
+ * the data message being handled, or -1; waiter: the thread whose access
+ * faulted (PA_WAIT allowed), or -1. */
+static int run_actions(hstate *h, int n, int msg_data, int waiter)
+{
+    for (size_t i = 0; i < acts.n; i++) {
+        const proto_action *a = &acts.v[i];
+        int b = (int)a->block;
+        if (b < 0 || b >= NB)
+            return fail("node %d: action on block %d", n, b);
+        switch (a->kind) {
+        case PA_SEND: {
+            int d = a->msg.dst;
+            if (d == n || d < 0 || d >= NN || a->msg.src != n || (int)a->msg.block != b)
+                return fail("node %d: bad PA_SEND (src %d dst %d)", n, a->msg.src, d);
+            if (h->chlen[n][d] == CHCAP)
+                return fail("channel %d->%d overflows", n, d);
+            int f = proto_msg_has_data(a->msg.type) ? h->fresh[n][b] : 0;
+            h->ch[n][d][h->chlen[n][d]++] = MSG_MAKE(a->msg.type, b, f);
+            break;
+        }
+        case PA_SET_ACCESS:
+            if (cfg_mutant == M_KEEP_ACCESS && a->access == PROTO_ACCESS_NONE)
+                break;  /* the injected fault */
+            h->access[n][b] = a->access;
+            break;
+        case PA_INSTALL:
+            if (msg_data < 0)
+                return fail("node %d: PA_INSTALL while handling no data message", n);
+            if (cfg_mutant != M_NO_INSTALL)
+                h->fresh[n][b] = (uint8_t)msg_data;
+            break;
+        case PA_COMPLETE:
+            break;  /* the runtime wakes its waiters, which check whether the block settled */
+        case PA_WAIT:
+            if (waiter < 0 || h->th[n][waiter].block != b)
+                return fail("node %d: PA_WAIT outside the access that faulted", n);
+            break;
+        default:
+            return fail("node %d: unknown action kind %d", n, a->kind);
+        }
+    }
+    acts.n = 0;
+    return 0;
+}
+
+static int release_hold(hstate *h, int n, int t)
+{
+    thread_st *th = &h->th[n][t];
+    int rc = proto_release(E[n], th->hblock, &acts);
+    if (rc != PROTO_OK)
+        return fail("engine error %d (%s) on node %d: %s", rc, rc_name(rc), n,
+                    proto_last_error(E[n]));
+    /* The engine holds a block for one grant at a time and this release
+     * ended it: the records other threads keep of that hold are void now.
+     * Kept, they would later end the hold of a newer grant before its access
+     * retried (mutant stale-holds: two threads of a node can then take a
+     * block from each other for ever). */
+    for (int k = 0; k < cfg.threads[n]; k++)
+        if (k == t || (cfg_mutant != M_STALE_HOLDS && h->th[n][k].hold &&
+                       h->th[n][k].hblock == th->hblock)) {
+            if (k != t)
+                h->th[n][k].hold = HOLD_NONE, h->th[n][k].hblock = 0;
+        }
+    th->hold = HOLD_NONE;
+    th->hblock = 0;
+    return run_actions(h, n, -1, -1);
+}
+
+/* The thread wakes up: it takes a hold if the grant is held for it (as the
+ * runtime does), then retries its access. */
+static void wake(hstate *h, int n, int t)
+{
+    thread_st *th = &h->th[n][t];
+    int cs = h->cstate[n][th->block];
+    if (cs == PC_SH || cs == PC_MH) {
+        th->hold = HOLD_PRE;
+        th->hblock = th->block;
+    }
+    th->phase = TH_READY;
+}
+
+static int retry(hstate *h, int n, int t)
+{
+    thread_st *th = &h->th[n][t];
+    if (th->hold == HOLD_PRE)
+        th->hold = HOLD_POST;   /* the thread left the fault handler */
+    if (permitted(h, n, th->block, th->write))
+        return perform(h, n, t);
+    th->phase = TH_FAULTED;
+    return 0;
+}
+
+/* Applies transition t to w (in place). 0, or -1 with verr set. */
+static int apply(world *w, const trans *t)
+{
+    hstate *h = &w->h;
+    int n = t->node, rc;
+    thread_st *th = &h->th[n][t->a];
+    if (proto_engine_load(E[n], w->eb[n], w->elen[n]) != PROTO_OK)
+        return fail("proto_engine_load failed on node %d", n);
+    acts.n = 0;
+    switch (t->kind) {
+    case T_DELIVER: {
+        int s = t->a, msg_data = -1;
+        uint8_t c = h->ch[s][n][t->b];
+        memmove(&h->ch[s][n][t->b], &h->ch[s][n][t->b + 1], h->chlen[s][n] - t->b - 1u);
+        h->ch[s][n][--h->chlen[s][n]] = 0;
+        if (cfg_mutant == M_DROP_INV_ACK && MSG_TYPE(c) == PM_INV_ACK && !h->dropped) {
+            h->dropped = 1;  /* the injected fault: this ack is lost */
+            return 0;
+        }
+        proto_msg m = { MSG_TYPE(c), s, n, MSG_BLOCK(c) };
+        if (proto_msg_has_data(m.type))
+            msg_data = MSG_FRESH(c);
+        rc = proto_receive(E[n], &m, &acts);
+        if (rc != PROTO_OK)
+            return fail("engine error %d (%s) on node %d: %s", rc, rc_name(rc), n,
+                        proto_last_error(E[n]));
+        if (run_actions(h, n, msg_data, -1))
+            return -1;
+        break;
+    }
+    case T_ISSUE:
+        h->budget[n]--;
+        th->block = t->b >> 1;
+        th->write = t->b & 1;
+        if (permitted(h, n, th->block, th->write))
+            return perform(h, n, t->a);   /* no fault, no engine call */
+        th->phase = TH_FAULTED;
+        if (cfg.threads[n] > 1)
+            return 0;                     /* the engine call is a step of its own */
+        /* fall through */
+    case T_CALL:
+        /* The runtime first ends the holds of the faulting thread: its
+         * previous access has retried. */
+        if (th->hold && release_hold(h, n, t->a))
+            return -1;
+        rc = proto_access(E[n], th->block, th->write, &acts);
+        if (rc != PROTO_OK)
+            return fail("engine error %d (%s) on node %d: %s", rc, rc_name(rc), n,
+                        proto_last_error(E[n]));
+        if (run_actions(h, n, -1, t->a))
+            return -1;
+        th->phase = TH_WAITING;
+        break;
+    case T_WAKE:
+        wake(h, n, t->a);
+        if (cfg.threads[n] == 1 && retry(h, n, t->a))  /* nothing else can intervene */
+            return -1;
+        break;
+    case T_RETRY:
+        if (retry(h, n, t->a))
+            return -1;
+        break;
+    case T_EXPIRE:
+        if (release_hold(h, n, t->a))
+            return -1;
+        break;
+    }
+    /* Invariants. */
+    for (int b = 0; b < NB; b++) {
+        for (int i = 0; i < NN; i++) {
+            if (h->access[i][b] != PROTO_ACCESS_WRITE)
+                continue;
+            for (int j = 0; j < NN; j++)
+                if (j != i && h->access[j][b] != PROTO_ACCESS_NONE)
+                    return fail("coherence: node %d can write block %d while node %d can %s it",
+                                i, b, j, h->access[j][b] == PROTO_ACCESS_WRITE ? "write" : "read");
+        }
+        int cs = proto_cache_state_of(E[n], (uint32_t)b);
+        h->cstate[n][b] = (uint8_t)cs;
+        if (cfg_mutant != M_KEEP_ACCESS && h->access[n][b] != expected_access(cs))
+            return fail("node %d block %d: access %d does not match cache state %s", n, b,
+                        h->access[n][b], proto_cache_state_name(cs));
+    }
+    size_t l = proto_engine_save(E[n], w->eb[n], EMAX);
+    if (l > EMAX)
+        return fail("engine snapshot too large (%zu bytes)", l);
+    w->elen[n] = (uint16_t)l;
+    return 0;
+}
+
+/* A state without enabled transitions must be the end of the program. */
+static int check_final(const world *w)
+{
+    const hstate *h = &w->h;
+    for (int i = 0; i < NN; i++) {
+        for (int t = 0; t < cfg_threads; t++)
+            if (h->th[i][t].phase != TH_IDLE)
+                return fail("deadlock: node %d thread %d never completes its %s of block %d", i,
+                            t, h->th[i][t].write ? "write" : "read", h->th[i][t].block);
+            else if (h->th[i][t].hold)
+                return fail("node %d thread %d keeps a hold", i, t);
+        if (proto_engine_load(E[i], w->eb[i], w->elen[i]) != PROTO_OK)
+            return fail("proto_engine_load failed on node %d", i);
+        for (int b = 0; b < NB; b++) {
+            int cs = proto_cache_state_of(E[i], (uint32_t)b);
+            if (cs != PC_I && cs != PC_S && cs != PC_M)
+                return fail("deadlock: node %d block %d stays in state %s", i, b,
+                            proto_cache_state_name(cs));
+            if (home_of[b] == i) {
+                int ds = proto_dir_state_of(E[i], (uint32_t)b);
+                if (ds == PD_BUSY_INV || ds == PD_BUSY_RECALL)
+                    return fail("deadlock: the directory of block %d stays %s", b,
+                                proto_dir_state_name(ds));
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- depth-first search ---- */
+typedef struct {
+    size_t id;
+    world w;
+    trans tr[64];
+    int ntr, next;
+} frame;
+
+static frame *stack;
+static size_t depth, stack_cap;
+
+static char last_violation[1024];
+
+static void print_path(const char *what, size_t upto, const trans *last, size_t cycle_from)
+{
+    char buf[256];
+    snprintf(last_violation, sizeof last_violation, "%s", what);
+    fprintf(stderr, "VIOLATION: %s\npath (%zu transitions):\n", what, upto + (last ? 1 : 0));
+    for (size_t i = 0; i < upto; i++) {
+        describe(&stack[i].w, &stack[i].tr[stack[i].next - 1], buf, sizeof buf);
+        fprintf(stderr, "  %3zu. %s%s\n", i + 1, buf,
+                i == cycle_from ? "   <-- the cycle starts here" : "");
+    }
+    if (last) {
+        describe(&stack[upto].w, last, buf, sizeof buf);
+        fprintf(stderr, "  %3zu. %s   <-- here\n", upto + 1, buf);
+    }
+}
+
+typedef struct {
+    size_t states, transitions, finals, max_depth;
+    double secs;
+    int violation;
+} result;
+
+static void push(size_t id, const world *w)
+{
+    if (depth == stack_cap) {
+        stack_cap = stack_cap ? stack_cap * 2 : 256;
+        stack = xrealloc(stack, stack_cap * sizeof *stack);
+    }
+    frame *f = &stack[depth++];
+    f->id = id;
+    f->w = *w;
+    f->ntr = enabled(w, f->tr);
+    f->next = 0;
+    st_flags[id] = 1;
+}
+
+static result explore(void)
+{
+    result r = { 0, 0, 0, 0, 0, 0 };
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    memset(run_cov_cache, 0, sizeof run_cov_cache);
+    memset(run_cov_dir, 0, sizeof run_cov_dir);
+    home_of[0] = 0;
+    home_of[1] = cfg.home1;
+    for (int i = 0; i < NN; i++) {
+        proto_config c = { i, NN, NB };
+        E[i] = proto_engine_create(&c);
+        if (!E[i] || proto_set_home(E[i], 0, 1, home_of[0]) || proto_set_home(E[i], 1, 1, home_of[1])) {
+            fprintf(stderr, "explore: cannot create the engines\n");
+            exit(99);
+        }
+        proto_engine_set_trace(E[i], trace_hook, NULL);
+    }
+    store_reset();
+    static world w0, w;
+    static unsigned char enc[8192];
+    memset(&w0, 0, sizeof w0);
+    for (int i = 0; i < NN; i++) {
+        w0.h.budget[i] = (uint8_t)cfg.budget[i];
+        for (int b = 0; b < NB; b++)
+            w0.h.fresh[i][b] = home_of[b] == i; /* only the home holds the initial data */
+        w0.elen[i] = (uint16_t)proto_engine_save(E[i], w0.eb[i], EMAX);
+    }
+    int added;
+    size_t id0 = store_intern(enc, encode(&w0, enc), &added);
+    depth = 0;
+    push(id0, &w0);
+    while (depth) {
+        frame *f = &stack[depth - 1];
+        if (depth > r.max_depth)
+            r.max_depth = depth;
+        if (f->ntr == 0 && f->next == 0) {
+            f->next = 1; /* visited as final */
+            r.finals++;
+            if (check_final(&f->w)) {
+                print_path(verr, depth - 1, NULL, SIZE_MAX);
+                r.violation = 1;
+                break;
+            }
+        }
+        if (f->next >= f->ntr) {
+            st_flags[f->id] = 0;
+            depth--;
+            continue;
+        }
+        const trans *t = &f->tr[f->next++];
+        w = f->w;
+        r.transitions++;
+        if (apply(&w, t)) {
+            print_path(verr, depth - 1, t, SIZE_MAX);
+            r.violation = 1;
+            break;
+        }
+        size_t n = encode(&w, enc);
+        size_t id = store_intern(enc, n, &added);
+        if (!added) {
+            if (st_flags[id]) {
+                size_t from = 0;
+                while (stack[from].id != id)
+                    from++;
+                print_path("livelock: the state graph has a cycle (back to an earlier state of "
+                           "this path) in which no access completes",
+                           depth - 1, t, from);
+                r.violation = 1;
+                break;
+            }
+            continue;
+        }
+        push(id, &w);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r.secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    r.states = nstates;
+    for (int i = 0; i < NN; i++)
+        proto_engine_destroy(E[i]);
+    return r;
+}
+
+static void fmt_list(const int *v, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%d,%d,%d", v[0], v[1], v[2]);
+}
+
+static result run(const config *c)
+{
+    char th[32], bu[32];
+    cfg = *c;
+    fmt_list(c->threads, th, sizeof th);
+    fmt_list(c->budget, bu, sizeof bu);
+    printf("explore --threads %s --budget %s --homes 0%d --blocks %d%s%s\n"
+           "  %d nodes, block 0 homed at node 0, block 1 at node %d; threads per node %s; "
+           "accesses per node %s, to %s\n",
+           th, bu, c->home1, c->blocks, c->mutant ? " --mutant " : "",
+           c->mutant ? mutant_names[c->mutant] : "", NN, c->home1, th, bu,
+           c->blocks == NB ? "blocks 0 and 1" : "block 0 only");
+    fflush(stdout);
+    result r = explore();
+    printf("  %s: %zu states, %zu transitions, %zu final states, depth %zu, %.1f s, %.0f MiB\n",
+           r.violation ? "VIOLATION" : "ok", r.states, r.transitions, r.finals, r.max_depth,
+           r.secs, (double)(arena_cap + table_cap * sizeof(slot) + st_cap * 9) / (1 << 20));
+    fflush(stdout);
+    if (!c->mutant) {
+        for (int s = 0; s < PC_NSTATES; s++)
+            for (int e = 0; e < CE_NEVENTS; e++)
+                cov_cache[s][e] += run_cov_cache[s][e];
+        for (int s = 0; s < PD_NSTATES; s++)
+            for (int e = 0; e < DE_NEVENTS; e++)
+                cov_dir[s][e] += run_cov_dir[s][e];
+    }
+    return r;
+}
+
+/* An UPGRADE always reaches the home while its sender is still in the sharer
+ * set: the sender left the set only by an INV_ACK, which it sent after the
+ * UPGRADE on the same FIFO channel.  So an UPGRADE that finds the block busy
+ * is classified sole/others and queued; it can be UPGRADE(not a sharer) only
+ * when it is taken from the queue, and the queue is served in Shared or
+ * Exclusive only. */
+#define UPG_WHY \
+    "an UPGRADE arrives while its sender is still a sharer (its INV_ACK follows it on the same " \
+    "FIFO channel); it becomes stale only while queued, and the queue is served in Shared or " \
+    "Exclusive"
+
+/* Valid entries no run can reach, and why.  Every other valid entry must be
+ * applied by the suite. */
+#define RELEASE_WHY \
+    "a release ends the hold and voids every record of it, so the runtime releases a block " \
+    "only while it is held (SH or MH)"
+
+static const struct {
+    int dir, state, event;
+    const char *why;
+} unreachable[] = {
+    { 0, PC_I, CE_RELEASE, RELEASE_WHY },
+    { 0, PC_S, CE_RELEASE, RELEASE_WHY },
+    { 0, PC_M, CE_RELEASE, RELEASE_WHY },
+    { 0, PC_IS, CE_RELEASE, RELEASE_WHY },
+    { 0, PC_IM, CE_RELEASE, RELEASE_WHY },
+    { 0, PC_SM, CE_RELEASE, RELEASE_WHY },
+    { 1, PD_UNOWNED, DE_UPGRADE_STALE,
+      "a node sends UPGRADE only from S, and once a node got a copy the directory never returns "
+      "to Unowned (blocks are never evicted)" },
+    { 1, PD_BUSY_INV, DE_UPGRADE_STALE, UPG_WHY },
+    { 1, PD_BUSY_RECALL, DE_UPGRADE_STALE, UPG_WHY },
+    { 1, PD_BUSY_RECALL, DE_UPGRADE_SOLE,
+      "the sharer set is empty during a recall (cleared when the owner got the block), and an "
+      "UPGRADE arrives while its sender is a sharer: none arrives during a recall" },
+    { 1, PD_BUSY_RECALL, DE_UPGRADE_OTHERS,
+      "as (BusyRecall, UPGRADE(sole sharer))" },
+};
+
+static int is_documented(int dir, int s, int e)
+{
+    for (size_t i = 0; i < sizeof unreachable / sizeof unreachable[0]; i++)
+        if (unreachable[i].dir == dir && unreachable[i].state == s && unreachable[i].event == e)
+            return 1;
+    return 0;
+}
+
+static const char *entry_name(int dir, int s, int e, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s (%s, %s)", dir ? "directory" : "cache",
+             dir ? proto_dir_state_name(s) : proto_cache_state_name(s),
+             dir ? proto_dir_event_name(e) : proto_cache_event_name(e));
+    return buf;
+}
+
+/* Prints the valid entries never applied; returns how many of them are not
+ * documented as unreachable (plus documented ones that were applied). */
+static int report_coverage(void)
+{
+    int bad = 0, hit = 0, valid = 0;
+    char buf[128];
+    printf("table coverage:\n");
+    for (int dir = 0; dir < 2; dir++) {
+        int ns = dir ? PD_NSTATES : PC_NSTATES, ne = dir ? DE_NEVENTS : CE_NEVENTS;
+        for (int s = 0; s < ns; s++)
+            for (int e = 0; e < ne; e++) {
+                const proto_table_entry *t = dir ? &proto_dir_table[s][e] : &proto_cache_table[s][e];
+                if (!t->valid)
+                    continue;
+                valid++;
+                unsigned long n = dir ? cov_dir[s][e] : cov_cache[s][e];
+                int doc = is_documented(dir, s, e);
+                if (n) {
+                    hit++;
+                    if (doc) {
+                        printf("  applied although documented as unreachable: %s\n",
+                               entry_name(dir, s, e, buf, sizeof buf));
+                        bad++;
+                    }
+                } else {
+                    printf("  never applied: %s%s\n", entry_name(dir, s, e, buf, sizeof buf),
+                           doc ? " (unreachable, see below)" : " - NOT EXPECTED");
+                    bad += !doc;
+                }
+            }
+    }
+    printf("  %d of %d valid entries applied; unreachable here:\n", hit, valid);
+    for (size_t i = 0; i < sizeof unreachable / sizeof unreachable[0]; i++)
+        printf("    %s: %s\n",
+               entry_name(unreachable[i].dir, unreachable[i].state, unreachable[i].event, buf,
+                          sizeof buf),
+               unreachable[i].why);
+    return bad;
+}
+
+static void usage_to(FILE *f)
+{
+    fprintf(f,
+            "usage: explore            the suite: clean runs, coverage, self-check (make check)\n"
+            "       explore [--threads T|T0,T1,T2] [--budget K|K0,K1,K2] [--homes 00|01]\n"
+            "               [--blocks 1|2] [--mutant drop-inv-ack|no-install|keep-access|nonfifo|stale-holds]\n"
+            "  --threads  application threads per node, 1 or 2 (default 1)\n"
+            "  --budget   accesses each node starts (default 2)\n"
+            "  --homes    00: both blocks homed at node 0; 01: block 1 homed at node 1 (default)\n"
+            "  --blocks   blocks the threads access (default 2; with 1, block 1 stays idle)\n"
+            "  --mutant   inject a fault the checker must report (exit status 1)\n"
+            "exit status: 0 no violation, 1 violation (or suite failure), 99 usage\n");
+}
+
+static void usage(void)
+{
+    usage_to(stderr);
+    exit(99);
+}
+
+/* "K" or "K0,K1,K2" */
+static void arg_list(const char *s, int lo, int hi, int *v)
+{
+    for (int i = 0; i < NN; i++) {
+        char *end;
+        long x = strtol(s, &end, 10);
+        if (end == s || x < lo || x > hi)
+            usage();
+        v[i] = (int)x;
+        if (!*end) {
+            for (int j = i + 1; j < NN; j++)
+                v[j] = (int)x;
+            if (i != 0 && i != NN - 1)
+                usage();
+            return;
+        }
+        if (*end != ',' || i == NN - 1)
+            usage();
+        s = end + 1;
+    }
+}
+
+static int passed(int expect_violation, const result *r)
+{
+    if (r->violation && expect_violation &&
+        strncmp(last_violation, mutant_expect[cfg.mutant], strlen(mutant_expect[cfg.mutant]))) {
+        printf("FAIL: the injected fault %s was reported, but not as a %s\n",
+               mutant_names[cfg.mutant], mutant_expect[cfg.mutant]);
+        return 0;
+    }
+    if (r->violation == expect_violation)
+        return 1;
+    printf(expect_violation ? "FAIL: the injected fault went unnoticed\n"
+                            : "FAIL: violation in a clean run\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    config c = { { 1, 1, 1 }, { 2, 2, 2 }, 1, NB, M_NONE };
+    int single = 0;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    proto_actions_init(&acts);
+    for (int i = 1; i < argc; i++) {
+        single = 1;
+        if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            arg_list(argv[++i], 1, MAXT, c.threads);
+        else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
+            arg_list(argv[++i], 0, 100, c.budget);
+        else if (!strcmp(argv[i], "--blocks") && i + 1 < argc) {
+            int v[NN];
+            arg_list(argv[++i], 1, NB, v);
+            c.blocks = v[0];
+        } else if (!strcmp(argv[i], "--homes") && i + 1 < argc) {
+            const char *h = argv[++i];
+            if (strcmp(h, "00") && strcmp(h, "01"))
+                usage();
+            c.home1 = h[1] - '0';
+        } else if (!strcmp(argv[i], "--mutant") && i + 1 < argc) {
+            const char *m = argv[++i];
+            for (c.mutant = 1; c.mutant < M_COUNT && strcmp(m, mutant_names[c.mutant]); c.mutant++)
+                ;
+            if (c.mutant == M_COUNT)
+                usage();
+        } else
+            usage();   /* --help included */
+    }
+    if (single) {
+        result r = run(&c);
+        if (!c.mutant && !r.violation && report_coverage())
+            printf("(coverage of this run alone; the suite covers every reachable entry)\n");
+        return r.violation ? 1 : 0;
+    }
+
+    /* The suite.  One thread per node over both blocks, both placements of
+     * the homes, covers the directory and the message-driven cache entries;
+     * runs with two threads on some nodes cover the joins (Load/Store in
+     * IS, IM, SM) and the faults that race with another thread's grant or
+     * release (Load/Store in S, M, SH, MH).  About 20 s and 1 GiB at most. */
+    static const config clean[] = {
+        { { 1, 1, 1 }, { 4, 4, 4 }, 0, 2, M_NONE },
+        { { 1, 1, 1 }, { 4, 4, 4 }, 1, 2, M_NONE },
+        { { 2, 2, 2 }, { 2, 2, 2 }, 0, 1, M_NONE },
+        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE },
+        { { 1, 2, 1 }, { 2, 2, 2 }, 1, 2, M_NONE },
+    };
+    int ok = 1;
+    for (size_t i = 0; i < sizeof clean / sizeof clean[0]; i++) {
+        result r = run(&clean[i]);
+        ok &= passed(0, &r);
+    }
+    if (report_coverage()) {
+        printf("FAIL: valid table entries not applied by any run\n");
+        ok = 0;
+    }
+    printf("self-check: each injected fault must be reported as a violation\n");
+    for (int m = 1; m < M_COUNT; m++) {
+        config mc = { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m };
+        if (m == M_STALE_HOLDS)
+            mc = (config){ { 2, 2, 1 }, { 2, 3, 1 }, 0, 1, m };
+        result r = run(&mc);
+        if (passed(1, &r))
+            printf("  detected (%s), as it must be\n", mutant_expect[m]);
+        else
+            ok = 0;
+    }
+    printf(ok ? "explore: PASS\n" : "explore: FAIL\n");
+    return ok ? 0 : 1;
+}

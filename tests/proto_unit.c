@@ -1,0 +1,714 @@
+/* proto_unit.c - unit tests of the coherence engine (Check framework):
+ *   - sharer sets (bit vector) for 1, 64, 65, 1024 and 4096 nodes;
+ *   - single transitions and the exact actions they emit (remote read miss,
+ *     home-local misses completing inside one call, holds and the deferred
+ *     INV replayed at the release);
+ *   - rejected pairs (PROTO_EREJECT, with a message naming state and event)
+ *     and bad inputs (PROTO_EINVAL);
+ *   - requests queued at a busy home and served in order;
+ *   - snapshot save/load round trip;
+ *   - 1024 nodes reading one block, then one writer invalidating all.
+ * The exhaustive interleavings are tests/explore's job. */
+#include "proto.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- helpers ---- */
+
+static proto_engine *mk(int self, int nnodes, uint32_t nblocks)
+{
+    proto_config c = { self, nnodes, nblocks };
+    proto_engine *e = proto_engine_create(&c);
+    ck_assert_msg(e != NULL, "proto_engine_create(%d, %d, %u) failed", self, nnodes, nblocks);
+    return e;
+}
+
+/* An engine with every block homed at node `home`. */
+static proto_engine *mk_home(int self, int nnodes, uint32_t nblocks, int home)
+{
+    proto_engine *e = mk(self, nnodes, nblocks);
+    ck_assert_int_eq(proto_set_home(e, 0, nblocks, home), PROTO_OK);
+    return e;
+}
+
+static proto_msg msg(int type, int src, int dst, uint32_t block)
+{
+    proto_msg m = { (uint8_t)type, src, dst, block };
+    return m;
+}
+
+static int recv_msg(proto_engine *e, int type, int src, int dst, uint32_t block,
+                    proto_actions *a)
+{
+    proto_msg m = msg(type, src, dst, block);
+    a->n = 0;
+    return proto_receive(e, &m, a);
+}
+
+static int access_blk(proto_engine *e, uint32_t block, int is_write, proto_actions *a)
+{
+    a->n = 0;
+    return proto_access(e, block, is_write, a);
+}
+
+static int release_blk(proto_engine *e, uint32_t block, proto_actions *a)
+{
+    a->n = 0;
+    return proto_release(e, block, a);
+}
+
+static void is_send(const proto_actions *a, size_t i, int type, int src, int dst, uint32_t block)
+{
+    ck_assert_msg(i < a->n, "action %zu missing (only %zu)", i, a->n);
+    const proto_action *x = &a->v[i];
+    ck_assert_msg(x->kind == PA_SEND, "action %zu: kind %d, expected PA_SEND", i, x->kind);
+    ck_assert_msg(x->msg.type == type, "action %zu: sends %s, expected %s", i,
+                  proto_msg_name(x->msg.type), proto_msg_name(type));
+    ck_assert_int_eq(x->msg.src, src);
+    ck_assert_int_eq(x->msg.dst, dst);
+    ck_assert_int_eq(x->msg.block, block);
+    ck_assert_int_eq(x->block, block);
+}
+
+static void is_kind(const proto_actions *a, size_t i, int kind, uint32_t block)
+{
+    ck_assert_msg(i < a->n, "action %zu missing (only %zu)", i, a->n);
+    ck_assert_msg(a->v[i].kind == kind, "action %zu: kind %d, expected %d", i, a->v[i].kind,
+                  kind);
+    ck_assert_int_eq(a->v[i].block, block);
+}
+
+static void is_access(const proto_actions *a, size_t i, int access, uint32_t block)
+{
+    is_kind(a, i, PA_SET_ACCESS, block);
+    ck_assert_int_eq(a->v[i].access, access);
+}
+
+static size_t count_kind(const proto_actions *a, int kind)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->n; i++)
+        n += a->v[i].kind == kind;
+    return n;
+}
+
+/* ---- sharer sets ---- */
+
+static const int sizes[] = { 1, 64, 65, 1024, 4096 };
+
+START_TEST(sharers_sizes)
+{
+    int n = sizes[_i];
+    dsm_sharers s;
+    ck_assert_int_eq(dsm_sharers_init(&s, n), 0);
+    ck_assert_int_eq(dsm_sharers_words(n), (n + 63) / 64);
+    ck_assert_int_eq(sharers_count(&s), 0);
+    ck_assert_int_eq(sharers_next(&s, 0), -1);
+
+    /* Members: the ends, the word boundaries, one in the middle. */
+    int cand[] = { 0, 1, 62, 63, 64, 65, 127, 128, n / 2, n - 2, n - 1 };
+    int ncand = (int)(sizeof cand / sizeof cand[0]);
+    char *in = calloc((size_t)n, 1);
+    ck_assert(in != NULL);
+    int members = 0;
+    for (int i = 0; i < ncand; i++) {
+        int v = cand[i];
+        if (v < 0 || v >= n)
+            continue;
+        sharers_add(&s, v);
+        sharers_add(&s, v); /* twice: still one member */
+        if (!in[v])
+            members++;
+        in[v] = 1;
+    }
+    ck_assert_int_eq(sharers_count(&s), members);
+    for (int v = 0; v < n; v++)
+        ck_assert_int_eq(sharers_contains(&s, v), in[v]);
+    ck_assert_int_eq(sharers_contains(&s, -1), 0);
+    ck_assert_int_eq(sharers_contains(&s, n), 0);
+
+    /* next visits the members in increasing order, from any point. */
+    int seen = 0, prev = -1;
+    SHARERS_FOREACH(&s, v) {
+        ck_assert_int_gt(v, prev);
+        ck_assert_int_lt(v, n);
+        ck_assert(in[v]);
+        prev = v;
+        seen++;
+    }
+    ck_assert_int_eq(seen, members);
+    for (int from = 0; from < n; from++) {
+        int want = -1;
+        for (int v = from; v < n; v++)
+            if (in[v]) {
+                want = v;
+                break;
+            }
+        ck_assert_int_eq(sharers_next(&s, from), want);
+    }
+    ck_assert_int_eq(sharers_next(&s, n), -1);
+    ck_assert_int_eq(sharers_next(&s, n + 100), -1);
+
+    /* remove: twice, and a non-member. */
+    sharers_remove(&s, n - 1);
+    sharers_remove(&s, n - 1);
+    members--;
+    in[n - 1] = 0;
+    if (n > 3 && !in[3])
+        sharers_remove(&s, 3);
+    ck_assert_int_eq(sharers_count(&s), members);
+    ck_assert_int_eq(sharers_contains(&s, n - 1), 0);
+    ck_assert_int_eq(sharers_next(&s, n - 1), -1);
+
+    /* every node */
+    for (int v = 0; v < n; v++)
+        sharers_add(&s, v);
+    ck_assert_int_eq(sharers_count(&s), n);
+    ck_assert_int_eq(sharers_next(&s, n - 1), n - 1);
+
+    sharers_clear(&s);
+    ck_assert_int_eq(sharers_count(&s), 0);
+    ck_assert_int_eq(sharers_next(&s, 0), -1);
+    for (int v = 0; v < n; v++)
+        ck_assert_int_eq(sharers_contains(&s, v), 0);
+    free(in);
+    dsm_sharers_destroy(&s);
+}
+END_TEST
+
+/* ---- single transitions ---- */
+
+/* Node 1 reads block 0 homed at node 0: GETS, DATA_S, install. */
+START_TEST(remote_read_miss)
+{
+    proto_engine *home = mk_home(0, 3, 2, 0), *n1 = mk_home(1, 3, 2, 0);
+    proto_actions a;
+    proto_actions_init(&a);
+
+    ck_assert_int_eq(access_blk(n1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 2);
+    is_send(&a, 0, PM_GETS, 1, 0, 0);
+    is_kind(&a, 1, PA_WAIT, 0);
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_IS);
+
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_UNOWNED);
+    ck_assert_int_eq(recv_msg(home, PM_GETS, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 1);
+    is_send(&a, 0, PM_DATA_S, 0, 1, 0);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_SHARED);
+    ck_assert_int_eq(sharers_count(proto_dir_sharers(home, 0)), 1);
+    ck_assert(sharers_contains(proto_dir_sharers(home, 0), 1));
+    ck_assert_int_eq(proto_dir_owner(home, 0), -1);
+
+    ck_assert_int_eq(recv_msg(n1, PM_DATA_S, 0, 1, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 3);
+    is_kind(&a, 0, PA_INSTALL, 0);
+    is_access(&a, 1, PROTO_ACCESS_READ, 0);
+    is_kind(&a, 2, PA_COMPLETE, 0);
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_SH); /* held until the retry */
+
+    ck_assert_int_eq(release_blk(n1, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 0);
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_S);
+    /* a second read needs no request */
+    ck_assert_int_eq(access_blk(n1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 1);
+    is_kind(&a, 0, PA_COMPLETE, 0);
+    /* the other block is untouched */
+    ck_assert_int_eq(proto_cache_state_of(n1, 1), PC_I);
+    ck_assert_int_eq(proto_dir_state_of(home, 1), PD_UNOWNED);
+
+    proto_actions_free(&a);
+    proto_engine_destroy(home);
+    proto_engine_destroy(n1);
+}
+END_TEST
+
+/* The home's own misses complete inside one proto_access: the messages to
+ * itself never leave the engine and move no data. */
+START_TEST(home_local_miss)
+{
+    proto_engine *home = mk_home(0, 3, 2, 0);
+    proto_actions a;
+    proto_actions_init(&a);
+
+    ck_assert_int_eq(access_blk(home, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(count_kind(&a, PA_SEND), 0);
+    ck_assert_int_eq(count_kind(&a, PA_INSTALL), 0);
+    ck_assert_int_eq(a.n, 3);
+    is_kind(&a, 0, PA_WAIT, 0);
+    is_access(&a, 1, PROTO_ACCESS_READ, 0);
+    is_kind(&a, 2, PA_COMPLETE, 0);
+    ck_assert_int_eq(proto_cache_state_of(home, 0), PC_SH);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_SHARED);
+    ck_assert(sharers_contains(proto_dir_sharers(home, 0), 0));
+
+    ck_assert_int_eq(access_blk(home, 1, 1, &a), PROTO_OK);
+    ck_assert_int_eq(count_kind(&a, PA_SEND), 0);
+    ck_assert_int_eq(count_kind(&a, PA_INSTALL), 0);
+    ck_assert_int_eq(a.n, 3);
+    is_kind(&a, 0, PA_WAIT, 1);
+    is_access(&a, 1, PROTO_ACCESS_WRITE, 1);
+    is_kind(&a, 2, PA_COMPLETE, 1);
+    ck_assert_int_eq(proto_cache_state_of(home, 1), PC_MH);
+    ck_assert_int_eq(proto_dir_state_of(home, 1), PD_EXCL);
+    ck_assert_int_eq(proto_dir_owner(home, 1), 0);
+
+    /* upgrade of the home's read copy, no other sharer: also local */
+    ck_assert_int_eq(release_blk(home, 0, &a), PROTO_OK);
+    ck_assert_int_eq(access_blk(home, 0, 1, &a), PROTO_OK);
+    ck_assert_int_eq(count_kind(&a, PA_SEND), 0);
+    ck_assert_int_eq(a.n, 3);
+    is_kind(&a, 0, PA_WAIT, 0);
+    is_access(&a, 1, PROTO_ACCESS_WRITE, 0);
+    is_kind(&a, 2, PA_COMPLETE, 0);
+    ck_assert_int_eq(proto_cache_state_of(home, 0), PC_MH);
+
+    proto_actions_free(&a);
+    proto_engine_destroy(home);
+}
+END_TEST
+
+/* A remote owner recalled: RECALL_S, WB_DATA, install at the home, DATA_S. */
+START_TEST(recall_through_home)
+{
+    proto_engine *home = mk_home(0, 3, 1, 0), *n1 = mk_home(1, 3, 1, 0);
+    proto_actions a;
+    proto_actions_init(&a);
+
+    ck_assert_int_eq(access_blk(n1, 0, 1, &a), PROTO_OK);
+    is_send(&a, 0, PM_GETX, 1, 0, 0);
+    ck_assert_int_eq(recv_msg(home, PM_GETX, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 1);
+    is_send(&a, 0, PM_DATA_X, 0, 1, 0);
+    ck_assert_int_eq(recv_msg(n1, PM_DATA_X, 0, 1, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 3);
+    is_kind(&a, 0, PA_INSTALL, 0);
+    is_access(&a, 1, PROTO_ACCESS_WRITE, 0);
+    is_kind(&a, 2, PA_COMPLETE, 0);
+    ck_assert_int_eq(release_blk(n1, 0, &a), PROTO_OK);
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_M);
+
+    ck_assert_int_eq(recv_msg(home, PM_GETS, 2, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 1);
+    is_send(&a, 0, PM_RECALL_S, 0, 1, 0);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_BUSY_RECALL);
+    ck_assert_int_eq(proto_dir_owner(home, 0), 1);
+
+    ck_assert_int_eq(recv_msg(n1, PM_RECALL_S, 0, 1, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 2);
+    is_access(&a, 0, PROTO_ACCESS_READ, 0);
+    is_send(&a, 1, PM_WB_DATA, 1, 0, 0);
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_S);
+
+    ck_assert_int_eq(recv_msg(home, PM_WB_DATA, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 2);
+    is_kind(&a, 0, PA_INSTALL, 0);
+    is_send(&a, 1, PM_DATA_S, 0, 2, 0);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_SHARED);
+    ck_assert_int_eq(sharers_count(proto_dir_sharers(home, 0)), 2);
+    ck_assert(sharers_contains(proto_dir_sharers(home, 0), 1));
+    ck_assert(sharers_contains(proto_dir_sharers(home, 0), 2));
+
+    proto_actions_free(&a);
+    proto_engine_destroy(home);
+    proto_engine_destroy(n1);
+}
+END_TEST
+
+/* A held grant defers an INV; the release replays it. */
+START_TEST(hold_defers_inv)
+{
+    proto_engine *n1 = mk_home(1, 3, 1, 0);
+    proto_actions a;
+    proto_actions_init(&a);
+    ck_assert_int_eq(access_blk(n1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(recv_msg(n1, PM_DATA_S, 0, 1, 0, &a), PROTO_OK);
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_SH);
+
+    ck_assert_int_eq(recv_msg(n1, PM_INV, 0, 1, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 0);
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_SH);
+
+    ck_assert_int_eq(release_blk(n1, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 2);
+    is_access(&a, 0, PROTO_ACCESS_NONE, 0);
+    is_send(&a, 1, PM_INV_ACK, 1, 0, 0);
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_I);
+    proto_actions_free(&a);
+    proto_engine_destroy(n1);
+}
+END_TEST
+
+/* ---- rejected pairs and bad inputs ---- */
+
+START_TEST(rejected_pairs)
+{
+    proto_engine *home = mk_home(0, 3, 1, 0), *n1 = mk_home(1, 3, 1, 0);
+    proto_actions a;
+    proto_actions_init(&a);
+    const char *err;
+
+    /* cache side: DATA_S with no request in flight */
+    ck_assert_int_eq(recv_msg(n1, PM_DATA_S, 0, 1, 0, &a), PROTO_EREJECT);
+    err = proto_last_error(n1);
+    ck_assert_msg(strstr(err, "state I ") && strstr(err, "DATA_S"), "unclear error: %s", err);
+    ck_assert_msg(strstr(err, proto_cache_table[PC_I][CE_DATA_S].why), "no reason: %s", err);
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_I); /* unchanged */
+
+    /* cache side: an INV for a node that holds nothing */
+    ck_assert_int_eq(recv_msg(n1, PM_INV, 0, 1, 0, &a), PROTO_EREJECT);
+    err = proto_last_error(n1);
+    ck_assert_msg(strstr(err, "state I ") && strstr(err, "INV"), "unclear error: %s", err);
+
+    /* directory side: an INV_ACK with no invalidation in progress */
+    ck_assert_int_eq(recv_msg(home, PM_INV_ACK, 1, 0, 0, &a), PROTO_EREJECT);
+    err = proto_last_error(home);
+    ck_assert_msg(strstr(err, "Unowned") && strstr(err, "INV_ACK"), "unclear error: %s", err);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_UNOWNED);
+
+    /* directory side: WB_DATA with no recall in progress */
+    ck_assert_int_eq(recv_msg(home, PM_WB_DATA, 2, 0, 0, &a), PROTO_EREJECT);
+    err = proto_last_error(home);
+    ck_assert_msg(strstr(err, "Unowned") && strstr(err, "WB_DATA"), "unclear error: %s", err);
+
+    proto_actions_free(&a);
+    proto_engine_destroy(home);
+    proto_engine_destroy(n1);
+}
+END_TEST
+
+START_TEST(bad_inputs)
+{
+    /* 4 blocks, only blocks 0 and 1 allocated (homed at node 0) */
+    proto_engine *home = mk(0, 3, 4), *n1 = mk(1, 3, 4);
+    ck_assert_int_eq(proto_set_home(home, 0, 2, 0), PROTO_OK);
+    ck_assert_int_eq(proto_set_home(n1, 0, 2, 0), PROTO_OK);
+    proto_actions a;
+    proto_actions_init(&a);
+
+    /* block out of range, unallocated block */
+    ck_assert_int_eq(access_blk(n1, 4, 0, &a), PROTO_EINVAL);
+    ck_assert_int_eq(access_blk(n1, 1000000, 1, &a), PROTO_EINVAL);
+    ck_assert_int_eq(access_blk(n1, 3, 0, &a), PROTO_EINVAL);
+    ck_assert_msg(strstr(proto_last_error(n1), "not allocated"), "%s", proto_last_error(n1));
+    ck_assert_int_eq(recv_msg(home, PM_GETS, 1, 0, 4, &a), PROTO_EINVAL);
+    ck_assert_int_eq(recv_msg(home, PM_GETS, 1, 0, 2, &a), PROTO_EINVAL);
+    ck_assert_int_eq(release_blk(n1, 7, &a), PROTO_EINVAL);
+
+    /* src == dst, src out of range, dst not this node */
+    ck_assert_int_eq(recv_msg(home, PM_GETS, 0, 0, 0, &a), PROTO_EINVAL);
+    ck_assert_int_eq(recv_msg(home, PM_GETS, 3, 0, 0, &a), PROTO_EINVAL);
+    ck_assert_int_eq(recv_msg(home, PM_GETS, -1, 0, 0, &a), PROTO_EINVAL);
+    ck_assert_int_eq(recv_msg(home, PM_GETS, 1, 2, 0, &a), PROTO_EINVAL);
+
+    /* unknown message types */
+    ck_assert_int_eq(recv_msg(n1, 0, 0, 1, 0, &a), PROTO_EINVAL);
+    ck_assert_int_eq(recv_msg(n1, PM_NTYPES, 0, 1, 0, &a), PROTO_EINVAL);
+    ck_assert_int_eq(recv_msg(n1, 200, 0, 1, 0, &a), PROTO_EINVAL);
+
+    /* a request to a node that is not the block's home; a reply from a node
+     * that is not the block's home */
+    ck_assert_int_eq(recv_msg(n1, PM_GETS, 2, 1, 0, &a), PROTO_EINVAL);
+    ck_assert_int_eq(recv_msg(n1, PM_DATA_S, 2, 1, 0, &a), PROTO_EINVAL);
+
+    /* nothing changed, nothing emitted */
+    ck_assert_int_eq(a.n, 0);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_UNOWNED);
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_I);
+
+    /* bad configurations and homes */
+    proto_config bad[] = { { 0, 0, 1 }, { 3, 3, 1 }, { -1, 3, 1 }, { 0, 3, 0 },
+                           { 0, PROTO_MAX_NODES + 1, 1 } };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert(proto_engine_create(&bad[i]) == NULL);
+    ck_assert_int_eq(proto_set_home(n1, 0, 1, 3), PROTO_EINVAL);
+    ck_assert_int_eq(proto_set_home(n1, 0, 1, -1), PROTO_EINVAL);
+    ck_assert_int_eq(proto_set_home(n1, 3, 2, 0), PROTO_EINVAL);
+    ck_assert_int_eq(proto_set_home(n1, 4, 1, 0), PROTO_EINVAL);
+
+    proto_actions_free(&a);
+    proto_engine_destroy(home);
+    proto_engine_destroy(n1);
+}
+END_TEST
+
+/* ---- queueing at a busy home ---- */
+
+/* Home 0 of 4 nodes.  Node 1 owns the block; node 2 reads (recall), node 3
+ * writes and node 1 upgrades meanwhile: both wait in the home's FIFO and are
+ * served in order when the recall is done. */
+static void build_queue(proto_engine *home, proto_actions *a)
+{
+    ck_assert_int_eq(recv_msg(home, PM_GETX, 1, 0, 0, a), PROTO_OK);
+    is_send(a, 0, PM_DATA_X, 0, 1, 0);
+    ck_assert_int_eq(recv_msg(home, PM_GETS, 2, 0, 0, a), PROTO_OK);
+    ck_assert_int_eq(a->n, 1);
+    is_send(a, 0, PM_RECALL_S, 0, 1, 0);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_BUSY_RECALL);
+    ck_assert_int_eq(recv_msg(home, PM_GETX, 3, 0, 0, a), PROTO_OK);
+    ck_assert_int_eq(a->n, 0); /* queued */
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_BUSY_RECALL);
+}
+
+START_TEST(queue_at_busy_home)
+{
+    proto_engine *home = mk_home(0, 4, 1, 0);
+    proto_actions a;
+    proto_actions_init(&a);
+    build_queue(home, &a);
+
+    /* The data comes back: DATA_S to node 2, then the queued GETX of node 3
+     * finds Shared {1, 2}: both are invalidated. */
+    ck_assert_int_eq(recv_msg(home, PM_WB_DATA, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 4);
+    is_kind(&a, 0, PA_INSTALL, 0);
+    is_send(&a, 1, PM_DATA_S, 0, 2, 0);
+    is_send(&a, 2, PM_INV, 0, 1, 0);
+    is_send(&a, 3, PM_INV, 0, 2, 0);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_BUSY_INV);
+
+    /* Another request while invalidating: queued too. */
+    ck_assert_int_eq(recv_msg(home, PM_GETS, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 0);
+
+    ck_assert_int_eq(recv_msg(home, PM_INV_ACK, 2, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 0);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_BUSY_INV);
+    /* Last ack: DATA_X to node 3, then node 1's GETS recalls it at once. */
+    ck_assert_int_eq(recv_msg(home, PM_INV_ACK, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 2);
+    is_send(&a, 0, PM_DATA_X, 0, 3, 0);
+    is_send(&a, 1, PM_RECALL_S, 0, 3, 0);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_BUSY_RECALL);
+    ck_assert_int_eq(proto_dir_owner(home, 0), 3);
+
+    ck_assert_int_eq(recv_msg(home, PM_WB_DATA, 3, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 2);
+    is_kind(&a, 0, PA_INSTALL, 0);
+    is_send(&a, 1, PM_DATA_S, 0, 1, 0);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_SHARED);
+    ck_assert_int_eq(sharers_count(proto_dir_sharers(home, 0)), 2);
+
+    proto_actions_free(&a);
+    proto_engine_destroy(home);
+}
+END_TEST
+
+/* ---- snapshots ---- */
+
+START_TEST(save_load_round_trip)
+{
+    proto_engine *home = mk_home(0, 4, 3, 0), *copy = mk_home(0, 4, 3, 0);
+    proto_actions a, b;
+    proto_actions_init(&a);
+    proto_actions_init(&b);
+    build_queue(home, &a); /* busy, with a queue */
+    ck_assert_int_eq(access_blk(home, 2, 0, &a), PROTO_OK); /* held, home-local */
+
+    size_t need = proto_engine_save(home, NULL, 0);
+    ck_assert_int_gt(need, 0);
+    unsigned char *s1 = malloc(need), *s2 = malloc(need);
+    ck_assert(s1 && s2);
+    ck_assert_int_eq(proto_engine_save(home, s1, need), need);
+    ck_assert_int_eq(proto_engine_load(copy, s1, need), PROTO_OK);
+    ck_assert_int_eq(proto_engine_save(copy, s2, need), need);
+    ck_assert(memcmp(s1, s2, need) == 0);
+    ck_assert_int_eq(proto_dir_state_of(copy, 0), PD_BUSY_RECALL);
+    ck_assert_int_eq(proto_dir_owner(copy, 0), 1);
+    ck_assert_int_eq(proto_cache_state_of(copy, 2), PC_SH);
+
+    /* Both go on identically (the queue came through). */
+    ck_assert_int_eq(recv_msg(home, PM_WB_DATA, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(recv_msg(copy, PM_WB_DATA, 1, 0, 0, &b), PROTO_OK);
+    ck_assert_int_eq(a.n, b.n);
+    ck_assert_int_eq(a.n, 4);
+    ck_assert(memcmp(a.v, b.v, a.n * sizeof *a.v) == 0);
+
+    /* Restore an earlier state into an engine that moved on. */
+    ck_assert_int_eq(proto_engine_load(home, s1, need), PROTO_OK);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_BUSY_RECALL);
+    ck_assert_int_eq(proto_engine_save(home, s2, need), need);
+    ck_assert(memcmp(s1, s2, need) == 0);
+
+    /* Truncated or oversized snapshots are refused. */
+    ck_assert_int_eq(proto_engine_load(copy, s1, need - 1), PROTO_EINVAL);
+    unsigned char *big = calloc(need + 1, 1);
+    memcpy(big, s1, need);
+    ck_assert_int_eq(proto_engine_load(copy, big, need + 1), PROTO_EINVAL);
+
+    /* A fresh engine snapshots to a fresh engine's bytes. */
+    proto_engine *f1 = mk_home(0, 4, 3, 0), *f2 = mk_home(0, 4, 3, 0);
+    size_t fn = proto_engine_save(f1, NULL, 0);
+    unsigned char *fs = malloc(fn), *fs2 = malloc(fn);
+    proto_engine_save(f1, fs, fn);
+    ck_assert_int_eq(proto_engine_load(home, fs, fn), PROTO_OK);
+    ck_assert_int_eq(proto_engine_save(home, fs2, fn), fn);
+    ck_assert(memcmp(fs, fs2, fn) == 0);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_UNOWNED);
+
+    free(fs);
+    free(fs2);
+    free(big);
+    free(s1);
+    free(s2);
+    proto_engine_destroy(f1);
+    proto_engine_destroy(f2);
+    proto_actions_free(&a);
+    proto_actions_free(&b);
+    proto_engine_destroy(home);
+    proto_engine_destroy(copy);
+}
+END_TEST
+
+/* ---- scale ---- */
+
+/* 1024 nodes read one block (the home too), then the home writes it: 1023
+ * INVs, and the write is granted after the last ack only. */
+START_TEST(wide_sharing_1024)
+{
+    enum { N = 1024 };
+    proto_engine *home = mk_home(0, N, 1, 0);
+    proto_actions a;
+    proto_actions_init(&a);
+
+    ck_assert_int_eq(access_blk(home, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(release_blk(home, 0, &a), PROTO_OK);
+    for (int n = 1; n < N; n++) {
+        ck_assert_int_eq(recv_msg(home, PM_GETS, n, 0, 0, &a), PROTO_OK);
+        ck_assert_int_eq(a.n, 1);
+        is_send(&a, 0, PM_DATA_S, 0, n, 0);
+    }
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_SHARED);
+    ck_assert_int_eq(sharers_count(proto_dir_sharers(home, 0)), N);
+
+    ck_assert_int_eq(access_blk(home, 0, 1, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 1 + (N - 1));
+    is_kind(&a, 0, PA_WAIT, 0);
+    for (int n = 1; n < N; n++)
+        is_send(&a, (size_t)n, PM_INV, 0, n, 0);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_BUSY_INV);
+    ck_assert_int_eq(proto_cache_state_of(home, 0), PC_SM);
+
+    /* acks in any order: here from the top down */
+    for (int n = N - 1; n >= 2; n--) {
+        ck_assert_int_eq(recv_msg(home, PM_INV_ACK, n, 0, 0, &a), PROTO_OK);
+        ck_assert_int_eq(a.n, 0);
+        ck_assert_int_eq(proto_dir_state_of(home, 0), PD_BUSY_INV);
+    }
+    ck_assert_int_eq(recv_msg(home, PM_INV_ACK, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 2);
+    is_access(&a, 0, PROTO_ACCESS_WRITE, 0);
+    is_kind(&a, 1, PA_COMPLETE, 0);
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_EXCL);
+    ck_assert_int_eq(proto_dir_owner(home, 0), 0);
+    ck_assert_int_eq(sharers_count(proto_dir_sharers(home, 0)), 0);
+    ck_assert_int_eq(proto_cache_state_of(home, 0), PC_MH);
+
+    /* and a remote writer among 1023 sharers: GETX from a non-sharer after
+     * they all read again */
+    ck_assert_int_eq(release_blk(home, 0, &a), PROTO_OK);
+    for (int n = 1; n < N; n++)
+        ck_assert_int_eq(recv_msg(home, PM_GETS, n, 0, 0, &a), PROTO_OK);
+    /* the first GETS recalled the home's own dirty copy inside the call */
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_SHARED);
+    ck_assert_int_eq(sharers_count(proto_dir_sharers(home, 0)), N);
+    ck_assert_int_eq(recv_msg(home, PM_UPGRADE, 7, 0, 0, &a), PROTO_OK);
+    /* INV to the 1022 remote sharers other than 7; the home's own INV is
+     * handled inside (its ack too) */
+    ck_assert_int_eq(count_kind(&a, PA_SEND), N - 2);
+    ck_assert_int_eq(proto_cache_state_of(home, 0), PC_I);
+    for (int n = 1; n < N; n++) {
+        if (n == 7)
+            continue;
+        ck_assert_int_eq(recv_msg(home, PM_INV_ACK, n, 0, 0, &a), PROTO_OK);
+        if (n != N - 1)
+            ck_assert_int_eq(a.n, 0);
+    }
+    ck_assert_int_eq(a.n, 1);
+    is_send(&a, 0, PM_UPGRADE_ACK, 0, 7, 0);
+    ck_assert_int_eq(proto_dir_owner(home, 0), 7);
+
+    proto_actions_free(&a);
+    proto_engine_destroy(home);
+}
+END_TEST
+
+/* ---- the tables themselves ---- */
+
+START_TEST(tables_well_formed)
+{
+    for (int s = 0; s < PC_NSTATES; s++)
+        for (int e = 0; e < CE_NEVENTS; e++) {
+            const proto_table_entry *t = &proto_cache_table[s][e];
+            if (t->valid)
+                ck_assert_int_lt(t->next, PC_NSTATES);
+            else
+                ck_assert_msg(t->why && *t->why, "cache (%s, %s): rejected without a reason",
+                              proto_cache_state_name(s), proto_cache_event_name(e));
+            ck_assert_str_ne(proto_cache_state_name(s), "?");
+            ck_assert_str_ne(proto_cache_event_name(e), "?");
+            for (int i = 0; i < PROTO_MAX_STEPS && t->steps[i]; i++)
+                ck_assert_str_ne(proto_step_name(t->steps[i]), "?");
+        }
+    for (int s = 0; s < PD_NSTATES; s++)
+        for (int e = 0; e < DE_NEVENTS; e++) {
+            const proto_table_entry *t = &proto_dir_table[s][e];
+            if (t->valid)
+                ck_assert_int_lt(t->next, PD_NSTATES);
+            else
+                ck_assert_msg(t->why && *t->why, "directory (%s, %s): rejected without a reason",
+                              proto_dir_state_name(s), proto_dir_event_name(e));
+            ck_assert_str_ne(proto_dir_state_name(s), "?");
+            ck_assert_str_ne(proto_dir_event_name(e), "?");
+            for (int i = 0; i < PROTO_MAX_STEPS && t->steps[i]; i++)
+                ck_assert_str_ne(proto_step_name(t->steps[i]), "?");
+        }
+    for (int m = 1; m < PM_NTYPES; m++)
+        ck_assert_str_ne(proto_msg_name(m), "?");
+    ck_assert(proto_msg_has_data(PM_DATA_S) && proto_msg_has_data(PM_DATA_X) &&
+              proto_msg_has_data(PM_WB_DATA));
+    ck_assert(!proto_msg_has_data(PM_GETS) && !proto_msg_has_data(PM_INV) &&
+              !proto_msg_has_data(PM_UPGRADE_ACK));
+}
+END_TEST
+
+static Suite *proto_suite(void)
+{
+    Suite *s = suite_create("protocol");
+    TCase *tc = tcase_create("sharers");
+    tcase_add_loop_test(tc, sharers_sizes, 0, (int)(sizeof sizes / sizeof sizes[0]));
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("transitions");
+    tcase_add_test(tc, remote_read_miss);
+    tcase_add_test(tc, home_local_miss);
+    tcase_add_test(tc, recall_through_home);
+    tcase_add_test(tc, hold_defers_inv);
+    tcase_add_test(tc, tables_well_formed);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("errors");
+    tcase_add_test(tc, rejected_pairs);
+    tcase_add_test(tc, bad_inputs);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("home");
+    tcase_add_test(tc, queue_at_busy_home);
+    tcase_add_test(tc, save_load_round_trip);
+    tcase_add_test(tc, wide_sharing_1024);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(proto_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
