@@ -221,7 +221,7 @@ static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, in
     case ST_WAIT: return simple_action(out, PA_WAIT, block, 0);
     case ST_DEFER:
         /* one at most: the home is busy with this block until we answer */
-        e->deferred[block] = ev == CE_INV ? PM_INV : ev == CE_RECALL_S ? PM_RECALL_S : PM_RECALL_X;
+        e->deferred[block] = ev == CE_INV ? PM_INV : PM_RECALL;
         return PROTO_OK;
     case ST_REPLAY: {
         int type = e->deferred[block];
@@ -322,8 +322,7 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
         return PROTO_OK;
     case ST_D_INV_OTHERS: return dir_send_to_sharers(e, d, block, req, out);
     case ST_D_INV_ALL: return dir_send_to_sharers(e, d, block, -1, out);
-    case ST_D_RECALL_S: return send_msg(e, out, PM_RECALL_S, d->owner, block);
-    case ST_D_RECALL_X: return send_msg(e, out, PM_RECALL_X, d->owner, block);
+    case ST_D_RECALL: return send_msg(e, out, PM_RECALL, d->owner, block);
     case ST_D_PENDING_S: d->pending = req; d->grant = GRANT_S; return PROTO_OK;
     case ST_D_PENDING_X: d->pending = req; d->grant = GRANT_X; return PROTO_OK;
     case ST_D_PENDING_UPG: d->pending = req; d->grant = GRANT_UPG; return PROTO_OK;
@@ -343,7 +342,6 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
     case ST_D_GRANT_DATA_S: {
         int to = d->pending;
         sharers_clear(&d->sharers);
-        sharers_add(&d->sharers, d->owner);
         sharers_add(&d->sharers, to);
         d->owner = -1;
         d->pending = -1;
@@ -408,8 +406,7 @@ static int cache_event_of(int type)
     case PM_DATA_X: return CE_DATA_X;
     case PM_UPGRADE_ACK: return CE_UPGRADE_ACK;
     case PM_INV: return CE_INV;
-    case PM_RECALL_S: return CE_RECALL_S;
-    case PM_RECALL_X: return CE_RECALL_X;
+    case PM_RECALL: return CE_RECALL;
     default: return -1;
     }
 }

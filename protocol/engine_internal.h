@@ -31,8 +31,7 @@ enum proto_step {
     ST_D_OWNER_REQ,     /* owner = req, sharers = {} */
     ST_D_INV_OTHERS,    /* INV to every sharer but req; acks = their number */
     ST_D_INV_ALL,       /* INV to every sharer (req holds no copy) */
-    ST_D_RECALL_S,      /* ask the owner for its data, owner keeps a read copy */
-    ST_D_RECALL_X,      /* ask the owner for its data, owner keeps nothing */
+    ST_D_RECALL,        /* ask the owner for its data; it keeps no copy */
     ST_D_PENDING_S,     /* remember req; grant a read copy when the data is back */
     ST_D_PENDING_X,     /* remember req; grant a writable copy when acks/data are in */
     ST_D_PENDING_UPG,   /* remember req; grant the upgrade when the acks are in */
@@ -41,7 +40,7 @@ enum proto_step {
     ST_D_INSTALL,       /* take the owner's data into home memory */
     ST_D_GRANT_DATA_X,  /* DATA_X to the pending requester, which becomes owner */
     ST_D_GRANT_UPG,     /* UPGRADE_ACK to the pending requester, which becomes owner */
-    ST_D_GRANT_DATA_S,  /* DATA_S to the pending requester; sharers = {old owner, it} */
+    ST_D_GRANT_DATA_S,  /* DATA_S to the pending requester, the only sharer */
     ST_NSTEPS
 };
 

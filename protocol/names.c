@@ -9,8 +9,8 @@ static const char *const cache_states[PC_NSTATES] = {
 };
 static const char *const cache_events[CE_NEVENTS] = {
     [CE_LOAD] = "Load", [CE_STORE] = "Store", [CE_DATA_S] = "DATA_S", [CE_DATA_X] = "DATA_X",
-    [CE_UPGRADE_ACK] = "UPGRADE_ACK", [CE_INV] = "INV", [CE_RECALL_S] = "RECALL_S",
-    [CE_RECALL_X] = "RECALL_X", [CE_RELEASE] = "Release",
+    [CE_UPGRADE_ACK] = "UPGRADE_ACK", [CE_INV] = "INV",
+    [CE_RECALL] = "RECALL", [CE_RELEASE] = "Release",
 };
 static const char *const dir_states[PD_NSTATES] = {
     [PD_UNOWNED] = "Unowned", [PD_SHARED] = "Shared", [PD_EXCL] = "Exclusive",
@@ -26,7 +26,7 @@ static const char *const dir_events[DE_NEVENTS] = {
 static const char *const msgs[PM_NTYPES] = {
     [PM_GETS] = "GETS", [PM_GETX] = "GETX", [PM_UPGRADE] = "UPGRADE", [PM_DATA_S] = "DATA_S",
     [PM_DATA_X] = "DATA_X", [PM_UPGRADE_ACK] = "UPGRADE_ACK", [PM_INV] = "INV",
-    [PM_INV_ACK] = "INV_ACK", [PM_RECALL_S] = "RECALL_S", [PM_RECALL_X] = "RECALL_X",
+    [PM_INV_ACK] = "INV_ACK", [PM_RECALL] = "RECALL",
     [PM_WB_DATA] = "WB_DATA",
 };
 static const char *const steps[ST_NSTEPS] = {
@@ -51,8 +51,7 @@ static const char *const steps[ST_NSTEPS] = {
     [ST_D_OWNER_REQ] = "owner := requester, sharers := {}",
     [ST_D_INV_OTHERS] = "send INV to sharers but requester, count acks",
     [ST_D_INV_ALL] = "send INV to all sharers, count acks",
-    [ST_D_RECALL_S] = "send RECALL_S to owner",
-    [ST_D_RECALL_X] = "send RECALL_X to owner",
+    [ST_D_RECALL] = "send RECALL to owner",
     [ST_D_PENDING_S] = "pending := requester (read)",
     [ST_D_PENDING_X] = "pending := requester (write, needs data)",
     [ST_D_PENDING_UPG] = "pending := requester (upgrade)",
@@ -61,7 +60,7 @@ static const char *const steps[ST_NSTEPS] = {
     [ST_D_INSTALL] = "install data in home memory",
     [ST_D_GRANT_DATA_X] = "send DATA_X to pending, owner := pending",
     [ST_D_GRANT_UPG] = "send UPGRADE_ACK to pending, owner := pending",
-    [ST_D_GRANT_DATA_S] = "send DATA_S to pending, sharers := {old owner, pending}",
+    [ST_D_GRANT_DATA_S] = "send DATA_S to pending, sharers := {pending}",
 };
 
 const char *proto_cache_state_name(int s) { return NAME(cache_states, s); }

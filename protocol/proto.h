@@ -14,7 +14,10 @@
  * the order they were sent (FIFO per pair).  All transports provide that.
  *
  * A dirty block is reached by recall through the home (4 hops): the home
- * asks the owner for the data, installs it, then answers the requester.  The
+ * asks the owner for the data, installs it, then answers the requester.
+ * The owner keeps no copy, also when the request was a read: a block that
+ * migrates then has one sharer when its new user upgrades, which is what
+ * section 3.1 of the Xu/Larus/Miller paper relies on to see migration.  The
  * home serialises all requests for a block; requests that arrive while the
  * block is busy wait in a per-block FIFO at the home.  See doc/protocol.md.
  *
@@ -61,8 +64,7 @@ typedef enum proto_cache_event {
     CE_DATA_X,      /* write grant with data */
     CE_UPGRADE_ACK, /* write grant, the local copy is current */
     CE_INV,         /* home invalidates this sharer */
-    CE_RECALL_S,    /* home recalls the dirty copy, owner keeps a read copy */
-    CE_RECALL_X,    /* home recalls the dirty copy, owner keeps nothing */
+    CE_RECALL,      /* home recalls the dirty copy; the owner keeps nothing */
     CE_RELEASE,     /* the faulting access retried: a held grant may be taken away */
     CE_NEVENTS
 } proto_cache_event;
@@ -104,8 +106,7 @@ typedef enum proto_msg_type {
     PM_UPGRADE_ACK, /* home -> cache */
     PM_INV,         /* home -> sharer */
     PM_INV_ACK,     /* sharer -> home */
-    PM_RECALL_S,    /* home -> owner */
-    PM_RECALL_X,    /* home -> owner */
+    PM_RECALL,      /* home -> owner: send the data back, keep no copy */
     PM_WB_DATA,     /* owner -> home, carries data */
     PM_NTYPES
 } proto_msg_type;

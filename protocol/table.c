@@ -19,8 +19,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_X] = NO("no write request is in flight"),
         [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
         [CE_INV] = NO("the home invalidates sharers only, and FIFO delivery brings a grant before an INV"),
-        [CE_RECALL_S] = NO("the home recalls only from the owner"),
-        [CE_RECALL_X] = NO("the home recalls only from the owner"),
+        [CE_RECALL] = NO("the home recalls only from the owner"),
         [CE_RELEASE] = OK(PC_I, ST_END),  /* nothing held (already released) */
     },
     [PC_S] = {
@@ -30,8 +29,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_X] = NO("no write request is in flight"),
         [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
         [CE_INV] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_INV_ACK),
-        [CE_RECALL_S] = NO("a sharer is not an owner"),
-        [CE_RECALL_X] = NO("a sharer is not an owner"),
+        [CE_RECALL] = NO("a sharer is not an owner"),
         [CE_RELEASE] = OK(PC_S, ST_END),  /* nothing held (already released) */
     },
     [PC_M] = {
@@ -41,8 +39,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_X] = NO("no write request is in flight"),
         [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
         [CE_INV] = NO("the owner is recalled, never invalidated"),
-        [CE_RECALL_S] = OK(PC_S, ST_ACCESS_READ, ST_SEND_WB_DATA),
-        [CE_RECALL_X] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_WB_DATA),
+        [CE_RECALL] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_WB_DATA),
         [CE_RELEASE] = OK(PC_M, ST_END),  /* nothing held (already released) */
     },
     [PC_IS] = {
@@ -52,8 +49,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_X] = NO("a read request is answered with DATA_S"),
         [CE_UPGRADE_ACK] = NO("a read request is answered with DATA_S"),
         [CE_INV] = NO("FIFO delivery brings the DATA_S before any INV"),
-        [CE_RECALL_S] = NO("not an owner"),
-        [CE_RECALL_X] = NO("not an owner"),
+        [CE_RECALL] = NO("not an owner"),
         [CE_RELEASE] = OK(PC_IS, ST_END),  /* nothing held (already released) */
     },
     [PC_IM] = {
@@ -63,8 +59,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_X] = OK(PC_MH, ST_INSTALL, ST_ACCESS_WRITE, ST_COMPLETE),
         [CE_UPGRADE_ACK] = NO("the home answers an upgrade from a non-sharer with DATA_X"),
         [CE_INV] = NO("not a sharer: it was removed when it was invalidated"),
-        [CE_RECALL_S] = NO("not an owner yet"),
-        [CE_RECALL_X] = NO("not an owner yet"),
+        [CE_RECALL] = NO("not an owner yet"),
         [CE_RELEASE] = OK(PC_IM, ST_END),  /* nothing held (already released) */
     },
     [PC_SH] = {
@@ -74,8 +69,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_X] = NO("no write request is in flight"),
         [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
         [CE_INV] = OK(PC_SH, ST_DEFER),
-        [CE_RECALL_S] = NO("a sharer is not an owner"),
-        [CE_RECALL_X] = NO("a sharer is not an owner"),
+        [CE_RECALL] = NO("a sharer is not an owner"),
         [CE_RELEASE] = OK(PC_S, ST_REPLAY),
     },
     [PC_MH] = {
@@ -85,8 +79,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_X] = NO("no write request is in flight"),
         [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
         [CE_INV] = NO("the owner is recalled, never invalidated"),
-        [CE_RECALL_S] = OK(PC_MH, ST_DEFER),
-        [CE_RECALL_X] = OK(PC_MH, ST_DEFER),
+        [CE_RECALL] = OK(PC_MH, ST_DEFER),
         [CE_RELEASE] = OK(PC_M, ST_REPLAY),
     },
     [PC_SM] = {
@@ -96,8 +89,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_X] = NO("the upgrade became a write miss only after an INV (state IM)"),
         [CE_UPGRADE_ACK] = OK(PC_MH, ST_ACCESS_WRITE, ST_COMPLETE),
         [CE_INV] = OK(PC_IM, ST_ACCESS_NONE, ST_SEND_INV_ACK),  /* another writer won */
-        [CE_RECALL_S] = NO("not an owner"),
-        [CE_RECALL_X] = NO("not an owner"),
+        [CE_RECALL] = NO("not an owner"),
         [CE_RELEASE] = OK(PC_SM, ST_END),  /* nothing held (already released) */
     },
 };
@@ -128,11 +120,11 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_WB_DATA_X] = NO("no recall in progress"),
     },
     [PD_EXCL] = {
-        [DE_GETS] = OK(PD_BUSY_RECALL, ST_D_PENDING_S, ST_D_RECALL_S),
-        [DE_GETX] = OK(PD_BUSY_RECALL, ST_D_PENDING_X, ST_D_RECALL_X),
+        [DE_GETS] = OK(PD_BUSY_RECALL, ST_D_PENDING_S, ST_D_RECALL),
+        [DE_GETX] = OK(PD_BUSY_RECALL, ST_D_PENDING_X, ST_D_RECALL),
         [DE_UPGRADE_SOLE] = NO("no sharers while a node owns the block"),
         [DE_UPGRADE_OTHERS] = NO("no sharers while a node owns the block"),
-        [DE_UPGRADE_STALE] = OK(PD_BUSY_RECALL, ST_D_PENDING_X, ST_D_RECALL_X),
+        [DE_UPGRADE_STALE] = OK(PD_BUSY_RECALL, ST_D_PENDING_X, ST_D_RECALL),
         [DE_INV_ACK_MORE] = NO("no invalidation in progress"),
         [DE_INV_ACK_LAST_X] = NO("no invalidation in progress"),
         [DE_INV_ACK_LAST_UPG] = NO("no invalidation in progress"),
