@@ -169,3 +169,11 @@ int dsm_home_of(const void *p)
     pthread_mutex_unlock(&rt->eng_lock);
     return h;
 }
+
+long dsm_block_index(const void *p)
+{
+    dsm_rt *rt = need_init("dsm_block_index");
+    if (!dsm_region_contains(&rt->region, p))
+        return -1;
+    return (long)dsm_region_block_of(&rt->region, p);
+}

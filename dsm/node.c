@@ -337,6 +337,8 @@ int dsm_rt_start(dsm_rt *rt)
     rt->acts.v = calloc(rt->acts.cap, sizeof *rt->acts.v);
     proto_config pc = { rt->self, rt->nnodes, rt->region.nblocks };
     rt->eng = proto_engine_create(&pc);
+    if (rt->eng)
+        proto_set_augment(rt->eng, rt->cfg.patterns);
     if (!rt->eng || !rt->acts.v) {
         fprintf(stderr, "dsm: node %d: dsm_init: out of memory for the protocol engine\n",
                 rt->self);

@@ -103,6 +103,27 @@ int dsm_config_load(dsm_config *cfg, const char *prefix)
         }
         cfg->hold_us = (unsigned)v;
     }
+    cfg->patterns = 1;
+    if ((s = getenv("DSM_PATTERNS")) && *s) {
+        if (!strcmp(s, "off"))
+            cfg->patterns = 0;
+        else if (strcmp(s, "on")) {
+            fprintf(stderr, "%s: DSM_PATTERNS=%s is neither 'on' nor 'off'\n", prefix, s);
+            return -1;
+        }
+    }
+    cfg->counters = 1;
+    if ((s = getenv("DSM_COUNTERS")) && *s) {
+        if (!strcmp(s, "off"))
+            cfg->counters = 0;
+        else if (strcmp(s, "on")) {
+            fprintf(stderr, "%s: DSM_COUNTERS=%s is neither 'on' nor 'off'\n", prefix, s);
+            return -1;
+        }
+    }
+    /* the file is opened (and a bad path reported) by node 0 at dsm_init */
+    if ((s = getenv("DSM_STATS")) && *s)
+        cfg->stats_path = s;
     if ((s = getenv("DSM_HOMES")) && *s) {
         if (!strcmp(s, "cyclic"))
             cfg->homes_cyclic = 1;

@@ -35,6 +35,8 @@ double dsm_wtime(void);                        /* seconds, same clock base on al
 size_t dsm_block_size(void);                   /* coherence unit in bytes */
 unsigned dsm_lock_count(void);                 /* valid lock ids are 0 .. dsm_lock_count()-1 */
 int    dsm_home_of(const void *p);             /* home node of the block holding p, or -1 */
+long   dsm_block_index(const void *p);         /* block number of p in the region (as in the
+                                                  statistics), or -1 outside the region */
 
 #ifdef __cplusplus
 }

@@ -9,19 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct proto_engine {
-    int self, nnodes;
-    uint32_t nblocks;
-    int32_t *home;          /* per block; -1: not allocated */
-    uint8_t *cstate;        /* per block: proto_cache_state */
-    uint8_t *deferred;      /* per block: message type deferred while held, or 0 */
-    dir_entry **dir;        /* per block, allocated at the home on first use */
-    proto_msg *selfq;       /* messages to self, handled before returning */
-    size_t selfq_head, selfq_len, selfq_cap;
-    proto_trace_fn trace;   /* test hook: every table entry applied */
-    void *trace_arg;
-    char err[256];
-};
 
 void proto_actions_init(proto_actions *a) { memset(a, 0, sizeof *a); }
 
@@ -66,6 +53,7 @@ proto_engine *proto_engine_create(const proto_config *cfg)
     }
     for (uint32_t b = 0; b < cfg->nblocks; b++)
         e->home[b] = -1;
+    proto_set_augment(e, 1);
     return e;
 }
 
@@ -89,6 +77,7 @@ void proto_engine_destroy(proto_engine *e)
     free(e->home);
     free(e->cstate);
     free(e->deferred);
+    free(e->last_accessed);
     free(e->selfq);
     free(e);
 }
@@ -133,6 +122,13 @@ int proto_dir_owner(const proto_engine *e, uint32_t block)
 
 const char *proto_last_error(const proto_engine *e) { return e->err; }
 
+uint64_t proto_self_messages(const proto_engine *e) { return e->self_msgs; }
+
+dir_entry *engine_dir_lookup(proto_engine *e, uint32_t block)
+{
+    return block < e->nblocks ? e->dir[block] : NULL;
+}
+
 void proto_engine_set_trace(proto_engine *e, proto_trace_fn fn, void *arg)
 {
     e->trace = fn;
@@ -151,6 +147,7 @@ static dir_entry *dir_get(proto_engine *e, uint32_t block)
     }
     d->state = PD_UNOWNED;
     d->owner = d->pending = -1;
+    augment_init_entry(d);
     e->dir[block] = d;
     return d;
 }
@@ -161,6 +158,7 @@ static int send_msg(proto_engine *e, proto_actions *out, int type, int dst, uint
 {
     proto_msg m = { (uint8_t)type, e->self, dst, block };
     if (dst == e->self) {
+        e->self_msgs++;
         if (e->selfq_len == e->selfq_cap) {
             size_t cap = e->selfq_cap ? e->selfq_cap * 2 : 8;
             proto_msg *q = malloc(cap * sizeof *q);
@@ -370,6 +368,11 @@ static int dir_event(proto_engine *e, dir_entry *d, uint32_t block, int type, in
                       from, t->why);
     if (e->trace)
         e->trace(e->trace_arg, 1, st, ev);
+    /* the augmentation looks at requests the home serves, before the
+     * entry's steps change the directory; it never emits anything */
+    if (e->augment && t->steps[0] != ST_D_QUEUE &&
+        (type == PM_GETS || type == PM_GETX || type == PM_UPGRADE))
+        augment_request(e, d, block, type, from);
     d->state = t->next;
     for (int i = 0; i < PROTO_MAX_STEPS && t->steps[i]; i++) {
         int rc = dir_step(e, d, t->steps[i], block, from, type, out);

@@ -51,6 +51,15 @@ typedef struct dir_waiter {
     uint8_t type; /* proto_msg_type of the waiting request */
 } dir_waiter;
 
+/* Augmentation fields of a directory entry (augment.c; section 3.1). */
+typedef struct dir_aug {
+    proto_block_patterns pat;
+    int32_t first_reader;   /* read-only tracking: first node that read, -1 */
+    uint8_t two_readers;    /* a second distinct node has read */
+    uint8_t reading;        /* the first write epoch is over: reads began */
+    uint8_t written_after;  /* written after reads began: not read-only */
+} dir_aug;
+
 typedef struct dir_entry {
     uint8_t state;      /* proto_dir_state */
     int32_t owner;      /* PD_EXCL and PD_BUSY_RECALL: the node with the dirty copy */
@@ -60,11 +69,37 @@ typedef struct dir_entry {
     dsm_sharers sharers;
     dir_waiter *q;      /* FIFO of requests that arrived while busy */
     uint32_t qhead, qlen, qcap;
+    dir_aug aug;
 } dir_entry;
 
 /* Test hook (tests/explore): called with side 0 (cache) or 1 (directory),
  * the state and the event of every table entry the engine applies. */
 typedef void (*proto_trace_fn)(void *arg, int side, int state, int event);
 void proto_engine_set_trace(proto_engine *e, proto_trace_fn fn, void *arg);
+
+struct proto_engine {
+    int self, nnodes;
+    uint32_t nblocks;
+    int32_t *home;          /* per block; -1: not allocated */
+    uint8_t *cstate;        /* per block: proto_cache_state */
+    uint8_t *deferred;      /* per block: message type deferred while held, or 0 */
+    dir_entry **dir;        /* per block, allocated at the home on first use */
+    proto_msg *selfq;       /* messages to self, handled before returning */
+    size_t selfq_head, selfq_len, selfq_cap;
+    proto_trace_fn trace;   /* test hook: every table entry applied */
+    void *trace_arg;
+    int augment;            /* pattern detection on */
+    int32_t *last_accessed; /* augmentation: per requesting node, the block of
+                               this home it requested last (-1) */
+    uint64_t self_msgs;     /* messages sent to self so far */
+    char err[256];
+};
+
+/* augment.c: called by the engine when the home serves a request (not when
+ * it queues one), before the table entry's steps change the directory. */
+void augment_request(proto_engine *e, dir_entry *d, uint32_t block, int type, int from);
+void augment_init_entry(dir_entry *d);
+dir_entry *engine_dir_lookup(proto_engine *e, uint32_t block);
+
 
 #endif

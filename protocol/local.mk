@@ -3,5 +3,5 @@ noinst_LTLIBRARIES += libdsmproto.la
 libdsmproto_la_SOURCES = \
 	protocol/proto.h \
 	protocol/sharers.h protocol/sharers.c \
-	protocol/engine.c protocol/table.c protocol/names.c \
+	protocol/engine.c protocol/table.c protocol/names.c protocol/augment.c \
 	protocol/engine_internal.h

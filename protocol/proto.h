@@ -192,6 +192,42 @@ int proto_dir_owner(const proto_engine *e, uint32_t block);
 /* Error detail of the last rejected event, for a clear message. */
 const char *proto_last_error(const proto_engine *e);
 
+/* ---- augmentation: sharing-pattern detection at the home (section 3.1) ----
+ * Observationally inert: it reads the directory and writes only its own
+ * fields, so the engine emits the same actions with it on or off. */
+typedef enum proto_pattern {
+    PP_NONE,
+    PP_MIGRATORY,
+    PP_PRODUCER_CONSUMER,
+    PP_GROUP,
+    PP_READ_ONLY,
+    PP_NPATTERNS
+} proto_pattern;
+
+typedef struct proto_block_patterns {
+    uint32_t detections[PP_NPATTERNS]; /* times each pattern was detected ([PP_NONE] unused) */
+    int32_t last_owner;                /* -1: none yet */
+    int32_t group_id;                  /* block number naming the block's group, -1: none */
+    int32_t guess;                     /* Figure 2's guess: the block expected before it, or -1 */
+    uint8_t migratory, producer_consumer, access_in_group, read_only; /* current flags */
+    uint32_t requests;                 /* requests the home saw for the block */
+} proto_block_patterns;
+
+/* On by default; off: the engine keeps no pattern state and spends nothing. */
+void proto_set_augment(proto_engine *e, int on);
+int proto_augment_enabled(const proto_engine *e);
+/* The block's pattern record (meaningful at its home); 0, or PROTO_EINVAL. */
+int proto_patterns_of(const proto_engine *e, uint32_t block, proto_block_patterns *out);
+/* The dominant pattern of a block from its detection counts: the pattern
+ * detected most often; ties go to the earlier of migratory,
+ * producer-consumer, read-only, group; PP_NONE when nothing was detected. */
+proto_pattern proto_dominant_pattern(const uint32_t detections[PP_NPATTERNS]);
+const char *proto_pattern_name(int p); /* "none", "migratory", "producer_consumer", "group", "read_only" */
+
+/* Messages this engine sent to itself so far (they never leave it): the
+ * caller attributes the difference around a call to the call's block. */
+uint64_t proto_self_messages(const proto_engine *e);
+
 /* Snapshot of all mutable state (for exhaustive exploration and checkpoints):
  * proto_engine_save returns the number of bytes needed / written. */
 size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap);

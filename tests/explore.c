@@ -81,13 +81,14 @@ enum { TH_IDLE, TH_FAULTED, TH_WAITING, TH_READY };
  * retried yet; the access retried (the hold may expire). */
 enum { HOLD_NONE, HOLD_PRE, HOLD_POST };
 enum { T_DELIVER, T_ISSUE, T_CALL, T_WAKE, T_RETRY, T_EXPIRE };
-enum { M_NONE, M_DROP_INV_ACK, M_NO_INSTALL, M_KEEP_ACCESS, M_NONFIFO, M_STALE_HOLDS, M_COUNT };
+enum { M_NONE, M_DROP_INV_ACK, M_NO_INSTALL, M_KEEP_ACCESS, M_NONFIFO, M_STALE_HOLDS, M_NOT_INERT,
+       M_COUNT };
 static const char *const mutant_names[M_COUNT] = {
-    "none", "drop-inv-ack", "no-install", "keep-access", "nonfifo", "stale-holds",
+    "none", "drop-inv-ack", "no-install", "keep-access", "nonfifo", "stale-holds", "not-inert",
 };
 /* The check each injected fault must trip (start of the violation message). */
 static const char *const mutant_expect[M_COUNT] = {
-    "", "deadlock", "stale read", "coherence", "engine error", "livelock",
+    "", "deadlock", "stale read", "coherence", "engine error", "livelock", "inertness",
 };
 
 typedef struct {
@@ -494,10 +495,64 @@ static int run_actions(hstate *h, int n, int msg_data, int waiter)
     return 0;
 }
 
+/* ---- inertness of the augmentation ----
+ * Every engine call is made twice: on the node's engine (augmentation on)
+ * and on a shadow copy of it with the augmentation off.  The return codes,
+ * the actions and the resulting protocol state must be the same: the
+ * pattern detection never changes what the protocol does (issue 3). */
+static proto_engine *S[NN];
+static proto_actions sacts;
+static unsigned long inert_calls;
+enum { CALL_RECEIVE, CALL_ACCESS, CALL_RELEASE };
+#define INERT_FAIL (-100) /* engine_call's own failure; verr says why */
+
+static int same_action(const proto_action *a, const proto_action *b)
+{
+    if (a->kind != b->kind || a->block != b->block)
+        return 0;
+    if (a->kind == PA_SET_ACCESS && a->access != b->access)
+        return 0;
+    if (a->kind == PA_SEND && (a->msg.type != b->msg.type || a->msg.src != b->msg.src ||
+                               a->msg.dst != b->msg.dst || a->msg.block != b->msg.block))
+        return 0;
+    return 1;
+}
+
+static int engine_call(int n, int kind, const proto_msg *m, uint32_t block, int write)
+{
+    static unsigned char before[EMAX], after1[EMAX], after2[EMAX];
+    size_t l = proto_engine_save(E[n], before, EMAX);
+    if (l > EMAX || proto_engine_load(S[n], before, l) != PROTO_OK)
+        return (void)fail("inertness: cannot copy node %d's engine", n), INERT_FAIL;
+    size_t from = acts.n;
+    int rc = kind == CALL_RECEIVE  ? proto_receive(E[n], m, &acts)
+             : kind == CALL_ACCESS ? proto_access(E[n], block, write, &acts)
+                                   : proto_release(E[n], block, &acts);
+    sacts.n = 0;
+    int rc2 = kind == CALL_RECEIVE  ? proto_receive(S[n], m, &sacts)
+              : kind == CALL_ACCESS ? proto_access(S[n], block, write, &sacts)
+                                    : proto_release(S[n], block, &sacts);
+    inert_calls++;
+    if (cfg_mutant == M_NOT_INERT && sacts.n)
+        sacts.n--; /* the injected fault: as if the augmentation had dropped an action */
+    if (rc != rc2 || acts.n - from != sacts.n)
+        return (void)fail("inertness: node %d: with the augmentation on the engine returned %d with "
+                    "%zu actions, off %d with %zu", n, rc, acts.n - from, rc2, sacts.n), INERT_FAIL;
+    for (size_t i = 0; i < sacts.n; i++)
+        if (!same_action(&acts.v[from + i], &sacts.v[i]))
+            return (void)fail("inertness: node %d: action %zu differs with the augmentation off", n, i), INERT_FAIL;
+    size_t l1 = proto_engine_save(E[n], after1, EMAX), l2 = proto_engine_save(S[n], after2, EMAX);
+    if (l1 != l2 || memcmp(after1, after2, l1 < EMAX ? l1 : EMAX))
+        return (void)fail("inertness: node %d: protocol state differs with the augmentation off", n), INERT_FAIL;
+    return rc;
+}
+
 static int release_hold(hstate *h, int n, int t)
 {
     thread_st *th = &h->th[n][t];
-    int rc = proto_release(E[n], th->hblock, &acts);
+    int rc = engine_call(n, CALL_RELEASE, NULL, th->hblock, 0);
+    if (rc == INERT_FAIL)
+        return -1;
     if (rc != PROTO_OK)
         return fail("engine error %d (%s) on node %d: %s", rc, rc_name(rc), n,
                     proto_last_error(E[n]));
@@ -563,7 +618,9 @@ static int apply(world *w, const trans *t)
         proto_msg m = { MSG_TYPE(c), s, n, MSG_BLOCK(c) };
         if (proto_msg_has_data(m.type))
             msg_data = MSG_FRESH(c);
-        rc = proto_receive(E[n], &m, &acts);
+        rc = engine_call(n, CALL_RECEIVE, &m, 0, 0);
+        if (rc == INERT_FAIL)
+            return -1;
         if (rc != PROTO_OK)
             return fail("engine error %d (%s) on node %d: %s", rc, rc_name(rc), n,
                         proto_last_error(E[n]));
@@ -586,7 +643,9 @@ static int apply(world *w, const trans *t)
          * previous access has retried. */
         if (th->hold && release_hold(h, n, t->a))
             return -1;
-        rc = proto_access(E[n], th->block, th->write, &acts);
+        rc = engine_call(n, CALL_ACCESS, NULL, (uint32_t)th->block, th->write);
+        if (rc == INERT_FAIL)
+            return -1;
         if (rc != PROTO_OK)
             return fail("engine error %d (%s) on node %d: %s", rc, rc_name(rc), n,
                         proto_last_error(E[n]));
@@ -726,6 +785,16 @@ static result explore(void)
             exit(99);
         }
         proto_engine_set_trace(E[i], trace_hook, NULL);
+        if (!S[i]) {
+            S[i] = proto_engine_create(&c);
+            if (!S[i]) {
+                fprintf(stderr, "explore: cannot create the shadow engines\n");
+                exit(99);
+            }
+            proto_set_augment(S[i], 0);
+        }
+        proto_set_home(S[i], 0, 1, home_of[0]);
+        proto_set_home(S[i], 1, 1, home_of[1]);
     }
     store_reset();
     static world w0, w;
@@ -811,9 +880,12 @@ static result run(const config *c)
            c->blocks == NB ? "blocks 0 and 1" : "block 0 only");
     fflush(stdout);
     result r = explore();
-    printf("  %s: %zu states, %zu transitions, %zu final states, depth %zu, %.1f s, %.0f MiB\n",
+    printf("  %s: %zu states, %zu transitions, %zu final states, depth %zu, %.1f s, %.0f MiB; "
+           "%lu engine calls made with the augmentation on and off, same actions\n",
            r.violation ? "VIOLATION" : "ok", r.states, r.transitions, r.finals, r.max_depth,
-           r.secs, (double)(arena_cap + table_cap * sizeof(slot) + st_cap * 9) / (1 << 20));
+           r.secs, (double)(arena_cap + table_cap * sizeof(slot) + st_cap * 9) / (1 << 20),
+           inert_calls);
+    inert_calls = 0;
     fflush(stdout);
     if (!c->mutant) {
         for (int s = 0; s < PC_NSTATES; s++)

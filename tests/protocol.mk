@@ -6,6 +6,8 @@
 #   proto_unit       Check unit tests: sharer sets, single transitions and
 #                    their exact actions, errors, queueing, snapshots, 1024
 #                    nodes (only when Check is installed)
+#                    The exploration also proves the augmentation inert: every
+#                    engine call is repeated with it off, same actions.
 #   proto_doc.sh     doc/protocol.md carries the tables as tests/proto_table_doc
 #                    prints them (--update rewrites them)
 check_PROGRAMS += tests/explore tests/proto_table_doc
@@ -24,4 +26,12 @@ tests_proto_unit_SOURCES = tests/proto_unit.c
 tests_proto_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_proto_unit_LDADD = libdsmproto.la $(CHECK_LIBS)
 TESTS += tests/proto_unit
+
+# pattern_unit: the augmented protocol's detection rules, one test per
+# regular expression of section 3.1 and per clearing case
+check_PROGRAMS += tests/pattern_unit
+tests_pattern_unit_SOURCES = tests/pattern_unit.c
+tests_pattern_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_pattern_unit_LDADD = libdsmproto.la $(CHECK_LIBS)
+TESTS += tests/pattern_unit
 endif

@@ -1,0 +1,167 @@
+/* augment.c - the augmented protocol of Xu, Larus and Miller (section 3.1):
+ * sharing-pattern detection at the home, on the requests it serves.  It
+ * reads the directory and writes only the augmentation fields, so the
+ * engine's actions are the same with it on or off (tests/explore proves it
+ * in every reachable state).  The rules, as doc/patterns.md states them:
+ *
+ *  lastOwner  a read or write request from a node other than the block's
+ *             current owner makes that owner the lastOwner.
+ *  migratory  at an upgrade with exactly one sharer, a requester other than
+ *             lastOwner marks the block migratory (one detection); lastOwner
+ *             equal to the requester, or a sharer count other than one,
+ *             clears the flag.
+ *  producer-  at a write request (GETX or upgrade) on a read-shared block,
+ *  consumer   a requester equal to lastOwner while the sharers include other
+ *             nodes (the readers) marks it; another writer clears the flag.
+ *  group      Figure 2, per requesting node, over the blocks of this home;
+ *             a second request for the block last requested (a read miss
+ *             then its upgrade) is not a new step of the sequence.
+ *  read-only  reads by at least two distinct nodes and no write request
+ *             after the first read request (the first write epoch is the
+ *             writes before any read); a later write clears the flag and
+ *             the block's read-only detections. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+void augment_init_entry(dir_entry *d)
+{
+    memset(&d->aug, 0, sizeof d->aug);
+    d->aug.pat.last_owner = -1;
+    d->aug.pat.group_id = -1;
+    d->aug.pat.guess = -1;
+    d->aug.first_reader = -1;
+}
+
+void proto_set_augment(proto_engine *e, int on)
+{
+    if (on && !e->last_accessed) {
+        e->last_accessed = malloc(sizeof *e->last_accessed * (size_t)e->nnodes);
+        if (!e->last_accessed)
+            on = 0; /* no memory: run unaugmented rather than fail */
+        else
+            for (int n = 0; n < e->nnodes; n++)
+                e->last_accessed[n] = -1;
+    }
+    e->augment = on;
+}
+
+int proto_augment_enabled(const proto_engine *e) { return e->augment; }
+
+static int other_sharer(const dir_entry *d, int node)
+{
+    int n = sharers_count(&d->sharers);
+    return n > 1 || (n == 1 && !sharers_contains(&d->sharers, node));
+}
+
+static void detect(proto_block_patterns *p, int pattern)
+{
+    p->detections[pattern]++;
+}
+
+static void group_step(proto_engine *e, dir_entry *d, uint32_t block, int from)
+{
+    int32_t last = e->last_accessed[from];
+    if (last == (int32_t)block)
+        return;
+    proto_block_patterns *c = &d->aug.pat;
+    dir_entry *ld = last >= 0 ? engine_dir_lookup(e, (uint32_t)last) : NULL;
+    if (ld && c->guess == last) {
+        c->group_id = ld->aug.pat.group_id;
+        c->access_in_group = 1;
+        ld->aug.pat.access_in_group = 1;
+        detect(c, PP_GROUP);
+    } else {
+        c->guess = last;
+        c->group_id = (int32_t)block;
+        c->access_in_group = 0;
+    }
+    e->last_accessed[from] = (int32_t)block;
+}
+
+void augment_request(proto_engine *e, dir_entry *d, uint32_t block, int type, int from)
+{
+    proto_block_patterns *p = &d->aug.pat;
+    int write = type != PM_GETS;
+    p->requests++;
+
+    if (type == PM_UPGRADE) {
+        if (sharers_count(&d->sharers) == 1 && p->last_owner >= 0 && p->last_owner != from) {
+            p->migratory = 1;
+            detect(p, PP_MIGRATORY);
+        } else {
+            p->migratory = 0;
+        }
+    }
+    if (write && d->state == PD_SHARED) {
+        if (from == p->last_owner && other_sharer(d, from)) {
+            p->producer_consumer = 1;
+            detect(p, PP_PRODUCER_CONSUMER);
+        } else {
+            p->producer_consumer = 0;
+        }
+    }
+    if (write) {
+        if (d->aug.reading) {
+            d->aug.written_after = 1;
+            p->read_only = 0;
+            p->detections[PP_READ_ONLY] = 0;
+        }
+    } else if (!d->aug.written_after) {
+        d->aug.reading = 1;
+        if (d->aug.first_reader < 0)
+            d->aug.first_reader = from;
+        else if (d->aug.first_reader != from)
+            d->aug.two_readers = 1;
+        if (d->aug.two_readers) {
+            p->read_only = 1;
+            detect(p, PP_READ_ONLY);
+        }
+    }
+    group_step(e, d, block, from);
+    /* last: the rules above compare against the previous lastOwner */
+    if (d->state == PD_EXCL && d->owner != from)
+        p->last_owner = d->owner;
+}
+
+int proto_patterns_of(const proto_engine *e, uint32_t block, proto_block_patterns *out)
+{
+    if (block >= e->nblocks)
+        return PROTO_EINVAL;
+    const dir_entry *d = e->dir[block];
+    if (!d) {
+        memset(out, 0, sizeof *out);
+        out->last_owner = out->group_id = out->guess = -1;
+        return PROTO_OK;
+    }
+    *out = d->aug.pat;
+    return PROTO_OK;
+}
+
+proto_pattern proto_dominant_pattern(const uint32_t det[PP_NPATTERNS])
+{
+    /* tie order: the more specific finding first */
+    static const proto_pattern order[] = { PP_MIGRATORY, PP_PRODUCER_CONSUMER, PP_READ_ONLY,
+                                           PP_GROUP };
+    proto_pattern best = PP_NONE;
+    uint32_t most = 0;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (det[order[i]] > most) {
+            most = det[order[i]];
+            best = order[i];
+        }
+    return best;
+}
+
+const char *proto_pattern_name(int p)
+{
+    switch (p) {
+    case PP_NONE: return "none";
+    case PP_MIGRATORY: return "migratory";
+    case PP_PRODUCER_CONSUMER: return "producer_consumer";
+    case PP_GROUP: return "group";
+    case PP_READ_ONLY: return "read_only";
+    default: return "?";
+    }
+}

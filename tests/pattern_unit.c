@@ -1,0 +1,329 @@
+/* pattern_unit.c - the augmented protocol's pattern detection (section 3.1
+ * of the Xu/Larus/Miller paper), driven through the real engines of a few
+ * nodes with FIFO channels.  Each test feeds the access sequence of one of
+ * the paper's regular expressions, or a clearing case, and checks the
+ * detections at the home.  An access that hits (the node already has the
+ * right) makes no request, as on a real machine: the home sees misses only. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto.h"
+
+#define N 4
+#define NBLK 8
+#define QCAP 4096
+
+static proto_engine *E[N];
+static proto_msg q[QCAP];
+static size_t qh, qn;
+static proto_actions acts;
+
+static void pump(void)
+{
+    /* one global FIFO keeps every pair FIFO too */
+    for (size_t i = 0; i < acts.n; i++)
+        if (acts.v[i].kind == PA_SEND) {
+            ck_assert(qn < QCAP);
+            q[(qh + qn++) % QCAP] = acts.v[i].msg;
+        }
+    acts.n = 0;
+    while (qn) {
+        proto_msg m = q[qh];
+        qh = (qh + 1) % QCAP;
+        qn--;
+        ck_assert_int_eq(proto_receive(E[m.dst], &m, &acts), PROTO_OK);
+        for (size_t i = 0; i < acts.n; i++)
+            if (acts.v[i].kind == PA_SEND) {
+                ck_assert(qn < QCAP);
+                q[(qh + qn++) % QCAP] = acts.v[i].msg;
+            }
+        acts.n = 0;
+    }
+}
+
+static void setup_sys(int augment, int home)
+{
+    proto_actions_init(&acts);
+    qh = qn = 0;
+    for (int i = 0; i < N; i++) {
+        proto_config c = { i, N, NBLK };
+        E[i] = proto_engine_create(&c);
+        ck_assert_ptr_nonnull(E[i]);
+        ck_assert_int_eq(proto_set_home(E[i], 0, NBLK, home), PROTO_OK);
+        proto_set_augment(E[i], augment);
+    }
+}
+
+static void teardown_sys(void)
+{
+    for (int i = 0; i < N; i++)
+        proto_engine_destroy(E[i]);
+    proto_actions_free(&acts);
+}
+
+static int allowed(int node, int b, int write)
+{
+    proto_cache_state s = proto_cache_state_of(E[node], (uint32_t)b);
+    if (write)
+        return s == PC_M || s == PC_MH;
+    return s == PC_S || s == PC_SH || s == PC_M || s == PC_MH || s == PC_SM;
+}
+
+/* One access by node to block b; returns when it has been performed. */
+static void acc(int node, int b, int write)
+{
+    for (int tries = 0; !allowed(node, b, write); tries++) {
+        ck_assert_int_lt(tries, 3);
+        ck_assert_int_eq(proto_access(E[node], (uint32_t)b, write, &acts), PROTO_OK);
+        pump();
+    }
+    ck_assert_int_eq(proto_release(E[node], (uint32_t)b, &acts), PROTO_OK); /* it retried */
+    pump();
+}
+#define R(node, b) acc(node, b, 0)
+#define W(node, b) acc(node, b, 1)
+
+static proto_block_patterns pat(int b)
+{
+    proto_block_patterns p;
+    ck_assert_int_eq(proto_patterns_of(E[0], (uint32_t)b, &p), PROTO_OK);
+    return p;
+}
+
+static proto_pattern dominant(int b)
+{
+    proto_block_patterns p = pat(b);
+    return proto_dominant_pattern(p.detections);
+}
+
+/* (W^i)(R^i|W^i)*(R^j)(W^j)(R^j|W^j)* : migratory, for i,j = 1,2 then 2,3 ... */
+START_TEST(migratory_regex)
+{
+    setup_sys(1, 0);
+    W(1, 0); R(1, 0); W(1, 0);          /* W^1 (R^1|W^1)* */
+    R(2, 0); W(2, 0); R(2, 0); W(2, 0); /* R^2 W^2 (R^2|W^2)* */
+    proto_block_patterns p = pat(0);
+    ck_assert_int_eq(p.detections[PP_MIGRATORY], 1);
+    ck_assert(p.migratory);
+    ck_assert_int_eq(p.last_owner, 1);
+    R(3, 0); W(3, 0);                   /* migrates on: 2 -> 3 */
+    R(1, 0); W(1, 0);                   /* 3 -> 1 */
+    p = pat(0);
+    ck_assert_int_eq(p.detections[PP_MIGRATORY], 3);
+    ck_assert_int_eq(p.last_owner, 3);
+    ck_assert_int_eq(dominant(0), PP_MIGRATORY);
+    teardown_sys();
+}
+END_TEST
+
+/* Clearing: an upgrade while the sharer count is not one clears the flag. */
+START_TEST(migratory_cleared_by_two_sharers)
+{
+    setup_sys(1, 0);
+    W(1, 0);
+    R(2, 0); W(2, 0);                   /* migratory */
+    ck_assert(pat(0).migratory);
+    R(3, 0); R(1, 0);                   /* two readers: sharers {3, 1} */
+    W(3, 0);                            /* upgrade with two sharers */
+    proto_block_patterns p = pat(0);
+    ck_assert(!p.migratory);
+    ck_assert_int_eq(p.detections[PP_MIGRATORY], 1); /* the count stays */
+    teardown_sys();
+}
+END_TEST
+
+/* Clearing: no last owner (a block never written) is not a migration. */
+START_TEST(migratory_needs_a_last_owner)
+{
+    setup_sys(1, 0);
+    R(1, 0); W(1, 0);                   /* upgrade, sole sharer, no previous owner */
+    proto_block_patterns p = pat(0);
+    ck_assert(!p.migratory);
+    ck_assert_int_eq(p.detections[PP_MIGRATORY], 0);
+    ck_assert_int_eq(dominant(0), PP_NONE);
+    teardown_sys();
+}
+END_TEST
+
+/* (W^i(R^i|W^i)*(R^j)+)* : producer-consumer, producer 1, consumers 2 and 3 */
+START_TEST(producer_consumer_regex)
+{
+    setup_sys(1, 0);
+    for (int round = 0; round < 4; round++) {
+        W(1, 0); R(1, 0); W(1, 0);      /* W^1 (R^1|W^1)* */
+        R(2, 0); R(3, 0);               /* (R^j)+ */
+    }
+    proto_block_patterns p = pat(0);
+    /* rounds 2..4: the producer's write miss finds readers and is lastOwner */
+    ck_assert_int_eq(p.detections[PP_PRODUCER_CONSUMER], 3);
+    ck_assert(p.producer_consumer);
+    ck_assert_int_eq(p.detections[PP_MIGRATORY], 0);
+    ck_assert_int_eq(dominant(0), PP_PRODUCER_CONSUMER);
+    teardown_sys();
+}
+END_TEST
+
+/* Clearing: a write miss on a read-shared block by another node than the
+ * last owner is not the producer's. */
+START_TEST(producer_consumer_cleared_by_other_writer)
+{
+    setup_sys(1, 0);
+    W(1, 0); R(2, 0); R(3, 0); W(1, 0); /* detected */
+    ck_assert(pat(0).producer_consumer);
+    R(2, 0); R(3, 0); W(3, 0);          /* upgrade by 3, lastOwner is 1 */
+    proto_block_patterns p = pat(0);
+    ck_assert(!p.producer_consumer);
+    ck_assert_int_eq(p.detections[PP_PRODUCER_CONSUMER], 1);
+    teardown_sys();
+}
+END_TEST
+
+/* A_i^x A_j^x : node 2 always touches blocks 1, 2, 3 in that order (node 1
+ * writes them between rounds, so every touch is a miss the home sees). */
+START_TEST(group_regex)
+{
+    setup_sys(1, 0);
+    for (int round = 0; round < 4; round++) {
+        for (int b = 1; b <= 3; b++)
+            W(1, b);
+        for (int b = 1; b <= 3; b++)
+            R(2, b);
+    }
+    for (int b = 1; b <= 3; b++) {
+        proto_block_patterns p = pat(b);
+        ck_assert_msg(p.access_in_group, "block %d not in a group", b);
+        ck_assert_int_eq(p.group_id, pat(1).group_id);
+        ck_assert_int_ge(p.detections[PP_GROUP], 2);
+    }
+    ck_assert_int_eq(dominant(2), PP_GROUP);
+    ck_assert_int_eq(dominant(3), PP_GROUP);
+    teardown_sys();
+}
+END_TEST
+
+/* Clearing: a different order breaks the guess (Figure 2's else branch). */
+START_TEST(group_broken_by_other_order)
+{
+    setup_sys(1, 0);
+    for (int round = 0; round < 3; round++) {
+        W(1, 4); W(1, 5);
+        R(2, 4); R(2, 5);
+    }
+    ck_assert(pat(5).access_in_group);
+    W(1, 4); W(1, 5); W(1, 6);          /* the writer keeps its order */
+    R(2, 6); R(2, 5);                   /* the reader's 5 now follows 6, not 4 */
+    proto_block_patterns p = pat(5);
+    ck_assert(!p.access_in_group);
+    ck_assert_int_eq(p.guess, 6);
+    ck_assert_int_eq(p.group_id, 5);
+    teardown_sys();
+}
+END_TEST
+
+/* Written once, then read by several nodes: read-only; a later write
+ * clears it for good. */
+START_TEST(read_only_then_written)
+{
+    setup_sys(1, 0);
+    W(1, 0); W(1, 0);                   /* the first write epoch */
+    R(2, 0); R(3, 0); R(0, 0);
+    proto_block_patterns p = pat(0);
+    ck_assert(p.read_only);
+    ck_assert_int_eq(p.detections[PP_READ_ONLY], 2);
+    ck_assert_int_eq(dominant(0), PP_READ_ONLY);
+    W(2, 0);                            /* written after the reads began */
+    p = pat(0);
+    ck_assert(!p.read_only);
+    ck_assert_int_eq(p.detections[PP_READ_ONLY], 0);
+    R(3, 0); R(1, 0);
+    ck_assert(!pat(0).read_only);
+    teardown_sys();
+}
+END_TEST
+
+/* One reader is not "read by several nodes". */
+START_TEST(read_only_needs_two_readers)
+{
+    setup_sys(1, 0);
+    W(1, 0); R(2, 0);
+    ck_assert(!pat(0).read_only);
+    ck_assert_int_eq(dominant(0), PP_NONE);
+    teardown_sys();
+}
+END_TEST
+
+/* With the augmentation off nothing is detected or kept. */
+START_TEST(augmentation_off)
+{
+    setup_sys(0, 0);
+    W(1, 0); R(2, 0); W(2, 0);
+    for (int round = 0; round < 3; round++) {
+        W(1, 1); R(2, 1); R(3, 1);
+    }
+    for (int b = 0; b < 2; b++) {
+        proto_block_patterns p = pat(b);
+        for (int k = 0; k < PP_NPATTERNS; k++)
+            ck_assert_int_eq(p.detections[k], 0);
+        ck_assert_int_eq(p.requests, 0);
+    }
+    ck_assert(!proto_augment_enabled(E[0]));
+    teardown_sys();
+}
+END_TEST
+
+START_TEST(dominant_ties_and_none)
+{
+    uint32_t d[PP_NPATTERNS] = { 0 };
+    ck_assert_int_eq(proto_dominant_pattern(d), PP_NONE);
+    d[PP_GROUP] = 3;
+    d[PP_READ_ONLY] = 3;
+    ck_assert_int_eq(proto_dominant_pattern(d), PP_READ_ONLY);
+    d[PP_PRODUCER_CONSUMER] = 3;
+    ck_assert_int_eq(proto_dominant_pattern(d), PP_PRODUCER_CONSUMER);
+    d[PP_MIGRATORY] = 3;
+    ck_assert_int_eq(proto_dominant_pattern(d), PP_MIGRATORY);
+    d[PP_GROUP] = 4;
+    ck_assert_int_eq(proto_dominant_pattern(d), PP_GROUP);
+    ck_assert_str_eq(proto_pattern_name(PP_PRODUCER_CONSUMER), "producer_consumer");
+    ck_assert_str_eq(proto_pattern_name(PP_NONE), "none");
+}
+END_TEST
+
+/* The home's own accesses take part like any node's (home 1 here). */
+START_TEST(home_node_takes_part)
+{
+    setup_sys(1, 1);
+    W(1, 0);                            /* the home writes */
+    R(2, 0); W(2, 0);                   /* migrates away from the home */
+    proto_block_patterns p;
+    ck_assert_int_eq(proto_patterns_of(E[1], 0, &p), PROTO_OK);
+    ck_assert_int_eq(p.detections[PP_MIGRATORY], 1);
+    ck_assert_int_eq(p.last_owner, 1);
+    teardown_sys();
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("patterns");
+    TCase *tc = tcase_create("section 3.1");
+    tcase_add_test(tc, migratory_regex);
+    tcase_add_test(tc, migratory_cleared_by_two_sharers);
+    tcase_add_test(tc, migratory_needs_a_last_owner);
+    tcase_add_test(tc, producer_consumer_regex);
+    tcase_add_test(tc, producer_consumer_cleared_by_other_writer);
+    tcase_add_test(tc, group_regex);
+    tcase_add_test(tc, group_broken_by_other_order);
+    tcase_add_test(tc, read_only_then_written);
+    tcase_add_test(tc, read_only_needs_two_readers);
+    tcase_add_test(tc, augmentation_off);
+    tcase_add_test(tc, dominant_ties_and_none);
+    tcase_add_test(tc, home_node_takes_part);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
