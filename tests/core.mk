@@ -8,3 +8,9 @@ tests_mn_threads_LDADD = libdsm.la
 CORE_TESTS = tests/mn_errors.sh tests/mn_threads.sh tests/mn_blocksize.sh
 TESTS += $(CORE_TESTS)
 EXTRA_DIST += $(CORE_TESTS)
+
+# known sharing, checked against the augmented protocol's dominant patterns
+check_PROGRAMS += tests/mn_patterns
+tests_mn_patterns_SOURCES = tests/mn_patterns.c
+tests_mn_patterns_LDADD = libdsm.la
+EXTRA_DIST += tests/mn_patterns.sh
