@@ -2,4 +2,4 @@
 #   dsmrun.1   the launcher
 #   dsm.3      the C API (dsm.h)
 dist_man_MANS += doc/dsmrun.1 doc/dsm.3
-EXTRA_DIST += doc/user-guide.md doc/protocol.md doc/patterns.md
+EXTRA_DIST += doc/user-guide.md doc/protocol.md doc/patterns.md doc/metrics.md

@@ -92,6 +92,7 @@ int dsm_init(int *argc, char ***argv)
 void dsm_finalize(void)
 {
     dsm_rt *rt = need_init("dsm_finalize");
+    dsm_stats_finalize(rt); /* gathers at node 0 before the finalize collective */
     dsm_collective(rt, COLL_FINALIZE, 0, "dsm_finalize");
     dsm_rt_stop(rt);
     rt->finalized = 1;
@@ -130,7 +131,16 @@ void dsm_free(void *p)
     dsm_free_any(rt, p);
 }
 
-void dsm_barrier(void) { dsm_collective(need_init("dsm_barrier"), COLL_BARRIER, 0, "dsm_barrier"); }
+void dsm_barrier(void)
+{
+    dsm_rt *rt = need_init("dsm_barrier");
+    uint64_t t0 = rt->ctr ? dsm_now_ns() : 0;
+    dsm_collective(rt, COLL_BARRIER, 0, "dsm_barrier");
+    if (rt->ctr) {
+        dsm_stats_node_add(&rt->stats, CM_TARGET_BARRIER, 1);
+        dsm_stats_node_add(&rt->stats, CM_TARGET_BARRIER_WALL, dsm_now_ns() - t0);
+    }
+}
 
 static void check_lock(dsm_rt *rt, unsigned id, const char *call)
 {

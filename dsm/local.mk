@@ -10,6 +10,7 @@ libdsm_la_SOURCES = \
 	dsm/fault.c \
 	dsm/alloc.c \
 	dsm/sync.c \
+	dsm/stats.h dsm/stats.c \
 	dsm/api.c
 libdsm_la_LIBADD = libdsmproto.la $(SIGSEGV_LIBS) $(PTHREAD_LIBS)
 libdsm_la_LDFLAGS = -version-info 0:0:0

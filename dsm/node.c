@@ -56,9 +56,19 @@ static void run_actions(dsm_rt *rt, const void *payload, uint32_t payload_len)
             h.len = data ? (uint32_t)rt->region.block_size : 0;
             if (!rt->tp)
                 dsm_fatal("protocol", "message to node %d on a one-node job", act->msg.dst);
+            uint64_t t0 = rt->ctr && data ? dsm_now_ns() : 0;
             if (rt->tp->send(rt->tp, act->msg.dst, &h, data ? copy : NULL))
                 dsm_fatal("protocol", "cannot send %s to node %d", proto_msg_name(h.type),
                           act->msg.dst);
+            if (rt->ctr) {
+                counters_add(rt->ctr, CM_SENT_MSGS, act->block, 1);
+                counters_add(rt->ctr, CM_MSG_BYTES, act->block, sizeof h + h.len);
+                if (data) {
+                    counters_add(rt->ctr, CM_BULK_DATA_TRANSFERS, act->block, 1);
+                    counters_add(rt->ctr, CM_BULK_DATA_TRANSFER_WALL, act->block,
+                                 dsm_now_ns() - t0);
+                }
+            }
             break;
         }
         case PA_SET_ACCESS:
@@ -109,9 +119,16 @@ static void release_at(dsm_rt *rt, int i)
         if (rt->holds[j].block == block)
             rt->holds[j] = rt->holds[--rt->nholds];
     rt->acts.n = 0;
+    uint64_t t0 = 0;
+    if (rt->ctr) {
+        t0 = dsm_now_ns();
+        dsm_stats_call_begin(rt, block);
+    }
     if (proto_release(rt->eng, block, &rt->acts))
         dsm_fatal("protocol", "%s", proto_last_error(rt->eng));
     run_actions(rt, NULL, 0);
+    if (rt->ctr)
+        dsm_stats_call_end(rt, t0); /* a deferred INV/RECALL replayed: an invalidation */
 }
 
 /* Called with eng_lock held.  slot >= 0: that thread's holds (it is back in
@@ -147,13 +164,35 @@ void dsm_rt_release_mine(dsm_rt *rt)
     pthread_mutex_unlock(&rt->eng_lock);
 }
 
+/* The miss a fault is, from the block's state before the engine sees it
+ * (doc/metrics.md): the states in which the access sends a request.  -1: no
+ * miss (a spurious fault, or a join of a request in flight). */
+static int miss_kind(dsm_rt *rt, uint32_t block, int is_write)
+{
+    proto_cache_state st = proto_cache_state_of(rt->eng, block);
+    int home = proto_home(rt->eng, block) == rt->self;
+    if (st == PC_I && !is_write)
+        return home ? CM_HOME_READ_MISSES : CM_STACHE_READ_MISSES;
+    if (st == PC_I)
+        return home ? CM_HOME_WRITE_INV : CM_STACHE_WRITE_INV;
+    if (st == PC_S && is_write)
+        return home ? CM_HOME_WRITE_RO : CM_STACHE_WRITE_RO;
+    return -1;
+}
+
 void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
 {
+    uint64_t t0 = rt->ctr ? dsm_now_ns() : 0; /* fault entry */
     int slot = dsm_rt_thread_slot(rt);
     pthread_mutex_lock(&rt->eng_lock);
     if (rt->nholds)
         release_holds(rt, slot, 0);
     rt->acts.n = 0;
+    int kind = -1, waits = 0;
+    if (rt->ctr) {
+        kind = miss_kind(rt, block, is_write);
+        dsm_stats_call_begin(rt, block);
+    }
     int rc = proto_access(rt->eng, block, is_write, &rt->acts);
     if (rc) {
         if (rc == PROTO_EINVAL)
@@ -162,12 +201,28 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
         dsm_fatal("protocol", "%s", proto_last_error(rt->eng));
     }
     run_actions(rt, NULL, 0);
+    if (rt->ctr) {
+        waits = !proto_cache_settled(proto_cache_state_of(rt->eng, block));
+        dsm_stats_call_end(rt, t0);
+    }
     pthread_mutex_unlock(&rt->eng_lock);
     dsm_rt_wait(rt, block_settled, &block);
     pthread_mutex_lock(&rt->eng_lock);
     proto_cache_state st = proto_cache_state_of(rt->eng, block);
     if (st == PC_SH || st == PC_MH)
         add_hold(rt, block, slot);
+    if (rt->ctr) {
+        /* the access can resume now */
+        uint64_t wall = dsm_now_ns() - t0;
+        counters_add(rt->ctr, CM_PAGE_FAULTS, block, 1);
+        counters_add(rt->ctr, CM_PAGE_FAULT_WALL, block, wall);
+        if (kind >= 0) {
+            counters_add(rt->ctr, kind, block, 1);
+            counters_add(rt->ctr, kind + 1, block, wall); /* its *Wall follows it */
+        }
+        if (kind >= 0 || waits)
+            counters_add(rt->ctr, CM_MEMORY_BLOCK_TIME, block, wall);
+    }
     pthread_mutex_unlock(&rt->eng_lock);
 }
 
@@ -185,15 +240,28 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
         if (h->len != want)
             dsm_fatal("transport", "%s from node %d carries %u bytes, expected %u",
                       proto_msg_name(h->type), h->src, h->len, want);
+        uint64_t t0 = rt->ctr ? dsm_now_ns() : 0;
         pthread_mutex_lock(&rt->eng_lock);
         rt->acts.n = 0;
+        if (rt->ctr)
+            dsm_stats_call_begin(rt, h->block);
         int rc = proto_receive(rt->eng, &m, &rt->acts);
         if (rc)
             dsm_fatal("protocol", "%s", proto_last_error(rt->eng));
         run_actions(rt, payload, h->len);
+        if (rt->ctr) {
+            dsm_stats_call_end(rt, t0);
+            counters_add(rt->ctr, CM_RECV_MSGS, h->block, 1);
+            counters_add(rt->ctr, CM_ACTIVE_MESSAGES, h->block, 1);
+            counters_add(rt->ctr, CM_ACTIVE_MESSAGE_WALL, h->block, dsm_now_ns() - t0);
+        }
         pthread_mutex_unlock(&rt->eng_lock);
         return;
     }
+    /* runtime messages; the statistics' own are not counted (they are sent
+     * after the counters were gathered) */
+    if (rt->ctr && h->src != rt->self && h->type < RT_STATS_CTR)
+        dsm_stats_node_add(&rt->stats, CM_RT_RECV_MSGS, 1);
     switch (h->type) {
     case RT_COLL_ENTER:
     case RT_COLL_DONE:
@@ -215,28 +283,70 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
         atomic_fetch_add(&rt->pongs, 1);
         dsm_rt_signal(rt);
         break;
+    case RT_STATS_CTR:
+    case RT_STATS_PAT:
+    case RT_STATS_END:
+        dsm_stats_handle(rt, h, payload);
+        break;
     default:
         dsm_fatal("transport", "unknown message type %u from node %d", h->type, h->src);
     }
 }
 
-void dsm_rt_send(dsm_rt *rt, int dst, dsm_msg_hdr *h)
+void dsm_rt_send_data(dsm_rt *rt, int dst, dsm_msg_hdr *h, const void *payload, uint32_t len)
 {
     h->magic = DSM_MSG_MAGIC;
     h->src = rt->self;
     h->dst = dst;
-    h->len = 0;
+    h->len = len;
+    if (rt->ctr && h->type < RT_STATS_CTR) {
+        if (dst == rt->self) {
+            dsm_stats_node_add(&rt->stats, CM_RT_SELF_MSGS, 1);
+        } else {
+            dsm_stats_node_add(&rt->stats, CM_RT_SENT_MSGS, 1);
+            dsm_stats_node_add(&rt->stats, CM_RT_MSG_BYTES, sizeof *h + len);
+        }
+    }
     if (dst == rt->self) {
-        handle_msg(rt, h, NULL);
+        handle_msg(rt, h, payload);
         return;
     }
-    if (rt->tp->send(rt->tp, dst, h, NULL))
+    if (rt->tp->send(rt->tp, dst, h, len ? payload : NULL))
         dsm_fatal("transport", "cannot send a message to node %d", dst);
 }
 
+void dsm_rt_send(dsm_rt *rt, int dst, dsm_msg_hdr *h) { dsm_rt_send_data(rt, dst, h, NULL, 0); }
+
 static int poll_once(dsm_rt *rt)
 {
-    return rt->tp ? rt->tp->poll(rt->tp, handle_msg, rt, 64) : 0;
+    if (!rt->tp)
+        return 0;
+    int n = rt->tp->poll(rt->tp, handle_msg, rt, 64);
+    if (rt->ctr) {
+        /* Counted per thread and added to the node's atomics when a poll
+         * delivers or every 256 polls: spinning threads of a node must not
+         * bounce one cache line between cores (doc/metrics.md: Polls). */
+        static __thread uint32_t polls;
+        if (++polls >= 256 || n) {
+            dsm_stats_node_add(&rt->stats, CM_POLLS, polls);
+            polls = 0;
+            if (n)
+                dsm_stats_node_add(&rt->stats, CM_POLL_MSGS, (uint64_t)n);
+        }
+    }
+    return n;
+}
+
+/* Racy peek at the holds (checked again under the lock). */
+static int holds_pending(dsm_rt *rt) { return __atomic_load_n(&rt->nholds, __ATOMIC_RELAXED); }
+
+static void release_expired(dsm_rt *rt)
+{
+    if (!holds_pending(rt))
+        return;
+    pthread_mutex_lock(&rt->eng_lock);
+    release_holds(rt, -1, 0);
+    pthread_mutex_unlock(&rt->eng_lock);
 }
 
 void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
@@ -244,26 +354,46 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
     uint64_t spin_ns = (uint64_t)rt->cfg.spin_us * 1000;
     uint64_t start = 0;
     unsigned iter = 0;
+    uint32_t seen = atomic_load(&rt->events);
+    if (done(rt, arg))
+        return;
+    /* While this thread spins it polls the network itself; the progress
+     * thread then stays out of the way (see progress_main), so a node
+     * waiting on a miss costs one busy core, not two. */
+    atomic_fetch_add(&rt->app_spinners, 1);
     for (;;) {
-        uint32_t ev = atomic_load(&rt->events);
-        if (done(rt, arg))
-            return;
-        if (poll_once(rt))
+        if (poll_once(rt) || atomic_load(&rt->events) != seen) {
+            /* something happened: only then look at the (locked) state */
+            seen = atomic_load(&rt->events);
+            if (done(rt, arg))
+                break;
             continue;
+        }
         if (iter++ == 0)
             start = dsm_now_ns();
         if (dsm_now_ns() - start < spin_ns) {
             dsm_cpu_relax();
-            if ((iter & 15) == 0)
+            if ((iter & 15) == 0) {
+                release_expired(rt); /* the progress thread is not spinning now */
                 sched_yield(); /* let another node's thread run on a crowded machine */
+            }
             continue;
         }
+        /* Block.  The progress thread serves the network from now on. */
+        atomic_fetch_sub(&rt->app_spinners, 1);
+        if (rt->tp)
+            rt->tp->wake(rt->tp);
         atomic_fetch_add(&rt->sleepers, 1);
-        if (atomic_load(&rt->events) == ev && !done(rt, arg))
-            dsm_futex_wait(&rt->events, ev, 200, 0);
+        if (atomic_load(&rt->events) == seen && !done(rt, arg))
+            dsm_futex_wait(&rt->events, seen, 200, 0);
         atomic_fetch_sub(&rt->sleepers, 1);
+        seen = atomic_load(&rt->events);
+        if (done(rt, arg))
+            return;
+        atomic_fetch_add(&rt->app_spinners, 1);
         iter = 0;
     }
+    atomic_fetch_sub(&rt->app_spinners, 1);
 }
 
 static int pongs_reached(dsm_rt *rt, void *arg)
@@ -286,18 +416,6 @@ double dsm_rt_probe_roundtrip(dsm_rt *rt, int peer, int count)
 
 /* ---- progress thread ---- */
 
-/* Racy peek at the holds (checked again under the lock). */
-static int holds_pending(dsm_rt *rt) { return __atomic_load_n(&rt->nholds, __ATOMIC_RELAXED); }
-
-static void release_expired(dsm_rt *rt)
-{
-    if (!holds_pending(rt))
-        return;
-    pthread_mutex_lock(&rt->eng_lock);
-    release_holds(rt, -1, 0);
-    pthread_mutex_unlock(&rt->eng_lock);
-}
-
 static void *progress_main(void *arg)
 {
     dsm_rt *rt = arg;
@@ -312,7 +430,7 @@ static void *progress_main(void *arg)
         uint64_t start = dsm_now_ns();
         int got = 0;
         while ((dsm_now_ns() - start < spin_ns || holds_pending(rt)) &&
-               !atomic_load(&rt->stopping)) {
+               !atomic_load(&rt->stopping) && !atomic_load(&rt->app_spinners)) {
             if ((got = poll_once(rt)))
                 break;
             release_expired(rt);
@@ -320,7 +438,7 @@ static void *progress_main(void *arg)
             sched_yield();
         }
         if (!got && !atomic_load(&rt->stopping))
-            rt->tp->wait(rt->tp, 500);
+            rt->tp->wait(rt->tp, holds_pending(rt) ? 1 : 500);
     }
     return NULL;
 }
@@ -344,7 +462,7 @@ int dsm_rt_start(dsm_rt *rt)
                 rt->self);
         return -1;
     }
-    if (dsm_alloc_init(rt) || dsm_sync_init(rt))
+    if (dsm_alloc_init(rt) || dsm_sync_init(rt) || dsm_stats_init(rt))
         return -1;
     if (rt->tp) {
         if (pthread_create(&rt->progress, NULL, progress_main, rt)) {

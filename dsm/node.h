@@ -13,6 +13,7 @@
 #include "settings.h"
 #include "proto.h"
 #include "region.h"
+#include "stats.h"
 #include "transport.h"
 
 /* Runtime (non-protocol) messages; protocol messages use proto_msg_type. */
@@ -25,9 +26,12 @@ enum {
     RT_FREE,            /* node -> home: arg0 = region offset */
     RT_PING,            /* probe: answered at once with RT_PONG */
     RT_PONG,
+    RT_STATS_CTR,       /* node -> 0 at finalize: counter records (stats.c) */
+    RT_STATS_PAT,       /* node -> 0 at finalize: a home's pattern records */
+    RT_STATS_END,       /* node -> 0: arg0 = stats messages sent before this one */
 };
 
-enum { COLL_INIT = 1, COLL_BARRIER, COLL_ALLOC, COLL_FINALIZE };
+enum { COLL_INIT = 1, COLL_BARRIER, COLL_ALLOC, COLL_FINALIZE, COLL_STATS };
 
 #define DSM_MAX_THREADS 1024
 
@@ -44,6 +48,7 @@ typedef struct dsm_rt {
      * lock grant) bumps this word; sleepers block on it. */
     _Atomic uint32_t events;
     _Atomic uint32_t sleepers;
+    _Atomic int app_spinners;   /* application threads spinning in dsm_rt_wait */
 
     /* Grants held until the faulting access retried (see proto_release):
      * released by the same thread at its next entry, or by the progress
@@ -77,6 +82,10 @@ typedef struct dsm_rt {
     uint64_t alloc_seq;
     struct dsm_heap *heap;                    /* this node's dsm_malloc arena */
 
+    /* statistics (stats.h): ctr is NULL when DSM_COUNTERS=off */
+    counters *ctr;
+    dsm_stats stats;
+
     _Atomic uint64_t pongs;     /* RT_PONG received */
     uint64_t clock_base_ns;
     int initialized, finalized;
@@ -90,6 +99,8 @@ void dsm_rt_stop(dsm_rt *rt);
 
 /* Send a runtime message; to self it is handled at once. */
 void dsm_rt_send(dsm_rt *rt, int dst, dsm_msg_hdr *h);
+/* The same with a payload (at most the block size). */
+void dsm_rt_send_data(dsm_rt *rt, int dst, dsm_msg_hdr *h, const void *payload, uint32_t len);
 
 /* Wait until done(arg) is true, serving messages meanwhile. */
 void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "futex.h"
 #include "node.h"
 
 typedef struct lock_waiter {
@@ -27,6 +28,7 @@ static const char *coll_name(int kind)
     case COLL_BARRIER: return "dsm_barrier";
     case COLL_ALLOC: return "dsm_alloc";
     case COLL_FINALIZE: return "dsm_finalize";
+    case COLL_STATS: return "dsm_finalize";
     default: return "an unknown collective";
     }
 }
@@ -50,6 +52,8 @@ static void describe(char *buf, size_t n, int kind, uint64_t arg)
 {
     if (kind == COLL_ALLOC)
         snprintf(buf, n, "dsm_alloc(%llu)", (unsigned long long)arg);
+    else if (kind == COLL_STATS)
+        snprintf(buf, n, "dsm_finalize() with DSM_STATS set");
     else
         snprintf(buf, n, "%s()", coll_name(kind));
 }
@@ -185,6 +189,7 @@ void dsm_sync_lock(dsm_rt *rt, unsigned id)
     if (slot < 0)
         dsm_fatal("dsm_lock", "more than %d threads on one node use locks", DSM_MAX_THREADS);
     dsm_rt_release_mine(rt);
+    uint64_t t0 = rt->ctr ? dsm_now_ns() : 0;
     atomic_store(&rt->granted[slot], 0);
     dsm_msg_hdr h = { 0 };
     h.type = RT_LOCK_REQ;
@@ -193,6 +198,10 @@ void dsm_sync_lock(dsm_rt *rt, unsigned id)
     dsm_rt_send(rt, (int)(id % (unsigned)rt->nnodes), &h);
     dsm_rt_wait(rt, lock_granted, &slot);
     atomic_store(&rt->granted[slot], 0);
+    if (rt->ctr) {
+        dsm_stats_node_add(&rt->stats, CM_LOCK_ACQUIRES, 1);
+        dsm_stats_node_add(&rt->stats, CM_LOCK_WAIT_WALL, dsm_now_ns() - t0);
+    }
 }
 
 void dsm_sync_unlock(dsm_rt *rt, unsigned id)

@@ -14,6 +14,7 @@
 #ifndef DSM_TRANSPORT_H
 #define DSM_TRANSPORT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,9 @@ struct dsm_transport {
     const char *name;
     int node, nnodes;
     size_t max_payload;  /* largest payload accepted by send (>= block size) */
+    /* sends the transport had to buffer because the destination queue was
+     * full (statistics: transportBufMsgs, doc/metrics.md) */
+    _Atomic uint64_t buffered;
     /* Copy header and payload out; 0, or -1 with a message on stderr. */
     int (*send)(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void *payload);
     /* Deliver up to max pending messages to handler (payload valid only

@@ -200,6 +200,7 @@ static int shm_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void 
     ov->tail = m;
     atomic_fetch_add_explicit(&ov->count, 1, memory_order_release);
     atomic_fetch_add_explicit(&im->ovf_total, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->buffered, 1, memory_order_relaxed);
     pthread_mutex_unlock(&ov->lock);
     return 0;
 sent:

@@ -9,7 +9,9 @@
  *  migratory  at an upgrade with exactly one sharer, a requester other than
  *             lastOwner marks the block migratory (one detection); lastOwner
  *             equal to the requester, or a sharer count other than one,
- *             clears the flag.
+ *             clears the flag.  A write request for a block another node
+ *             owns is the same thing fused (R^j W^j of one read-modify-write
+ *             instruction, which faults once, as a write).
  *  producer-  at a write request (GETX or upgrade) on a read-shared block,
  *  consumer   a requester equal to lastOwner while the sharers include other
  *             nodes (the readers) marks it; another writer clears the flag.
@@ -93,6 +95,13 @@ void augment_request(proto_engine *e, dir_entry *d, uint32_t block, int type, in
         } else {
             p->migratory = 0;
         }
+    } else if (type == PM_GETX && d->state == PD_EXCL && d->owner != from) {
+        /* R^j W^j fused: a read-modify-write instruction faults once, as a
+         * write, so the home sees a write request for a block another node
+         * owns.  Its read part would make the owner lastOwner and leave the
+         * requester the only sharer: the upgrade rule then reads so. */
+        p->migratory = 1;
+        detect(p, PP_MIGRATORY);
     }
     if (write && d->state == PD_SHARED) {
         if (from == p->last_owner && other_sharer(d, from)) {
@@ -139,19 +148,31 @@ int proto_patterns_of(const proto_engine *e, uint32_t block, proto_block_pattern
     return PROTO_OK;
 }
 
-proto_pattern proto_dominant_pattern(const uint32_t det[PP_NPATTERNS])
+static proto_pattern most_detected(const uint32_t det[PP_NPATTERNS], const proto_pattern *order,
+                                   size_t n)
 {
-    /* tie order: the more specific finding first */
-    static const proto_pattern order[] = { PP_MIGRATORY, PP_PRODUCER_CONSUMER, PP_READ_ONLY,
-                                           PP_GROUP };
     proto_pattern best = PP_NONE;
     uint32_t most = 0;
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+    for (size_t i = 0; i < n; i++)
         if (det[order[i]] > most) {
             most = det[order[i]];
             best = order[i];
         }
     return best;
+}
+
+proto_pattern proto_dominant_pattern(const uint32_t det[PP_NPATTERNS])
+{
+    /* tie order: the more specific finding first */
+    static const proto_pattern order[] = { PP_MIGRATORY, PP_PRODUCER_CONSUMER, PP_READ_ONLY,
+                                           PP_GROUP };
+    /* A block with read-only detections has not been written since reads
+     * began, so group is the only pattern it can be showing besides (a
+     * table read in a fixed order): read-only, when it leads the other
+     * three, is not outvoted by the group count. */
+    if (most_detected(det, order, 3) == PP_READ_ONLY)
+        return PP_READ_ONLY;
+    return most_detected(det, order, 4);
 }
 
 const char *proto_pattern_name(int p)

@@ -220,7 +220,9 @@ int proto_augment_enabled(const proto_engine *e);
 int proto_patterns_of(const proto_engine *e, uint32_t block, proto_block_patterns *out);
 /* The dominant pattern of a block from its detection counts: the pattern
  * detected most often; ties go to the earlier of migratory,
- * producer-consumer, read-only, group; PP_NONE when nothing was detected. */
+ * producer-consumer, read-only, group, and read-only also beats a larger
+ * group count (a read-only block can show no other pattern meanwhile);
+ * PP_NONE when nothing was detected. */
 proto_pattern proto_dominant_pattern(const uint32_t detections[PP_NPATTERNS]);
 const char *proto_pattern_name(int p); /* "none", "migratory", "producer_consumer", "group", "read_only" */
 

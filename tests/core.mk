@@ -5,7 +5,7 @@ tests_mn_misuse_SOURCES = tests/mn_misuse.c
 tests_mn_misuse_LDADD = libdsm.la
 tests_mn_threads_SOURCES = tests/mn_threads.c
 tests_mn_threads_LDADD = libdsm.la
-CORE_TESTS = tests/mn_errors.sh tests/mn_threads.sh tests/mn_blocksize.sh
+CORE_TESTS = tests/mn_errors.sh tests/mn_threads.sh tests/mn_blocksize.sh tests/mn_patterns.sh
 TESTS += $(CORE_TESTS)
 EXTRA_DIST += $(CORE_TESTS)
 
@@ -13,4 +13,4 @@ EXTRA_DIST += $(CORE_TESTS)
 check_PROGRAMS += tests/mn_patterns
 tests_mn_patterns_SOURCES = tests/mn_patterns.c
 tests_mn_patterns_LDADD = libdsm.la
-EXTRA_DIST += tests/mn_patterns.sh
+

@@ -3,3 +3,4 @@ include tests/protocol.mk
 include tests/transport.mk
 include tests/multinode.mk
 include tests/core.mk
+include tests/stats.mk

@@ -6,6 +6,7 @@
  * look for.  Run on 3 or more nodes (read-only needs two readers besides
  * the writer). */
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

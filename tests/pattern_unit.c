@@ -117,6 +117,24 @@ START_TEST(migratory_regex)
 }
 END_TEST
 
+/* R^j W^j fused into one read-modify-write instruction: it faults once, as
+ * a write, and the home sees a write request for a block another node owns. */
+START_TEST(migratory_fused_read_modify_write)
+{
+    setup_sys(1, 0);
+    W(1, 0);
+    W(2, 0);                            /* 2's x += 1 while 1 owns the block */
+    W(3, 0);
+    W(1, 0);
+    proto_block_patterns p = pat(0);
+    ck_assert_int_eq(p.detections[PP_MIGRATORY], 3);
+    ck_assert(p.migratory);
+    ck_assert_int_eq(p.last_owner, 3);
+    ck_assert_int_eq(dominant(0), PP_MIGRATORY);
+    teardown_sys();
+}
+END_TEST
+
 /* Clearing: an upgrade while the sharer count is not one clears the flag. */
 START_TEST(migratory_cleared_by_two_sharers)
 {
@@ -285,6 +303,13 @@ START_TEST(dominant_ties_and_none)
     ck_assert_int_eq(proto_dominant_pattern(d), PP_MIGRATORY);
     d[PP_GROUP] = 4;
     ck_assert_int_eq(proto_dominant_pattern(d), PP_GROUP);
+    /* read-only beats a larger group count when nothing else leads */
+    uint32_t ro[PP_NPATTERNS] = { 0 };
+    ro[PP_READ_ONLY] = 2;
+    ro[PP_GROUP] = 5;
+    ck_assert_int_eq(proto_dominant_pattern(ro), PP_READ_ONLY);
+    ro[PP_MIGRATORY] = 3;
+    ck_assert_int_eq(proto_dominant_pattern(ro), PP_GROUP);
     ck_assert_str_eq(proto_pattern_name(PP_PRODUCER_CONSUMER), "producer_consumer");
     ck_assert_str_eq(proto_pattern_name(PP_NONE), "none");
 }
@@ -309,6 +334,7 @@ int main(void)
     Suite *s = suite_create("patterns");
     TCase *tc = tcase_create("section 3.1");
     tcase_add_test(tc, migratory_regex);
+    tcase_add_test(tc, migratory_fused_read_modify_write);
     tcase_add_test(tc, migratory_cleared_by_two_sharers);
     tcase_add_test(tc, migratory_needs_a_last_owner);
     tcase_add_test(tc, producer_consumer_regex);
