@@ -38,6 +38,28 @@ void dsm_rt_signal(dsm_rt *rt)
 
 /* ---- performing the engine's actions (called with eng_lock held) ---- */
 
+static __thread int in_progress_thread;
+
+/* A message deferred by a hold is answered when the hold ends, and ending
+ * expired holds is the progress thread's job: if it may be asleep (we are
+ * another thread), wake it.  Rare: only while a hold defers something. */
+static void kick_progress(dsm_rt *rt)
+{
+    if (!in_progress_thread && rt->tp && proto_deferred_messages(rt->eng))
+        rt->tp->wake(rt->tp);
+}
+
+/* This thread starts or stops polling for the node (see transport.h). */
+static void app_polling(dsm_rt *rt, int on)
+{
+    if (on)
+        atomic_fetch_add(&rt->app_spinners, 1);
+    if (rt->tp && rt->tp->polling)
+        rt->tp->polling(rt->tp, on);
+    if (!on)
+        atomic_fetch_sub(&rt->app_spinners, 1);
+}
+
 static void run_actions(dsm_rt *rt, const void *payload, uint32_t payload_len)
 {
     proto_actions *a = &rt->acts;
@@ -92,6 +114,7 @@ static void run_actions(dsm_rt *rt, const void *payload, uint32_t payload_len)
         }
     }
     a->n = 0;
+    kick_progress(rt);
 }
 
 /* The request the access made or joined is done when the block is in a
@@ -209,8 +232,10 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
     dsm_rt_wait(rt, block_settled, &block);
     pthread_mutex_lock(&rt->eng_lock);
     proto_cache_state st = proto_cache_state_of(rt->eng, block);
-    if (st == PC_SH || st == PC_MH)
+    if (st == PC_SH || st == PC_MH) {
         add_hold(rt, block, slot);
+        kick_progress(rt);
+    }
     if (rt->ctr) {
         /* the access can resume now */
         uint64_t wall = dsm_now_ns() - t0;
@@ -360,7 +385,7 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
     /* While this thread spins it polls the network itself; the progress
      * thread then stays out of the way (see progress_main), so a node
      * waiting on a miss costs one busy core, not two. */
-    atomic_fetch_add(&rt->app_spinners, 1);
+    app_polling(rt, 1);
     for (;;) {
         if (poll_once(rt) || atomic_load(&rt->events) != seen) {
             /* something happened: only then look at the (locked) state */
@@ -380,9 +405,7 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
             continue;
         }
         /* Block.  The progress thread serves the network from now on. */
-        atomic_fetch_sub(&rt->app_spinners, 1);
-        if (rt->tp)
-            rt->tp->wake(rt->tp);
+        app_polling(rt, 0);
         atomic_fetch_add(&rt->sleepers, 1);
         if (atomic_load(&rt->events) == seen && !done(rt, arg))
             dsm_futex_wait(&rt->events, seen, 200, 0);
@@ -390,10 +413,10 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
         seen = atomic_load(&rt->events);
         if (done(rt, arg))
             return;
-        atomic_fetch_add(&rt->app_spinners, 1);
+        app_polling(rt, 1);
         iter = 0;
     }
-    atomic_fetch_sub(&rt->app_spinners, 1);
+    app_polling(rt, 0);
 }
 
 static int pongs_reached(dsm_rt *rt, void *arg)
@@ -419,6 +442,7 @@ double dsm_rt_probe_roundtrip(dsm_rt *rt, int peer, int count)
 static void *progress_main(void *arg)
 {
     dsm_rt *rt = arg;
+    in_progress_thread = 1;
     uint64_t spin_ns = (uint64_t)rt->cfg.spin_us * 1000;
     while (!atomic_load(&rt->stopping)) {
         release_expired(rt);
@@ -429,16 +453,22 @@ static void *progress_main(void *arg)
          * soon as its hold expires, not after a sleep. */
         uint64_t start = dsm_now_ns();
         int got = 0;
+        unsigned iter = 0;
         while ((dsm_now_ns() - start < spin_ns || holds_pending(rt)) &&
                !atomic_load(&rt->stopping) && !atomic_load(&rt->app_spinners)) {
             if ((got = poll_once(rt)))
                 break;
-            release_expired(rt);
             dsm_cpu_relax();
-            sched_yield();
+            if ((++iter & 15) == 0) {
+                release_expired(rt);
+                sched_yield(); /* let another node's thread run on a crowded machine */
+            }
         }
-        if (!got && !atomic_load(&rt->stopping))
-            rt->tp->wait(rt->tp, holds_pending(rt) ? 1 : 500);
+        if (got || atomic_load(&rt->stopping))
+            continue;
+        /* While an application thread polls, senders do not wake us; it
+         * does when it stops, if messages wait (transport.h, polling). */
+        rt->tp->wait(rt->tp, holds_pending(rt) ? 1 : 500);
     }
     return NULL;
 }

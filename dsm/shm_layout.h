@@ -30,7 +30,7 @@
 #include "transport.h"
 
 #define DSM_SHM_MAGIC 0x31304d4853534d44ULL /* "DSMSHM01" read as little-endian */
-#define DSM_SHM_VERSION 1u
+#define DSM_SHM_VERSION 2u
 #define DSM_SHM_MAX_NODES 1024
 #define DSM_SHM_LINE 64
 #define DSM_SHM_PAGE 4096
@@ -81,6 +81,10 @@ typedef struct dsm_shm_queue {
      * futex only when sleepers says someone sleeps. */
     _Alignas(DSM_SHM_LINE) _Atomic uint32_t futex;
     _Atomic uint32_t sleepers;
+    /* Threads of the receiving node polling this queue right now (an
+     * application thread waiting on a miss): producers need not wake the
+     * sleepers then; the last poller to stop wakes them if work is left. */
+    _Atomic uint32_t pollers;
 } dsm_shm_queue;
 
 /* A slot: sequence word, the message header, then max_payload bytes. */

@@ -51,6 +51,11 @@ struct dsm_transport {
     void (*wait)(dsm_transport *t, int timeout_ms);
     /* Wake every thread of this node blocked in wait (for shutdown). */
     void (*wake)(dsm_transport *t);
+    /* A thread of this node starts (1) or stops (0) polling in a loop:
+     * meanwhile senders need not wake the node's sleepers (a wake-up costs
+     * a system call per message); the last to stop wakes them if messages
+     * wait.  May be NULL. */
+    void (*polling)(dsm_transport *t, int on);
     void (*close)(dsm_transport *t);
     void *impl;
 };

@@ -82,7 +82,8 @@ static dsm_shm_slot *slot_of(shm_impl *im, dsm_shm_queue *q, uint64_t idx)
  * wake it: a wake-up cannot be lost. */
 static void wake_if_sleeping(dsm_shm_queue *q)
 {
-    if (atomic_load_explicit(&q->sleepers, memory_order_seq_cst)) {
+    if (atomic_load_explicit(&q->sleepers, memory_order_seq_cst) &&
+        !atomic_load_explicit(&q->pollers, memory_order_seq_cst)) {
         atomic_fetch_add_explicit(&q->futex, 1, memory_order_seq_cst);
         dsm_futex_wake(&q->futex, 1);
     }
@@ -281,6 +282,28 @@ static void shm_wait(dsm_transport *t, int timeout_ms)
             dsm_futex_wait(&q->futex, f, timeout_ms, 1);
     }
     atomic_fetch_sub_explicit(&q->sleepers, 1, memory_order_seq_cst);
+}
+
+/* A thread of this node starts (on) or stops (off) polling the queue.  The
+ * stopping thread is the one that wakes the sleepers if a message came
+ * while producers relied on it: pollers-- then a look at the queue, against
+ * the producers' publish then a look at pollers (seq_cst, as in
+ * wake_if_sleeping). */
+static void shm_polling(dsm_transport *t, int on)
+{
+    shm_impl *im = t->impl;
+    dsm_shm_queue *q = im->self_q;
+    if (on) {
+        atomic_fetch_add_explicit(&q->pollers, 1, memory_order_seq_cst);
+        return;
+    }
+    atomic_fetch_sub_explicit(&q->pollers, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&q->sleepers, memory_order_seq_cst) &&
+        atomic_load_explicit(&q->tail, memory_order_seq_cst) !=
+            atomic_load_explicit(&q->head, memory_order_seq_cst)) {
+        atomic_fetch_add_explicit(&q->futex, 1, memory_order_seq_cst);
+        dsm_futex_wake(&q->futex, 1);
+    }
 }
 
 static void shm_wake(dsm_transport *t)
@@ -501,6 +524,7 @@ dsm_transport *dsm_transport_shm_open(size_t max_payload)
     t->poll = shm_poll;
     t->wait = shm_wait;
     t->wake = shm_wake;
+    t->polling = shm_polling;
     t->close = shm_close;
     t->impl = im;
     return t;

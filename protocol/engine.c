@@ -124,6 +124,8 @@ const char *proto_last_error(const proto_engine *e) { return e->err; }
 
 uint64_t proto_self_messages(const proto_engine *e) { return e->self_msgs; }
 
+uint32_t proto_deferred_messages(const proto_engine *e) { return e->ndeferred; }
+
 dir_entry *engine_dir_lookup(proto_engine *e, uint32_t block)
 {
     return block < e->nblocks ? e->dir[block] : NULL;
@@ -220,12 +222,14 @@ static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, in
     case ST_DEFER:
         /* one at most: the home is busy with this block until we answer */
         e->deferred[block] = ev == CE_INV ? PM_INV : PM_RECALL;
+        e->ndeferred++;
         return PROTO_OK;
     case ST_REPLAY: {
         int type = e->deferred[block];
         if (!type)
             return PROTO_OK;
         e->deferred[block] = 0;
+        e->ndeferred--;
         return cache_event(e, block, cache_event_of(type), home, out);
     }
     default:
@@ -565,6 +569,9 @@ int proto_engine_load(proto_engine *e, const void *buf, size_t len)
     GET(e->home, sizeof *e->home * e->nblocks);
     GET(e->cstate, e->nblocks);
     GET(e->deferred, e->nblocks);
+    e->ndeferred = 0;
+    for (uint32_t b = 0; b < e->nblocks; b++)
+        e->ndeferred += e->deferred[b] != 0;
     for (uint32_t b = 0; b < e->nblocks; b++) {
         uint8_t present;
         GET(&present, 1);

@@ -92,6 +92,7 @@ struct proto_engine {
     int32_t *last_accessed; /* augmentation: per requesting node, the block of
                                this home it requested last (-1) */
     uint64_t self_msgs;     /* messages sent to self so far */
+    uint32_t ndeferred;     /* blocks with a message deferred by a hold */
     char err[256];
 };
 

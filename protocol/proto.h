@@ -230,6 +230,11 @@ const char *proto_pattern_name(int p); /* "none", "migratory", "producer_consume
  * caller attributes the difference around a call to the call's block. */
 uint64_t proto_self_messages(const proto_engine *e);
 
+/* Blocks whose INV or RECALL waits for the end of a hold: while there are
+ * any, somebody must be there to end the holds (the runtime's progress
+ * thread), or the requester waits. */
+uint32_t proto_deferred_messages(const proto_engine *e);
+
 /* Snapshot of all mutable state (for exhaustive exploration and checkpoints):
  * proto_engine_save returns the number of bytes needed / written. */
 size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap);
