@@ -11,5 +11,5 @@ CLEANFILES += $(EXTRA_PROGRAMS)
 bench: $(EXTRA_PROGRAMS)
 run-bench: bench dsmrun
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_core
-	$(top_builddir)/bench/bench_patterns $(top_builddir)/dsmrun
+	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_patterns
 .PHONY: bench run-bench

@@ -2,6 +2,8 @@
 #include "futex.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -31,4 +33,41 @@ uint64_t dsm_now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int dsm_ticks_tsc;
+static uint64_t ticks0, ns0;
+
+static int cpu_has_invariant_tsc(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return 0;
+    char line[4096];
+    int constant = 0, nonstop = 0;
+    while (fgets(line, sizeof line, f) && !(constant && nonstop))
+        if (!strncmp(line, "flags", 5)) {
+            constant = strstr(line, " constant_tsc") != NULL;
+            nonstop = strstr(line, " nonstop_tsc") != NULL;
+            break;
+        }
+    fclose(f);
+    return constant && nonstop;
+}
+
+void dsm_ticks_init(void)
+{
+#if defined(__x86_64__)
+    dsm_ticks_tsc = cpu_has_invariant_tsc();
+#endif
+    ns0 = dsm_now_ns();
+    ticks0 = dsm_ticks();
+}
+
+double dsm_ticks_ns_factor(void)
+{
+    if (!dsm_ticks_tsc)
+        return 1.0;
+    uint64_t dt = dsm_ticks() - ticks0, dn = dsm_now_ns() - ns0;
+    return dt ? (double)dn / (double)dt : 1.0;
 }

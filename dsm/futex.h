@@ -24,4 +24,20 @@ static inline void dsm_cpu_relax(void)
 /* Monotonic nanoseconds. */
 uint64_t dsm_now_ns(void);
 
+/* Ticks for the counters' wall times on hot paths: the time-stamp counter
+ * where it is invariant (x86-64 with constant_tsc and nonstop_tsc: a few
+ * nanoseconds a read, against tens for clock_gettime in a VM), else
+ * nanoseconds.  dsm_ticks_ns_factor converts, calibrated over the run. */
+extern int dsm_ticks_tsc;
+void dsm_ticks_init(void);
+double dsm_ticks_ns_factor(void);
+static inline uint64_t dsm_ticks(void)
+{
+#if defined(__x86_64__)
+    if (dsm_ticks_tsc)
+        return __builtin_ia32_rdtsc();
+#endif
+    return dsm_now_ns();
+}
+
 #endif

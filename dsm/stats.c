@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_internal.h" /* proto_engine_set_trace */
 #include "error.h"
 #include "futex.h"
 #include "node.h"
@@ -25,6 +24,8 @@
 static void on_transition(void *arg, int side, int state, int event)
 {
     dsm_rt *rt = arg;
+    if (!rt->ctr)
+        return; /* switched off (dsm_stats_enable) */
     dsm_stats *s = &rt->stats;
     uint32_t b = s->block;
     if (side == 0) {
@@ -82,10 +83,23 @@ void dsm_stats_call_end(dsm_rt *rt, uint64_t t0)
     if (s->inv_ro | s->inv_rw) {
         /* one block per call: at most one invalidation of each kind, and
          * in practice never both; the time goes to the first kind */
-        uint64_t wall = dsm_now_ns() - t0;
+        uint64_t wall = dsm_ticks() - t0;
         counters_add(rt->ctr, s->inv_ro ? CM_INV_RO_WALL : CM_INV_RW_WALL, s->block, wall);
         s->inv_ro = s->inv_rw = 0;
     }
+}
+
+void dsm_stats_enable(dsm_rt *rt, int on)
+{
+    pthread_mutex_lock(&rt->eng_lock);
+    if (on && !rt->ctr && rt->stats.ctr_off) {
+        rt->ctr = rt->stats.ctr_off;
+        rt->stats.ctr_off = NULL;
+    } else if (!on && rt->ctr) {
+        rt->stats.ctr_off = rt->ctr;
+        rt->ctr = NULL;
+    }
+    pthread_mutex_unlock(&rt->eng_lock);
 }
 
 int dsm_stats_init(dsm_rt *rt)
@@ -273,6 +287,25 @@ static counters *snapshot(dsm_rt *rt)
     pthread_mutex_lock(&rt->eng_lock);
     int rc = counters_merge(snap, rt->ctr);
     pthread_mutex_unlock(&rt->eng_lock);
+    /* the per-block wall times were taken in ticks (dsm_ticks) */
+    double f = dsm_ticks_ns_factor();
+    for (int m = 0; m < CM_NBLOCK_METRICS; m++)
+        if (counters_metric_is_time(m))
+            counters_scale(snap, m, f);
+    /* metrics the hot paths leave to this point (node.c): every miss is a
+     * page fault and coherence time; every protocol message received ran a
+     * handler; a protocol message is a header plus, with data, a block */
+    static const int miss[] = { CM_STACHE_READ_MISSES, CM_HOME_READ_MISSES, CM_STACHE_WRITE_RO,
+                                CM_HOME_WRITE_RO,      CM_STACHE_WRITE_INV, CM_HOME_WRITE_INV };
+    for (size_t i = 0; i < sizeof miss / sizeof miss[0]; i++)
+        if (counters_add_metric(snap, CM_PAGE_FAULTS, miss[i], 1) ||
+            counters_add_metric(snap, CM_PAGE_FAULT_WALL, miss[i] + 1, 1) ||
+            counters_add_metric(snap, CM_MEMORY_BLOCK_TIME, miss[i] + 1, 1))
+            rc = -1;
+    if (counters_add_metric(snap, CM_ACTIVE_MESSAGES, CM_RECV_MSGS, 1) ||
+        counters_add_metric(snap, CM_MSG_BYTES, CM_SENT_MSGS, sizeof(dsm_msg_hdr)) ||
+        counters_add_metric(snap, CM_MSG_BYTES, CM_BULK_DATA_TRANSFERS, rt->region.block_size))
+        rc = -1;
     if (rc)
         dsm_fatal("dsm_finalize", "out of memory gathering the statistics");
     for (int k = 0; k < CM_NNODE_METRICS; k++)

@@ -65,11 +65,16 @@ typedef struct dsm_stats {
     dsm_stats_table *table;
     int ends;                   /* nodes whose data is complete */
     uint64_t *msgs_from;        /* stats messages received per node */
+    counters *ctr_off;          /* the counters while switched off (benchmarks) */
 } dsm_stats;
 
 /* dsm_init: counters on unless DSM_COUNTERS=off; node 0 opens DSM_STATS.
  * 0, or -1 after a message. */
 int dsm_stats_init(dsm_rt *rt);
+/* Switch the counters off and on again at run time, keeping what they hold
+ * (for benchmarks that compare both in one process).  Call only while the
+ * node is quiet, e.g. between two barriers. */
+void dsm_stats_enable(dsm_rt *rt, int on);
 /* dsm_finalize, before the finalize collective: gather at node 0 and write
  * the file (only when DSM_STATS is set). */
 void dsm_stats_finalize(dsm_rt *rt);

@@ -168,6 +168,41 @@ int counters_chunk_used(const counters *c, uint32_t block)
     return 0;
 }
 
+void counters_scale(counters *c, int metric, double factor)
+{
+    if (metric < 0 || metric >= CM_NBLOCK_METRICS)
+        return;
+    uint64_t total = 0;
+    for (uint32_t ci = 0; ci < c->nchunks; ci++) {
+        uint64_t *v = c->chunk[(size_t)metric * c->nchunks + ci];
+        if (!v)
+            continue;
+        for (uint32_t k = 0; k < COUNTERS_CHUNK; k++) {
+            v[k] = (uint64_t)((double)v[k] * factor + 0.5);
+            total += v[k];
+        }
+    }
+    c->total[metric] = total; /* still exactly the sum over blocks */
+}
+
+int counters_add_metric(counters *c, int dst, int src, uint64_t k)
+{
+    if (dst < 0 || dst >= CM_NBLOCK_METRICS || src < 0 || src >= CM_NBLOCK_METRICS)
+        return -1;
+    for (uint32_t ci = 0; ci < c->nchunks; ci++) {
+        const uint64_t *v = c->chunk[(size_t)src * c->nchunks + ci];
+        if (!v)
+            continue;
+        uint64_t *d = counters_chunk_alloc(c, dst, ci << COUNTERS_CHUNK_SHIFT);
+        if (!d)
+            return -1;
+        for (uint32_t b = 0; b < COUNTERS_CHUNK; b++)
+            d[b] += k * v[b];
+    }
+    c->total[dst] += k * c->total[src];
+    return 0;
+}
+
 int counters_merge(counters *dst, const counters *src)
 {
     if (dst->nblocks != src->nblocks)

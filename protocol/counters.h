@@ -140,6 +140,12 @@ uint64_t counters_sum_blocks(const counters *c, int metric);
 int counters_chunk_used(const counters *c, uint32_t block);
 /* Add every value of src into dst (same nblocks): 0, or -1 out of memory. */
 int counters_merge(counters *dst, const counters *src);
+/* Multiply every block's value of a per-block metric (e.g. clock ticks to
+ * nanoseconds), rounding each, and make the total their sum again. */
+void counters_scale(counters *c, int metric, double factor);
+/* dst[b] += k * src[b] for every block (metrics derived from others when the
+ * counters are gathered, which spares the hot paths their updates). */
+int counters_add_metric(counters *c, int dst, int src, uint64_t k);
 
 /* Paper name of a metric ("stacheReadMisses", ...), NULL when out of range. */
 const char *counters_metric_name(int metric);

@@ -72,10 +72,6 @@ typedef struct dir_entry {
     dir_aug aug;
 } dir_entry;
 
-/* Test hook (tests/explore): called with side 0 (cache) or 1 (directory),
- * the state and the event of every table entry the engine applies. */
-typedef void (*proto_trace_fn)(void *arg, int side, int state, int event);
-void proto_engine_set_trace(proto_engine *e, proto_trace_fn fn, void *arg);
 
 struct proto_engine {
     int self, nnodes;

@@ -235,6 +235,12 @@ uint64_t proto_self_messages(const proto_engine *e);
  * thread), or the requester waits. */
 uint32_t proto_deferred_messages(const proto_engine *e);
 
+/* Observation hook: called with side 0 (cache) or 1 (directory), the state
+ * and the table event of every entry the engine applies, before its steps.
+ * For instrumentation (the runtime's counters) and tests; NULL: none. */
+typedef void (*proto_trace_fn)(void *arg, int side, int state, int event);
+void proto_engine_set_trace(proto_engine *e, proto_trace_fn fn, void *arg);
+
 /* Snapshot of all mutable state (for exhaustive exploration and checkpoints):
  * proto_engine_save returns the number of bytes needed / written. */
 size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap);
