@@ -4,3 +4,4 @@ include tests/transport.mk
 include tests/multinode.mk
 include tests/core.mk
 include tests/stats.mk
+include tests/particles.mk
