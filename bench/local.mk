@@ -13,3 +13,20 @@ run-bench: bench dsmrun
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_core
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_patterns
 .PHONY: bench run-bench
+
+# issue 5: shm and mpi side by side (bench/bench_transport.sh), with a plain
+# MPI round trip of one block; needs MPI for the mpi column.
+EXTRA_DIST += bench/bench_transport.sh bench/bench_transport.c
+if HAVE_MPI
+EXTRA_PROGRAMS += bench/bench_transport
+bench_bench_transport_SOURCES = bench/bench_transport.c
+bench_bench_transport_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
+bench_bench_transport_LDADD = libdsm.la $(MPI_LIBS)
+run-bench-transport: bench/bench_transport dsmrun
+	$(SHELL) $(srcdir)/bench/bench_transport.sh $(top_builddir)
+else
+run-bench-transport:
+	@echo "bench_transport: configure found no MPI: the shm/mpi table is skipped"
+endif
+run-bench: run-bench-transport
+.PHONY: run-bench-transport

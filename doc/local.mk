@@ -1,5 +1,6 @@
 # doc/: manual pages (installed) and the Markdown documents (distributed).
 #   dsmrun.1   the launcher
 #   dsm.3      the C API (dsm.h)
-dist_man_MANS += doc/dsmrun.1 doc/dsm.3
-EXTRA_DIST += doc/user-guide.md doc/protocol.md doc/patterns.md doc/metrics.md
+#   dsmprof.1  reports from a profile file
+dist_man_MANS += doc/dsmrun.1 doc/dsm.3 doc/dsmprof.1
+EXTRA_DIST += doc/user-guide.md doc/protocol.md doc/patterns.md doc/metrics.md doc/advice.md doc/profile-format.md

@@ -142,7 +142,6 @@ int dsm_alloc_init(dsm_rt *rt)
 
 void *dsm_alloc_collective(dsm_rt *rt, size_t size, const char *name)
 {
-    (void)name; /* kept for the profile (later issue) */
     size_t bs = rt->region.block_size;
     size_t len = size ? (size + bs - 1) / bs * bs : bs;
     pthread_mutex_lock(&rt->alloc_lock);
@@ -166,6 +165,8 @@ void *dsm_alloc_collective(dsm_rt *rt, size_t size, const char *name)
         proto_set_home(rt->eng, first + i, 1, (int)home);
     }
     pthread_mutex_unlock(&rt->alloc_lock);
+    if (rt->prof)
+        dsm_prof_alloc(rt, off, size ? size : len, name, 1);
     /* Homes are set before the collective: once any node leaves it, every
      * node knows the new blocks and can serve requests for them.  A
      * mismatched call ends the job in the collective anyway. */
@@ -175,7 +176,6 @@ void *dsm_alloc_collective(dsm_rt *rt, size_t size, const char *name)
 
 void *dsm_alloc_local(dsm_rt *rt, size_t size, const char *name)
 {
-    (void)name;
     size_t len = size ? (size + 15) & ~(size_t)15 : 16;
     if (len < size)
         dsm_fatal("dsm_malloc", "size %zu is too large", size);
@@ -184,6 +184,8 @@ void *dsm_alloc_local(dsm_rt *rt, size_t size, const char *name)
     pthread_mutex_unlock(&rt->alloc_lock);
     if (off < 0)
         return NULL;
+    if (rt->prof)
+        dsm_prof_alloc(rt, (size_t)off, size ? size : len, name, 0);
     return rt->region.app + off;
 }
 

@@ -1,5 +1,7 @@
 /* api.c - the public API of dsm.h: argument checks and the clear errors for
  * misuse, then the work in node.c, alloc.c and sync.c. */
+#include <config.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 #include "error.h"
 #include "futex.h"
 #include "node.h"
+#include "transport_mpi.h"
 
 static dsm_rt the_rt;
 
@@ -34,6 +37,73 @@ static int env_int(const char *name, int *out)
     return 0;
 }
 
+/* The transport: DSM_TRANSPORT=shm|mpi|verbs, else shm under dsmrun, mpi
+ * under mpirun, none (one node) otherwise.  NULL after a message. */
+static const char *pick_transport(void)
+{
+    const char *s = getenv("DSM_TRANSPORT");
+    if (s && *s) {
+        if (!strcmp(s, "shm")) {
+            if (!dsm_transport_shm_present()) {
+                fprintf(stderr, "dsm: node ?: dsm_init: DSM_TRANSPORT=shm but this process was "
+                                "not started by dsmrun (dsmrun -n N prog)\n");
+                return NULL;
+            }
+            return "shm";
+        }
+        if (!strcmp(s, "mpi")) {
+#ifdef HAVE_MPI
+            return "mpi";
+#else
+            fprintf(stderr, "dsm: node ?: dsm_init: DSM_TRANSPORT=mpi but this libdsm was built "
+                            "without MPI (install libopenmpi-dev and reconfigure)\n");
+            return NULL;
+#endif
+        }
+        if (!strcmp(s, "verbs")) {
+            fprintf(stderr, "dsm: node ?: dsm_init: DSM_TRANSPORT=verbs: the verbs (RDMA) "
+                            "transport is not implemented yet; use mpi or shm\n");
+            return NULL;
+        }
+        fprintf(stderr, "dsm: node ?: dsm_init: DSM_TRANSPORT=%s is not one of shm, mpi, verbs\n",
+                s);
+        return NULL;
+    }
+    if (dsm_transport_shm_present())
+        return "shm";
+    if (dsm_transport_mpi_launched()) {
+#ifdef HAVE_MPI
+        return "mpi";
+#else
+        fprintf(stderr, "dsm: node ?: dsm_init: started by mpirun but this libdsm was built "
+                        "without MPI (install libopenmpi-dev and reconfigure)\n");
+        return NULL;
+#endif
+    }
+    return "none";
+}
+
+static dsm_transport *open_mpi(size_t block_size)
+{
+#ifdef HAVE_MPI
+    return dsm_transport_mpi_open(block_size);
+#else
+    (void)block_size;
+    return NULL;
+#endif
+}
+
+static void mark(dsm_transport *tp, int state)
+{
+#ifdef HAVE_MPI
+    if (!strcmp(tp->name, "mpi")) {
+        dsm_transport_mpi_mark(tp, state);
+        return;
+    }
+#endif
+    dsm_transport_shm_mark(tp, state);
+}
+
 int dsm_init(int *argc, char ***argv)
 {
     (void)argc;
@@ -51,8 +121,14 @@ int dsm_init(int *argc, char ***argv)
     }
     rt->self = 0;
     rt->nnodes = 1;
-    if (dsm_transport_shm_present()) {
-        rt->tp = dsm_transport_shm_open(rt->cfg.block_size);
+    const char *which = pick_transport();
+    if (!which) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (!strcmp(which, "shm") || !strcmp(which, "mpi")) {
+        rt->tp = !strcmp(which, "shm") ? dsm_transport_shm_open(rt->cfg.block_size)
+                                       : open_mpi(rt->cfg.block_size);
         if (!rt->tp) {
             errno = EINVAL;
             return -1;
@@ -71,11 +147,16 @@ int dsm_init(int *argc, char ***argv)
     dsm_error_node = rt->self;
     const char *base = getenv("DSM_CLOCK_BASE_NS");
     rt->clock_base_ns = base && *base ? strtoull(base, NULL, 10) : dsm_now_ns();
+#ifdef HAVE_MPI
+    if (rt->tp && !strcmp(rt->tp->name, "mpi"))
+        rt->clock_base_ns = dsm_transport_mpi_clock_base(rt->tp);
+#endif
     if (dsm_region_map(&rt->region, rt->cfg.region_addr, rt->cfg.region_size, rt->cfg.block_size,
                        rt->self)) {
         errno = ENOMEM;
         return -1;
     }
+    dsm_ticks_init();
     if (dsm_rt_start(rt)) {
         errno = ENOMEM;
         return -1;
@@ -83,7 +164,7 @@ int dsm_init(int *argc, char ***argv)
     dsm_g = rt;
     dsm_fault_install(rt);
     if (rt->tp)
-        dsm_transport_shm_mark(rt->tp, DSM_NODE_JOINED);
+        mark(rt->tp, DSM_NODE_JOINED);
     rt->initialized = 1;
     dsm_collective(rt, COLL_INIT, (uint64_t)rt->cfg.block_size, "dsm_init");
     return 0;
@@ -97,7 +178,7 @@ void dsm_finalize(void)
     dsm_rt_stop(rt);
     rt->finalized = 1;
     if (rt->tp) {
-        dsm_transport_shm_mark(rt->tp, DSM_NODE_FINALIZED);
+        mark(rt->tp, DSM_NODE_FINALIZED);
         /* delivers what is still in the overflow lists (the last messages
          * of the finalize collective may be there) */
         rt->tp->close(rt->tp);

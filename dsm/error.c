@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 int dsm_error_node = -1;
+void (*dsm_fatal_exit)(int code);
 
 noreturn void dsm_fatal(const char *call, const char *fmt, ...)
 {
@@ -31,5 +32,7 @@ noreturn void dsm_fatal(const char *call, const char *fmt, ...)
     fflush(stdout);
     ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
     (void)w;
+    if (dsm_fatal_exit)
+        dsm_fatal_exit(1);
     _exit(1);
 }

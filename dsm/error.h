@@ -14,4 +14,9 @@ noreturn void dsm_fatal(const char *call, const char *fmt, ...)
 /* The node id used in messages; -1 before dsm_init. */
 extern int dsm_error_node;
 
+/* Set by a transport whose job must be ended another way than by the exit
+ * status (mpi: MPI_Abort, so mpirun ends every rank); called with the exit
+ * code after the line is written, instead of _exit. */
+extern void (*dsm_fatal_exit)(int code);
+
 #endif

@@ -26,6 +26,7 @@ static void context_handler(int sig, siginfo_t *info, void *uctx)
 #if defined(__x86_64__)
     const ucontext_t *uc = uctx;
     w = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+    dsm_prof_fault_ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP]; /* code attribution */
 #else
     (void)uctx;
 #endif
@@ -57,6 +58,7 @@ static int on_fault(void *addr, int serious)
     }
     fault_is_write = -1;
     dsm_rt_access(rt, block, is_write);
+    dsm_prof_fault_ip = 0;
     return 1;
 }
 

@@ -14,6 +14,13 @@ libdsm_la_SOURCES = \
 	dsm/api.c
 libdsm_la_LIBADD = libdsmproto.la $(SIGSEGV_LIBS) $(PTHREAD_LIBS)
 libdsm_la_LDFLAGS = -version-info 0:0:0
+# the mpi transport (issue 5), when configure found MPI
+libdsm_la_SOURCES += dsm/transport_mpi.h dsm/msg.h dsm/msg.c
+if HAVE_MPI
+libdsm_la_SOURCES += dsm/transport_mpi.c
+libdsm_la_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
+libdsm_la_LIBADD += $(MPI_LIBS)
+endif
 
 bin_PROGRAMS += dsmrun
 dsmrun_SOURCES = dsm/dsmrun.c dsm/settings.h dsm/settings.c dsm/shm_layout.h

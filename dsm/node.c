@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "futex.h"
+#include "msg.h"
 
 dsm_rt *dsm_g;
 
@@ -94,11 +95,17 @@ static void run_actions(dsm_rt *rt, const void *payload, uint32_t payload_len)
             break;
         }
         case PA_SET_ACCESS:
+            /* the profile's twin is taken before the application can write,
+             * its diff after it no longer can */
+            if (rt->prof && act->access == PROTO_ACCESS_WRITE)
+                dsm_prof_set_access(rt, act->block, act->access);
             if (dsm_region_protect(&rt->region, act->block, act->access))
                 dsm_fatal("protocol",
                           "mprotect of block %u failed: %s (too many mappings? raise "
                           "vm.max_map_count or DSM_BLOCK_SIZE)",
                           act->block, strerror(errno));
+            if (rt->prof && act->access != PROTO_ACCESS_WRITE)
+                dsm_prof_set_access(rt, act->block, act->access);
             break;
         case PA_INSTALL:
             if (payload_len != rt->region.block_size)
@@ -245,6 +252,8 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
         if (kind >= 0) {
             counters_add(rt->ctr, kind, block, 1);
             counters_add(rt->ctr, kind + 1, block, wall); /* its *Wall follows it */
+            if (rt->prof)
+                dsm_prof_miss(rt, block, kind, wall);
         } else {
             counters_add(rt->ctr, CM_PAGE_FAULTS, block, 1);
             counters_add(rt->ctr, CM_PAGE_FAULT_WALL, block, wall);
@@ -260,15 +269,15 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
 static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
 {
     dsm_rt *rt = ctx;
-    if (h->magic != DSM_MSG_MAGIC || h->dst != rt->self || h->src < 0 || h->src >= rt->nnodes)
-        dsm_fatal("transport", "malformed message (magic %#x, type %u, from %d to %d)", h->magic,
-                  h->type, h->src, h->dst);
+    /* everything below may trust the header: types, sizes, blocks, lock
+     * ids, slots and offsets are in range (msg.c) */
+    dsm_msg_limits lim = { rt->self, rt->nnodes, rt->region.nblocks,
+                           (uint32_t)rt->region.block_size, rt->cfg.locks, rt->region.size };
+    char why[160];
+    if (dsm_msg_validate(h, &lim, why, sizeof why))
+        dsm_fatal("transport", "malformed message from node %d: %s", h->src, why);
     if (h->type > 0 && h->type < PM_NTYPES) {
         proto_msg m = { (uint8_t)h->type, h->src, h->dst, h->block };
-        uint32_t want = proto_msg_has_data(h->type) ? (uint32_t)rt->region.block_size : 0;
-        if (h->len != want)
-            dsm_fatal("transport", "%s from node %d carries %u bytes, expected %u",
-                      proto_msg_name(h->type), h->src, h->len, want);
         uint64_t t0 = rt->ctr ? dsm_ticks() : 0;
         pthread_mutex_lock(&rt->eng_lock);
         rt->acts.n = 0;
@@ -314,6 +323,7 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
     case RT_STATS_CTR:
     case RT_STATS_PAT:
     case RT_STATS_END:
+    case RT_PROF_DATA:
         dsm_stats_handle(rt, h, payload);
         break;
     default:

@@ -13,10 +13,13 @@
 #include "settings.h"
 #include "proto.h"
 #include "region.h"
+#include "prof.h"
 #include "stats.h"
 #include "transport.h"
 
-/* Runtime (non-protocol) messages; protocol messages use proto_msg_type. */
+/* Runtime (non-protocol) messages; protocol messages use proto_msg_type.
+ * A new type must also be taught to dsm_msg_validate (msg.c), which
+ * rejects unknown types before handle_msg sees them. */
 enum {
     RT_COLL_ENTER = 64, /* node -> 0: arg0 seq, arg1 kind, arg2 argument */
     RT_COLL_DONE,       /* 0 -> node: arg0 seq */
@@ -29,6 +32,7 @@ enum {
     RT_STATS_CTR,       /* node -> 0 at finalize: counter records (stats.c) */
     RT_STATS_PAT,       /* node -> 0 at finalize: a home's pattern records */
     RT_STATS_END,       /* node -> 0: arg0 = stats messages sent before this one */
+    RT_PROF_DATA,       /* node -> 0 at finalize: a piece of the node's profile data (prof.c) */
 };
 
 enum { COLL_INIT = 1, COLL_BARRIER, COLL_ALLOC, COLL_FINALIZE, COLL_STATS };
@@ -85,6 +89,7 @@ typedef struct dsm_rt {
     /* statistics (stats.h): ctr is NULL when DSM_COUNTERS=off */
     counters *ctr;
     dsm_stats stats;
+    dsm_prof *prof;             /* the profile (prof.h); NULL when DSM_PROFILE=off */
 
     _Atomic uint64_t pongs;     /* RT_PONG received */
     uint64_t clock_base_ns;

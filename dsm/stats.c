@@ -115,6 +115,8 @@ int dsm_stats_init(dsm_rt *rt)
         }
         proto_engine_set_trace(rt->eng, on_transition, rt);
     }
+    if (dsm_prof_init(rt))
+        return -1;
     if (rt->self == 0 && rt->cfg.stats_path) {
         s->out = fopen(rt->cfg.stats_path, "w");
         if (!s->out) {
@@ -382,6 +384,15 @@ static void ship_all(dsm_rt *rt, const counters *snap, const dsm_stats_pattern *
         ship(rt, RT_STATS_PAT, pat + i, k * sizeof *pat, &nmsgs);
     }
     free(buf);
+    if (rt->prof) {
+        size_t plen;
+        unsigned char *pd = dsm_prof_serialize(rt, &plen);
+        for (size_t i = 0; i < plen; i += rt->region.block_size) {
+            size_t k = plen - i < rt->region.block_size ? plen - i : rt->region.block_size;
+            ship(rt, RT_PROF_DATA, pd + i, k, &nmsgs);
+        }
+        free(pd);
+    }
     dsm_msg_hdr h = { 0 };
     h.type = RT_STATS_END;
     h.arg[0] = nmsgs;
@@ -396,8 +407,9 @@ void dsm_stats_handle(dsm_rt *rt, const dsm_msg_hdr *h, const void *payload)
     pthread_mutex_lock(&s->lock);
     dsm_stats_table *t = s->table;
     if (!t)
-        dsm_fatal("dsm_finalize", "statistics from node %d, but DSM_STATS is not set at node 0 "
-                                  "(set it the same way on every node)", h->src);
+        dsm_fatal("dsm_finalize", "statistics from node %d, but neither DSM_STATS nor the "
+                                  "profile is on at node 0 (set DSM_STATS and DSM_PROFILE the "
+                                  "same way on every node)", h->src);
     switch (h->type) {
     case RT_STATS_CTR: {
         if (h->len % sizeof(stats_rec))
@@ -428,6 +440,9 @@ void dsm_stats_handle(dsm_rt *rt, const dsm_msg_hdr *h, const void *payload)
         }
         break;
     }
+    case RT_PROF_DATA:
+        dsm_prof_receive(rt, h->src, payload, h->len);
+        break;
     case RT_STATS_END:
         /* FIFO per pair: everything the node sent came before */
         if (s->msgs_from[h->src] != h->arg[0])
@@ -459,8 +474,8 @@ static int all_in(dsm_rt *rt, void *arg)
 void dsm_stats_finalize(dsm_rt *rt)
 {
     dsm_stats *s = &rt->stats;
-    if (!rt->cfg.stats_path)
-        return;
+    if (!rt->cfg.stats_path && !rt->prof)
+        return; /* nothing to gather: neither DSM_STATS nor the profile */
     if (rt->self == 0) {
         pthread_mutex_lock(&s->lock);
         s->table = dsm_stats_table_create(rt->nnodes, rt->region.nblocks, rt->region.block_size);
@@ -471,7 +486,8 @@ void dsm_stats_finalize(dsm_rt *rt)
         s->table->patterns_on = proto_augment_enabled(rt->eng);
         pthread_mutex_unlock(&s->lock);
     }
-    dsm_collective(rt, COLL_STATS, 0, "dsm_finalize");
+    dsm_collective(rt, COLL_STATS, (rt->cfg.stats_path ? 1 : 0) | (rt->prof ? 2 : 0),
+                   "dsm_finalize");
     counters *snap = snapshot(rt);
     size_t npat;
     dsm_stats_pattern *pat = home_patterns(rt, &npat);
@@ -486,16 +502,26 @@ void dsm_stats_finalize(dsm_rt *rt)
     for (size_t i = 0; i < npat; i++)
         if (table_add_pattern(s->table, &pat[i]))
             dsm_fatal("dsm_finalize", "out of memory gathering the pattern records");
+    if (rt->prof) {
+        size_t plen;
+        void *pd = dsm_prof_serialize(rt, &plen);
+        dsm_prof_receive(rt, 0, pd, plen);
+        free(pd);
+    }
     pthread_mutex_unlock(&s->lock);
     free(pat);
     dsm_rt_wait(rt, all_in, NULL);
     pthread_mutex_lock(&s->lock);
-    int bad = dsm_stats_table_write(s->table, s->out);
-    if (fclose(s->out))
-        bad = 1;
-    s->out = NULL;
-    if (bad)
-        fprintf(stderr, "dsm: node 0: dsm_finalize: writing DSM_STATS=%s failed: %s\n",
-                rt->cfg.stats_path, strerror(errno));
+    if (s->out) {
+        int bad = dsm_stats_table_write(s->table, s->out);
+        if (fclose(s->out))
+            bad = 1;
+        s->out = NULL;
+        if (bad)
+            fprintf(stderr, "dsm: node 0: dsm_finalize: writing DSM_STATS=%s failed: %s\n",
+                    rt->cfg.stats_path, strerror(errno));
+    }
     pthread_mutex_unlock(&s->lock);
+    if (rt->prof)
+        dsm_prof_finish(rt, s->table);
 }

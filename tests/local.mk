@@ -5,3 +5,7 @@ include tests/multinode.mk
 include tests/core.mk
 include tests/stats.mk
 include tests/particles.mk
+include tests/profile.mk
+include tests/html.mk
+include tests/mpi.mk
+include tests/fuzz.mk

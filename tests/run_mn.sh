@@ -1,7 +1,7 @@
 #!/bin/sh
 # run_mn.sh - run one multi-node test program under dsmrun on several node
 # counts; fails if any run fails.  Used by the tests/mn_*.sh scripts.
-#   run_mn.sh [-n "2 4 8"] [-t SECONDS] [-e REGEX] PROGRAM [ARGS...]
+#   [DSM_TEST_TRANSPORT=shm|mpi] run_mn.sh [-n "2 4 8"] [-t SECONDS] [-e REGEX] PROGRAM [ARGS...]
 #     -n  node counts, one run each (default "2 4 8")
 #     -t  dsmrun --timeout (default 120); the run is also killed by
 #         timeout(1) 30 s later in case dsmrun itself hangs
@@ -26,6 +26,15 @@ if [ $# -lt 1 ]; then
 fi
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
+# DSM_TEST_TRANSPORT=mpi: the same runs under OpenMPI's mpirun (through
+# tests/mpirun_dsm.sh, which takes dsmrun's options); skipped without mpirun.
+case ${DSM_TEST_TRANSPORT:-shm} in
+    shm) ;;
+    mpi)
+        command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1 || { echo "run_mn.sh: no mpirun: skipped"; exit 77; }
+        dsmrun=${DSMRUN:-$(dirname "$0")/mpirun_dsm.sh} ;;
+    *) echo "run_mn.sh: DSM_TEST_TRANSPORT=$DSM_TEST_TRANSPORT is neither shm nor mpi" >&2; exit 99 ;;
+esac
 prog=$1
 shift
 case $prog in
@@ -46,7 +55,7 @@ out=$(mktemp "${TMPDIR:-/tmp}/run_mn.XXXXXX") || exit 99
 trap 'rm -f "$out"' EXIT
 status=0
 for n in $nodes; do
-    echo "=== dsmrun -n $n $prog $*"
+    echo "=== ${DSM_TEST_TRANSPORT:-shm}: $(basename "$dsmrun") -n $n $prog $*"
     start=$(date +%s)
     if [ -n "$to" ]; then
         "$to" -k 10 $((limit + 30)) "$dsmrun" -p -n "$n" --timeout "$limit" "$prog" "$@" >"$out" 2>&1

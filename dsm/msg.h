@@ -1,0 +1,37 @@
+/* msg.h - decoding and validation of the messages that come off the wire.
+ * Every message a transport delivers goes through dsm_msg_validate before it
+ * touches any state (node.c handle_msg), so a corrupt or hostile message is
+ * reported in one line and ends the job instead of indexing out of range. */
+#ifndef DSM_MSG_H
+#define DSM_MSG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "transport.h"
+
+/* What a message must fit, from the receiving node's configuration. */
+typedef struct dsm_msg_limits {
+    int self, nnodes;
+    uint32_t nblocks;     /* blocks in the region */
+    uint32_t block_size;  /* bytes: the payload of a data message */
+    uint32_t locks;       /* DSM_LOCKS */
+    uint64_t region_size; /* bytes: bound of region offsets (RT_FREE) */
+} dsm_msg_limits;
+
+/* Bytes of one counter record in an RT_STATS_CTR payload (stats.c). */
+#define DSM_MSG_STATS_REC_SIZE 16
+
+/* Framing: a received buffer of n bytes is a header plus exactly the
+ * payload the header announces.  Fills *h (copied out: buf need not be
+ * aligned) and *payload; 0, or -1 with the reason in why. */
+int dsm_msg_decode(const void *buf, size_t n, dsm_msg_hdr *h, const void **payload, char *why,
+                   size_t whylen);
+
+/* Is h a message this node may act on: magic, type, sender and receiver,
+ * payload length for the type, block number, lock id, thread slot,
+ * collective kind, region offset?  0, or -1 with the reason in why (one
+ * line, without the sender, which the caller names). */
+int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,48 @@
+/* prof.h - the runtime side of the data-centric profile (issue 4): names of
+ * data structures (by name, or by allocation site and call path), miss
+ * causes per (node, block), the faulting instruction of every miss, twins
+ * and diffs of write-granted blocks (false sharing at the byte level), and
+ * at dsm_finalize the gathering at node 0 (inside dsm/stats.c's gather) and
+ * the profile file written through profile/.
+ *
+ * rt->prof is NULL when DSM_PROFILE=off: every hook is then one branch in
+ * the caller.  The hooks called with eng_lock held say so. */
+#ifndef DSM_PROF_H
+#define DSM_PROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct dsm_rt dsm_rt;
+typedef struct dsm_prof dsm_prof;
+typedef struct dsm_stats_table dsm_stats_table;
+
+/* The faulting instruction of the current fault of this thread (fault.c
+ * sets it from the signal context; 0: unknown). */
+extern __thread uintptr_t dsm_prof_fault_ip;
+
+/* dsm_init: reads DSM_PROFILE (unset: dsm-profile.json; "off": no profile);
+ * sets rt->prof.  0, or -1 after a message. */
+int dsm_prof_init(dsm_rt *rt);
+
+/* An allocation of [off, off + len) (region offsets) named `name` (NULL: by
+ * the caller's site and call path).  Called outside eng_lock. */
+void dsm_prof_alloc(dsm_rt *rt, size_t off, size_t len, const char *name, int collective);
+
+/* A miss of counters kind `kind` (CM_*_MISSES / CM_*_WRITE_RO / _INV) on
+ * block completed after `wall` ticks (dsm_ticks; eng_lock held). */
+void dsm_prof_miss(dsm_rt *rt, uint32_t block, int kind, uint64_t wall);
+
+/* The application's access to block is set to `access` (eng_lock held):
+ * a write grant takes a twin, leaving write access diffs it. */
+void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access);
+
+/* dsm_finalize: this node's data, serialized (malloc'd; *len bytes). */
+void *dsm_prof_serialize(dsm_rt *rt, size_t *len);
+/* Node 0: a piece of node src's serialized data (in order). */
+void dsm_prof_receive(dsm_rt *rt, int src, const void *data, size_t len);
+/* Node 0, after everything arrived: build and write the profile, print the
+ * summary. */
+void dsm_prof_finish(dsm_rt *rt, const dsm_stats_table *t);
+
+#endif

@@ -1,0 +1,532 @@
+/* transport_mpi.c - the mpi transport: nodes are the ranks of an OpenMPI job
+ * (`mpirun -np N prog`), messages are MPI point-to-point messages on a
+ * private duplicate of MPI_COMM_WORLD.
+ *
+ * Design (transport.h guarantees, and latency):
+ *  - Receives are preposted: a ring of RING MPI_Irecv of the largest message
+ *    (header + block).  MPI matches messages to posted receives in posting
+ *    order and keeps order per (sender, communicator, tag), so testing only
+ *    the oldest posted receive and reposting at the tail delivers every
+ *    sender's messages in the order sent.  (MPI_Testsome over the whole
+ *    ring would return completions by index, not by arrival.)
+ *  - send copies the message into a pooled buffer and starts MPI_Isend; it
+ *    never waits for the receiver.  Pending sends are completed by later
+ *    sends, polls and waits (MPI_Testsome).
+ *  - All MPI calls are serialised by one mutex, held only around the MPI
+ *    call itself (never around a handler, which sends).  MPI is initialised
+ *    with MPI_THREAD_MULTIPLE when available, so that MPI_Abort from any
+ *    thread (dsm_fatal, the atexit check) is legal too.
+ *  - One thread consumes at a time (like shm): a poll that finds another
+ *    thread consuming returns 0, so each message goes to one caller, in
+ *    order.
+ *  - wait never calls a blocking MPI function: OpenMPI's blocking calls spin
+ *    at 100% of a core.  It tests the oldest receive and sleeps in between,
+ *    with an exponential back-off from 10 us to 50 us while the node is
+ *    active (a message in the last 20 ms: a peer's request must not wait
+ *    long), to 1 ms when idle (about 1000 wake-ups a second: 0.4% of a core
+ *    measured), and 20 us while a send is pending (MPI rendezvous needs the
+ *    sender's progress calls).  A message another thread is consuming does
+ *    not end the wait, or the caller would spin against that thread.
+ *  - dsm_wtime: rank 0's clock base, translated into each rank's monotonic
+ *    clock by a ping-pong offset estimate at open (best of 8 round trips),
+ *    so the base is the same across hosts. */
+#define _GNU_SOURCE 1
+#include "transport_mpi.h"
+
+#include <mpi.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "futex.h"
+#include "msg.h"
+
+#define RING 64         /* preposted receives */
+#define TAG 0x4453      /* every transport message; FIFO holds per tag */
+#define TAG_CLOCK 0x4454
+#define POOL_MAX 256    /* free send buffers kept for reuse */
+#define SEND_PAUSE 20000 /* ns between tests while a send is pending */
+#define ACTIVE_NS 20000000ULL /* a node that saw a message this recently is active */
+
+typedef struct mpi_impl {
+    MPI_Comm comm;
+    int we_init;                /* we called MPI_Init_thread, so we finalize */
+    size_t msg_max;             /* header + max payload */
+    pthread_mutex_t lock;       /* serialises every MPI call below */
+    /* receive ring */
+    MPI_Request rreq[RING];
+    unsigned char *rbuf[RING];
+    int rhead;
+    int head_done;              /* rreq[rhead] completed in wait, not yet delivered */
+    MPI_Status head_st;
+    /* pending sends */
+    MPI_Request *sreq;
+    unsigned char **sbuf;
+    int *sidx;                  /* scratch for MPI_Testsome */
+    int nsend, capsend;
+    unsigned char *pool[POOL_MAX];
+    int npool;
+    _Atomic int consumer;
+    _Atomic int woken;
+    _Atomic uint64_t last_activity; /* dsm_now_ns() of the last message in or out */
+    int state;                  /* DSM_NODE_STARTED / JOINED / FINALIZED */
+    uint64_t clock_base;
+} mpi_impl;
+
+static dsm_transport *the_mpi; /* for the atexit check and dsm_fatal */
+
+int dsm_transport_mpi_launched(void)
+{
+    const char *s = getenv("OMPI_COMM_WORLD_SIZE");
+    if (s && *s)
+        return 1;
+    s = getenv("PMIX_RANK");
+    return s && *s;
+}
+
+static void mpi_fail(const char *what, int rc)
+{
+    char err[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(rc, err, &len) != MPI_SUCCESS)
+        snprintf(err, sizeof err, "error %d", rc);
+    dsm_fatal("transport", "%s failed: %s", what, err);
+}
+
+static unsigned char *buf_get(mpi_impl *im)
+{
+    if (im->npool)
+        return im->pool[--im->npool];
+    unsigned char *b = malloc(im->msg_max);
+    if (!b)
+        dsm_fatal("transport", "out of memory for a message buffer");
+    return b;
+}
+
+static void buf_put(mpi_impl *im, unsigned char *b)
+{
+    if (im->npool < POOL_MAX)
+        im->pool[im->npool++] = b;
+    else
+        free(b);
+}
+
+/* Complete finished sends (lock held). */
+static void reap_sends(mpi_impl *im)
+{
+    if (!im->nsend)
+        return;
+    int out = 0;
+    int rc = MPI_Testsome(im->nsend, im->sreq, &out, im->sidx, MPI_STATUSES_IGNORE);
+    if (rc != MPI_SUCCESS)
+        mpi_fail("MPI_Testsome", rc);
+    if (out == MPI_UNDEFINED || out == 0)
+        return;
+    for (int i = 0; i < out; i++) {
+        buf_put(im, im->sbuf[im->sidx[i]]);
+        im->sbuf[im->sidx[i]] = NULL;
+    }
+    int k = 0;
+    for (int i = 0; i < im->nsend; i++)
+        if (im->sbuf[i]) {
+            im->sreq[k] = im->sreq[i];
+            im->sbuf[k++] = im->sbuf[i];
+        }
+    im->nsend = k;
+}
+
+static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void *payload)
+{
+    mpi_impl *im = t->impl;
+    if (dst < 0 || dst >= t->nnodes || dst == t->node || h->len > t->max_payload) {
+        fprintf(stderr, "dsm: node %d: transport: bad send to node %d (%u payload bytes)\n",
+                t->node, dst, h->len);
+        return -1;
+    }
+    pthread_mutex_lock(&im->lock);
+    if (im->nsend == im->capsend) {
+        int cap = im->capsend ? 2 * im->capsend : 64;
+        MPI_Request *r = realloc(im->sreq, (size_t)cap * sizeof *r);
+        if (r)
+            im->sreq = r;
+        unsigned char **b = realloc(im->sbuf, (size_t)cap * sizeof *b);
+        if (b)
+            im->sbuf = b;
+        int *x = realloc(im->sidx, (size_t)cap * sizeof *x);
+        if (x)
+            im->sidx = x;
+        if (!r || !b || !x)
+            dsm_fatal("transport", "out of memory for %d pending sends", cap);
+        im->capsend = cap;
+    }
+    unsigned char *b = buf_get(im);
+    memcpy(b, h, sizeof *h);
+    if (h->len)
+        memcpy(b + sizeof *h, payload, h->len);
+    int rc = MPI_Isend(b, (int)(sizeof *h + h->len), MPI_BYTE, dst, TAG, im->comm,
+                       &im->sreq[im->nsend]);
+    if (rc != MPI_SUCCESS)
+        mpi_fail("MPI_Isend", rc);
+    im->sbuf[im->nsend++] = b;
+    if (im->nsend >= 32)
+        reap_sends(im);
+    pthread_mutex_unlock(&im->lock);
+    return 0;
+}
+
+/* Is the oldest receive complete?  (lock held) */
+static int head_ready(mpi_impl *im)
+{
+    if (im->head_done)
+        return 1;
+    int flag = 0;
+    int rc = MPI_Test(&im->rreq[im->rhead], &flag, &im->head_st);
+    if (rc != MPI_SUCCESS)
+        mpi_fail("MPI_Test", rc);
+    im->head_done = flag;
+    return flag;
+}
+
+static int mpi_poll(dsm_transport *t, dsm_msg_handler handler, void *ctx, int max)
+{
+    mpi_impl *im = t->impl;
+    int expect = 0;
+    if (!atomic_compare_exchange_strong(&im->consumer, &expect, 1))
+        return 0;
+    int n = 0;
+    while (n < max) {
+        pthread_mutex_lock(&im->lock);
+        reap_sends(im);
+        if (!head_ready(im)) {
+            pthread_mutex_unlock(&im->lock);
+            break;
+        }
+        int count = 0;
+        MPI_Get_count(&im->head_st, MPI_BYTE, &count);
+        int from = im->head_st.MPI_SOURCE;
+        unsigned char *b = im->rbuf[im->rhead];
+        /* repost the slot with a fresh buffer at the tail of the ring */
+        im->rbuf[im->rhead] = buf_get(im);
+        int rc = MPI_Irecv(im->rbuf[im->rhead], (int)im->msg_max, MPI_BYTE, MPI_ANY_SOURCE, TAG,
+                           im->comm, &im->rreq[im->rhead]);
+        if (rc != MPI_SUCCESS)
+            mpi_fail("MPI_Irecv", rc);
+        im->rhead = (im->rhead + 1) % RING;
+        im->head_done = 0;
+        pthread_mutex_unlock(&im->lock);
+        /* Framing (dsm_msg_decode): the header must be whole, its length
+         * must be what came, and it must claim the rank that sent it.  The
+         * rest is checked by dsm_msg_validate in the node's handler. */
+        dsm_msg_hdr h;
+        const void *payload;
+        char why[128];
+        if (dsm_msg_decode(b, count < 0 ? 0 : (size_t)count, &h, &payload, why, sizeof why))
+            dsm_fatal("transport", "malformed message from node %d: %s", from, why);
+        if (h.src != from)
+            dsm_fatal("transport", "malformed message from node %d: it claims to be from node %d",
+                      from, h.src);
+        atomic_store(&im->last_activity, dsm_now_ns());
+        handler(ctx, &h, payload);
+        pthread_mutex_lock(&im->lock);
+        buf_put(im, b);
+        pthread_mutex_unlock(&im->lock);
+        n++;
+    }
+    atomic_store(&im->consumer, 0);
+    return n;
+}
+
+static void sleep_ns(long ns)
+{
+    struct timespec ts = { 0, ns };
+    nanosleep(&ts, NULL);
+}
+
+static void mpi_wait(dsm_transport *t, int timeout_ms)
+{
+    mpi_impl *im = t->impl;
+    /* nanosleep(10 us) would last 60 us with the default 50 us timer slack */
+    static __thread int slack_set;
+    if (!slack_set) {
+        prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+        slack_set = 1;
+    }
+    uint64_t end = dsm_now_ns() + (uint64_t)timeout_ms * 1000000ULL;
+    long pause = 10000;
+    const long pause_max = 1000000, pause_active = 50000; /* ns: idle, active node */
+    for (;;) {
+        if (atomic_exchange(&im->woken, 0))
+            return;
+        pthread_mutex_lock(&im->lock);
+        reap_sends(im);
+        /* a message another thread is consuming is not ours to wait for:
+         * returning would make the caller spin against that thread */
+        int ready = head_ready(im) && !atomic_load(&im->consumer);
+        int sending = im->nsend > 0;
+        pthread_mutex_unlock(&im->lock);
+        if (ready || dsm_now_ns() >= end)
+            return;
+        /* A send bigger than MPI's eager limit (rendezvous) only moves on
+         * when the sender calls into MPI after the receiver matched it:
+         * while one is pending, keep calling often. */
+        if (sending && pause > SEND_PAUSE)
+            pause = SEND_PAUSE;
+        sleep_ns(pause);
+        /* Back off to 1 ms only when the node has been quiet for a while:
+         * during a computation phase a request from a peer (an INV for a
+         * block the application spins on, a lock grant) must not wait for
+         * a long sleep, but an idle node must not burn its core either. */
+        long cap = dsm_now_ns() - atomic_load(&im->last_activity) < ACTIVE_NS ? pause_active
+                                                                              : pause_max;
+        if (pause < cap)
+            pause *= 2;
+        if (pause > cap)
+            pause = cap;
+    }
+}
+
+static void mpi_wake(dsm_transport *t)
+{
+    mpi_impl *im = t->impl;
+    atomic_store(&im->woken, 1);
+}
+
+static void discard(void *ctx, const dsm_msg_hdr *h, const void *payload)
+{
+    (void)ctx, (void)h, (void)payload;
+}
+
+static void mpi_close(dsm_transport *t)
+{
+    mpi_impl *im = t->impl;
+    /* Let our last sends (the finalize collective's) complete: the peers
+     * are still receiving until they leave their own close.  Bounded, in
+     * case a peer is gone. */
+    uint64_t end = dsm_now_ns() + 10ULL * 1000000000ULL;
+    while (dsm_now_ns() < end) {
+        pthread_mutex_lock(&im->lock);
+        reap_sends(im);
+        int left = im->nsend;
+        pthread_mutex_unlock(&im->lock);
+        if (!left)
+            break;
+        mpi_poll(t, discard, NULL, 64);
+        sleep_ns(20000);
+    }
+    pthread_mutex_lock(&im->lock);
+    for (int i = 0; i < RING; i++) {
+        if (!(i == im->rhead && im->head_done)) {
+            MPI_Cancel(&im->rreq[i]);
+            MPI_Wait(&im->rreq[i], MPI_STATUS_IGNORE);
+        }
+        free(im->rbuf[i]);
+    }
+    for (int i = 0; i < im->nsend; i++)
+        MPI_Request_free(&im->sreq[i]); /* only after the timeout: a peer is gone */
+    for (int i = 0; i < im->npool; i++)
+        free(im->pool[i]);
+    im->npool = 0;
+    pthread_mutex_unlock(&im->lock);
+    /* Everyone has left the runtime: a barrier (short, so its spinning does
+     * not matter) keeps a fast rank from finalizing while a slow one still
+     * completes its sends to it. */
+    MPI_Barrier(im->comm);
+    MPI_Comm_free(&im->comm);
+    im->state = DSM_NODE_FINALIZED;
+    if (im->we_init)
+        MPI_Finalize();
+    free(im->sreq);
+    free(im->sbuf);
+    free(im->sidx);
+    the_mpi = NULL;
+    free(im);
+    free(t);
+}
+
+void dsm_transport_mpi_abort(int code)
+{
+    int init = 0, fin = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (init && !fin)
+        MPI_Abort(MPI_COMM_WORLD, code);
+    _exit(code);
+}
+
+/* A crash (abort, bus error, ...) of a node: one line naming the node, then
+ * the default action, which mpirun notices and ends the job with.  SIGSEGV
+ * belongs to the fault handler (fault.c); a fault outside the region dies
+ * by the default action and mpirun names the rank. */
+static void on_crash(int sig)
+{
+    char buf[128];
+    const char *name = sig == SIGABRT ? "SIGABRT" : sig == SIGBUS ? "SIGBUS"
+                     : sig == SIGFPE ? "SIGFPE" : sig == SIGILL ? "SIGILL" : "?";
+    int n = snprintf(buf, sizeof buf, "dsm: node %d killed by signal %d (%s)\n",
+                     the_mpi ? the_mpi->node : -1, sig, name);
+    if (n > 0) {
+        ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
+        (void)w;
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* atexit: a node that joined the job and leaves without dsm_finalize ends
+ * the job now, with one line; otherwise mpirun would only notice at the
+ * next collective of the others, or print its own multi-line banner. */
+static void at_exit_check(void)
+{
+    dsm_transport *t = the_mpi;
+    if (!t || ((mpi_impl *)t->impl)->state != DSM_NODE_JOINED)
+        return;
+    fflush(stdout);
+    fprintf(stderr, "dsm: node %d exited without dsm_finalize\n", t->node);
+    fflush(stderr);
+    dsm_transport_mpi_abort(1);
+}
+
+void dsm_transport_mpi_mark(dsm_transport *t, int state)
+{
+    ((mpi_impl *)t->impl)->state = state;
+}
+
+uint64_t dsm_transport_mpi_clock_base(dsm_transport *t)
+{
+    return ((mpi_impl *)t->impl)->clock_base;
+}
+
+/* Rank 0's clock base in this rank's clock (see the head of the file). */
+static void sync_clock(mpi_impl *im, int self, int n)
+{
+    uint64_t base = dsm_now_ns();
+    MPI_Bcast(&base, 1, MPI_UINT64_T, 0, im->comm);
+    if (self == 0) {
+        for (int r = 1; r < n; r++)
+            for (int k = 0; k < 8; k++) {
+                uint64_t x;
+                MPI_Recv(&x, 1, MPI_UINT64_T, r, TAG_CLOCK, im->comm, MPI_STATUS_IGNORE);
+                x = dsm_now_ns();
+                MPI_Send(&x, 1, MPI_UINT64_T, r, TAG_CLOCK, im->comm);
+            }
+        im->clock_base = base;
+        return;
+    }
+    uint64_t best_rtt = UINT64_MAX;
+    int64_t offset = 0; /* rank 0's clock minus ours */
+    for (int k = 0; k < 8; k++) {
+        uint64_t x = 0, t0 = dsm_now_ns();
+        MPI_Send(&x, 1, MPI_UINT64_T, 0, TAG_CLOCK, im->comm);
+        MPI_Recv(&x, 1, MPI_UINT64_T, 0, TAG_CLOCK, im->comm, MPI_STATUS_IGNORE);
+        uint64_t t1 = dsm_now_ns();
+        if (t1 - t0 < best_rtt) {
+            best_rtt = t1 - t0;
+            offset = (int64_t)(x - (t0 + (t1 - t0) / 2));
+        }
+    }
+    im->clock_base = (uint64_t)((int64_t)base - offset);
+}
+
+void dsm_transport_mpi_tune(size_t max_payload)
+{
+    /* OpenMPI's shared-memory transport (vader) sends up to 4 KiB eagerly
+     * and larger messages by rendezvous, which costs a round trip and
+     * progress calls from the sender: let a header and a block of up to
+     * 28 KiB go eagerly (the limit is at most its 32 KiB fragment).  An
+     * explicit setting of the user wins. */
+    size_t want = sizeof(dsm_msg_hdr) + max_payload;
+    if (want > 4096 && want <= 32768 && !getenv("OMPI_MCA_btl_vader_eager_limit")) {
+        char v[32];
+        snprintf(v, sizeof v, "%zu", want);
+        setenv("OMPI_MCA_btl_vader_eager_limit", v, 0);
+    }
+}
+
+dsm_transport *dsm_transport_mpi_open(size_t max_payload)
+{
+    int init = 0, provided = 0;
+    MPI_Initialized(&init);
+    mpi_impl *im = calloc(1, sizeof *im);
+    dsm_transport *t = calloc(1, sizeof *t);
+    if (!im || !t) {
+        fprintf(stderr, "dsm: node ?: dsm_init: out of memory for the mpi transport\n");
+        free(im), free(t);
+        return NULL;
+    }
+    if (!init) {
+        dsm_transport_mpi_tune(max_payload);
+        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+            fprintf(stderr, "dsm: node ?: dsm_init: MPI_Init_thread failed\n");
+            free(im), free(t);
+            return NULL;
+        }
+        im->we_init = 1;
+    } else {
+        MPI_Query_thread(&provided);
+    }
+    int self = 0, n = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &self);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    /* our own mutex serialises the calls; SERIALIZED is the least we need */
+    if (provided < MPI_THREAD_SERIALIZED) {
+        fprintf(stderr,
+                "dsm: node %d: dsm_init: this MPI gives thread level %d, the mpi transport needs "
+                "MPI_THREAD_SERIALIZED or more\n",
+                self, provided);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Comm_dup(MPI_COMM_WORLD, &im->comm);
+    /* errors come back as codes, and are reported by us in one line */
+    MPI_Comm_set_errhandler(im->comm, MPI_ERRORS_RETURN);
+    im->msg_max = sizeof(dsm_msg_hdr) + max_payload;
+    pthread_mutex_init(&im->lock, NULL);
+    for (int i = 0; i < RING; i++) {
+        im->rbuf[i] = malloc(im->msg_max);
+        if (!im->rbuf[i]) {
+            fprintf(stderr, "dsm: node %d: dsm_init: out of memory for receive buffers\n", self);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        int rc = MPI_Irecv(im->rbuf[i], (int)im->msg_max, MPI_BYTE, MPI_ANY_SOURCE, TAG, im->comm,
+                           &im->rreq[i]);
+        if (rc != MPI_SUCCESS) {
+            fprintf(stderr, "dsm: node %d: dsm_init: MPI_Irecv failed\n", self);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    sync_clock(im, self, n);
+    t->name = "mpi";
+    t->node = self;
+    t->nnodes = n;
+    t->max_payload = max_payload;
+    t->send = mpi_send;
+    t->poll = mpi_poll;
+    t->wait = mpi_wait;
+    t->wake = mpi_wake;
+    t->polling = NULL;
+    t->close = mpi_close;
+    t->impl = im;
+    im->state = DSM_NODE_STARTED;
+    the_mpi = t;
+    dsm_fatal_exit = dsm_transport_mpi_abort;
+    static int registered;
+    if (!registered) {
+        /* installed after MPI_Init: they replace OpenMPI's backtrace printer */
+        static const int crash_sigs[] = { SIGABRT, SIGBUS, SIGFPE, SIGILL };
+        for (size_t i = 0; i < sizeof crash_sigs / sizeof crash_sigs[0]; i++) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_crash;
+            sigemptyset(&sa.sa_mask);
+            sigaction(crash_sigs[i], &sa, NULL);
+        }
+        atexit(at_exit_check);
+        registered = 1;
+    }
+    return t;
+}

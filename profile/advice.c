@@ -1,0 +1,664 @@
+/* advice.c - the advisor (advice.h, doc/advice.md): Performance Consultant
+ * hypotheses over a dsm-profile/1 file.
+ *
+ * Every hypothesis is "metric share > threshold", so a finding can always
+ * print the number that triggered it next to the threshold: the user sees
+ * how far past the line a problem is and which knob moves the line.  The
+ * input keys are those of profile/profile_write.c (doc/profile-format.md);
+ * everything is read through pjson.h so a missing key weakens a finding
+ * instead of crashing the advisor. */
+#include "advice.h"
+#include "pjson.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const advice_threshold_names[ADVICE_NTHRESHOLDS] = {
+    "memory-blocking", "refine",    "structure-min", "false-sharing",
+    "producer-consumer", "migratory", "imbalance",
+};
+
+static double *threshold_field(advice_thresholds *t, int i)
+{
+    double *f[ADVICE_NTHRESHOLDS] = {
+        &t->memory_blocking, &t->refine,    &t->min_share, &t->false_sharing,
+        &t->producer_consumer, &t->migratory, &t->imbalance,
+    };
+    return i >= 0 && i < ADVICE_NTHRESHOLDS ? f[i] : NULL;
+}
+
+void advice_thresholds_default(advice_thresholds *t)
+{
+    /* The paper gives no numbers; these flag what its case study found
+     * (40% in coherence misses, 20% at barriers) with a wide margin and stay
+     * quiet on a well-tuned run (doc/advice.md). */
+    t->memory_blocking = 0.10;
+    t->refine = 0.10;
+    t->min_share = 0.01;
+    t->false_sharing = 0.10;
+    t->producer_consumer = 0.50;
+    t->migratory = 0.50;
+    t->imbalance = 0.10;
+}
+
+static int parse_pct(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno)
+        return -1;
+    if (*end == '%')
+        end++;
+    if (*end || !isfinite(v) || v < 0 || v > 100)
+        return -1;
+    *out = v / 100.0;
+    return 0;
+}
+
+int advice_threshold_set(advice_thresholds *t, const char *name, const char *value, char *err,
+                         size_t errlen)
+{
+    for (int i = 0; i < ADVICE_NTHRESHOLDS; i++) {
+        if (strcmp(name, advice_threshold_names[i]))
+            continue;
+        if (!value || parse_pct(value, threshold_field(t, i))) {
+            snprintf(err, errlen, "threshold %s: \"%s\" is not a percentage between 0 and 100", name,
+                     value ? value : "");
+            return -1;
+        }
+        return 0;
+    }
+    snprintf(err, errlen, "unknown threshold \"%s\"", name);
+    return -1;
+}
+
+int advice_thresholds_from_env(advice_thresholds *t, char *err, size_t errlen)
+{
+    for (int i = 0; i < ADVICE_NTHRESHOLDS; i++) {
+        char var[64] = "DSM_ADVICE_";
+        size_t k = strlen(var);
+        for (const char *p = advice_threshold_names[i]; *p && k + 1 < sizeof var; p++)
+            var[k++] = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
+        var[k] = '\0';
+        const char *v = getenv(var);
+        if (!v || !*v)
+            continue;
+        if (parse_pct(v, threshold_field(t, i))) {
+            snprintf(err, errlen, "%s=%s is not a percentage between 0 and 100", var, v);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- small text buffer: findings are built from a variable number of lines ---- */
+
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+    int oom;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    if (b->oom)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            b->oom = 1;
+            return;
+        }
+        if (b->s && b->n + (size_t)k < b->cap) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t cap = b->cap ? b->cap * 2 : 256;
+        while (cap < b->n + (size_t)k + 1)
+            cap *= 2;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->oom = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+/* Take the text (never NULL unless out of memory) and reset the buffer. */
+static char *sb_take(sbuf *b)
+{
+    char *s = b->oom ? NULL : b->s ? b->s : strdup("");
+    if (b->oom)
+        free(b->s);
+    memset(b, 0, sizeof *b);
+    return s;
+}
+
+/* A threshold as the user typed it: 10%, 2.5%. */
+static const char *pct(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.4g%%", v * 100.0);
+    return buf;
+}
+
+static double ms(double ns) { return ns / 1e6; }
+
+/* ---- the findings list ---- */
+
+typedef struct flist {
+    advice_finding *v;
+    size_t n, cap;
+    int oom;
+} flist;
+
+/* Push a finding; headline, evidence and suggestion are taken from the buffers. */
+static void push(flist *l, advice_kind kind, int depth, const char *hyp, const char *focus,
+                 double value, double threshold, double seconds, sbuf *head, sbuf *ev, sbuf *sug)
+{
+    advice_finding f = { kind,      depth,     strdup(hyp), strdup(focus), value, threshold,
+                         seconds,   sb_take(head), sb_take(ev), sb_take(sug) };
+    if (!f.hypothesis || !f.focus || !f.headline || !f.evidence || !f.suggestion)
+        l->oom = 1;
+    if (!l->oom && l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        advice_finding *v = realloc(l->v, cap * sizeof *v);
+        if (v) {
+            l->v = v;
+            l->cap = cap;
+        } else {
+            l->oom = 1;
+        }
+    }
+    if (l->oom) {
+        advice_free(&f, 1);
+        return;
+    }
+    l->v[l->n++] = f;
+}
+
+void advice_free(advice_finding *v, size_t n)
+{
+    if (!v)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].hypothesis);
+        free(v[i].focus);
+        free(v[i].headline);
+        free(v[i].evidence);
+        free(v[i].suggestion);
+    }
+}
+
+/* ---- reading the profile ---- */
+
+static uint64_t structure_mbt(json_object *s) { return pj_u64(pj_get(s, "metrics"), "memoryBlockTime"); }
+
+/* The node whose share of x is largest, from a per_node array of objects. */
+static int worst_node(json_object *per_node, const char *key, uint64_t *value)
+{
+    int best = -1;
+    uint64_t bv = 0;
+    for (size_t i = 0; i < pj_len(per_node); i++) {
+        uint64_t v = pj_u64(pj_at(per_node, i), key);
+        if (best < 0 || v > bv) {
+            best = (int)i;
+            bv = v;
+        }
+    }
+    if (value)
+        *value = bv;
+    return best;
+}
+
+/* Byte ranges [[lo,hi],...] as "[0,24) [48,72)", at most max of them. */
+static void ranges_text(sbuf *b, json_object *ranges, size_t max)
+{
+    size_t n = pj_len(ranges);
+    for (size_t i = 0; i < n && i < max; i++) {
+        json_object *r = pj_at(ranges, i);
+        sb_printf(b, "%s[%llu,%llu)", i ? " " : "",
+                  (unsigned long long)json_object_get_uint64(pj_at(r, 0)),
+                  (unsigned long long)json_object_get_uint64(pj_at(r, 1)));
+    }
+    if (n > max)
+        sb_printf(b, " ... (%zu ranges)", n);
+    if (!n)
+        sb_printf(b, "nothing recorded");
+}
+
+typedef struct wrange {
+    int node;
+    uint64_t lo, hi;
+} wrange;
+
+static int wrange_cmp(const void *a, const void *b)
+{
+    const wrange *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo ? 1 : x->node - y->node;
+}
+
+/* The false-sharing evidence and the padding that would separate the
+ * writers.  From the most transferred falsely shared block: when each
+ * node's writes form one run and the runs follow each other, the nodes own
+ * contiguous slices whose boundary falls inside a block (align the slices);
+ * when they interleave, different nodes write neighbouring elements, whose
+ * spacing is the smallest distance between starts (pad each element). */
+static void false_sharing_text(json_object *s, uint64_t block_size, sbuf *ev, sbuf *sug)
+{
+    json_object *fs = pj_get(s, "false_sharing");
+    const char *name = pj_str(s, "name");
+    sb_printf(ev, "%llu false-sharing transfers, %llu true-sharing transfers, %llu coherence misses, "
+                  "in %llu blocks",
+              (unsigned long long)pj_u64(fs, "count"),
+              (unsigned long long)pj_u64(fs, "true_sharing_transfers"),
+              (unsigned long long)pj_u64(fs, "coherence_misses"),
+              (unsigned long long)pj_u64(fs, "blocks"));
+    json_object *top = pj_at(pj_arr(fs, "top_blocks"), 0);
+    json_object *writers = pj_arr(top, "writers");
+    if (!top || pj_len(writers) < 2) {
+        json_object *w = pj_arr(fs, "written");
+        for (size_t i = 0; i < pj_len(w); i++) {
+            sb_printf(ev, "\nnode %lld writes bytes ", (long long)pj_u64(pj_at(w, i), "node"));
+            ranges_text(ev, pj_arr(pj_at(w, i), "ranges"), 6);
+            sb_printf(ev, " of its falsely shared blocks");
+        }
+        sb_printf(sug, "different nodes write disjoint bytes of the same blocks of %s: pad and "
+                       "align what each node writes to the block size (%llu bytes)",
+                  name, (unsigned long long)block_size);
+        return;
+    }
+    uint64_t boff = pj_u64(top, "offset");
+    sb_printf(ev, "\nblock %llu (structure offset %llu, %llu false-sharing transfers), byte offsets "
+                  "inside the block:",
+              (unsigned long long)pj_u64(top, "index"), (unsigned long long)boff,
+              (unsigned long long)pj_u64(top, "transfers"));
+    size_t nr = 0;
+    for (size_t i = 0; i < pj_len(writers); i++)
+        nr += pj_len(pj_arr(pj_at(writers, i), "ranges"));
+    wrange *r = calloc(nr ? nr : 1, sizeof *r);
+    if (!r) {
+        ev->oom = 1;
+        return;
+    }
+    nr = 0;
+    for (size_t i = 0; i < pj_len(writers); i++) {
+        json_object *w = pj_at(writers, i);
+        int node = (int)pj_u64(w, "node");
+        json_object *rs = pj_arr(w, "ranges");
+        sb_printf(ev, "\n  node %d writes bytes ", node);
+        ranges_text(ev, rs, 6);
+        for (size_t k = 0; k < pj_len(rs); k++) {
+            json_object *x = pj_at(rs, k);
+            r[nr++] = (wrange){ node, json_object_get_uint64(pj_at(x, 0)),
+                                json_object_get_uint64(pj_at(x, 1)) };
+        }
+    }
+    qsort(r, nr, sizeof *r, wrange_cmp);
+    /* runs: how often the writer changes along the block */
+    size_t switches = 0, nodes = pj_len(writers);
+    uint64_t boundary = 0, spacing = UINT64_MAX;
+    for (size_t i = 1; i < nr; i++) {
+        if (r[i].node != r[i - 1].node) {
+            if (!switches)
+                boundary = r[i].lo;
+            switches++;
+        }
+        if (r[i].lo > r[i - 1].lo && r[i].lo - r[i - 1].lo < spacing)
+            spacing = r[i].lo - r[i - 1].lo;
+    }
+    if (switches + 1 <= nodes) {
+        /* each node one run: contiguous per-node slices meeting inside the block */
+        sb_printf(ev, "\neach node writes its own contiguous part; the parts meet at byte %llu of "
+                      "the block (structure offset %llu)",
+                  (unsigned long long)boundary, (unsigned long long)(boff + boundary));
+        sb_printf(sug, "align per-node ranges to the block size: start each node's part of %s at a "
+                       "multiple of %llu bytes (pad each part to a multiple of %llu bytes)",
+                  name, (unsigned long long)block_size, (unsigned long long)block_size);
+    } else {
+        /* interleaved: neighbouring elements (or fields of one element) of different nodes */
+        if (spacing == UINT64_MAX)
+            spacing = r[0].hi - r[0].lo;
+        sb_printf(ev, "\nthe writers interleave: elements about %llu bytes apart belong to "
+                      "different nodes",
+                  (unsigned long long)spacing);
+        /* fields: where inside its element each node's first write falls */
+        if (spacing) {
+            int same = 1;
+            for (size_t i = 1; i < nr; i++)
+                if (r[i].lo % spacing != r[0].lo % spacing)
+                    same = 0;
+            if (!same) {
+                sb_printf(ev, "\nfields inside a %llu-byte element:", (unsigned long long)spacing);
+                for (size_t i = 0; i < nr && i < 8; i++)
+                    sb_printf(ev, " node %d at +%llu (%llu bytes)%s", r[i].node,
+                              (unsigned long long)(r[i].lo % spacing),
+                              (unsigned long long)(r[i].hi - r[i].lo), i + 1 < nr && i < 7 ? "," : "");
+            }
+        }
+        sb_printf(sug, "pad each element of %s to %llu bytes (the block size) and align the array to "
+                       "a block, or give each node a contiguous, block-aligned run of elements",
+                  name, (unsigned long long)block_size);
+    }
+    free(r);
+}
+
+int advice_run(json_object *p, const advice_thresholds *t, advice_finding **out, size_t *n,
+               char *err, size_t errlen)
+{
+    *out = NULL;
+    *n = 0;
+    if (pjson_check(p, err, errlen))
+        return -1;
+    flist l = { 0 };
+    sbuf h = { 0 }, e = { 0 }, s = { 0 };
+    char t1[32], t2[32];
+    int nodes = json_object_get_int(pj_get(p, "nodes"));
+    double wall = pj_double(p, "wall_seconds");
+    double job_ns = (double)nodes * wall * 1e9; /* wall time summed over nodes */
+    uint64_t block_size = pj_u64(p, "block_size");
+    json_object *per_node = pj_arr(p, "per_node");
+    json_object *structures = pj_arr(p, "structures");
+    json_object *procedures = pj_arr(p, "procedures");
+    json_object *pairs = pj_arr(p, "pairs");
+
+    uint64_t mbt = 0, cold = 0, coh = 0;
+    for (size_t i = 0; i < pj_len(per_node); i++)
+        mbt += pj_u64(pj_at(per_node, i), "memoryBlockTime");
+    for (size_t i = 0; i < pj_len(structures); i++) {
+        json_object *c = pj_get(pj_at(structures, i), "causes");
+        cold += pj_u64(c, "cold_wall");
+        coh += pj_u64(c, "invalidation_wall") + pj_u64(c, "upgrade_wall");
+    }
+    if (!pj_len(per_node)) /* an older file: the structures' sum is the best we have */
+        for (size_t i = 0; i < pj_len(structures); i++)
+            mbt += structure_mbt(pj_at(structures, i));
+
+    /* (1) ExcessiveMemoryBlockingTime, refined to structures and procedures */
+    double share = job_ns > 0 ? (double)mbt / job_ns : 0.0;
+    if (job_ns > 0 && share > t->memory_blocking) {
+        sb_printf(&h, "memory blocking %.1f%% of wall time > threshold %s", 100.0 * share,
+                  pct(t->memory_blocking, t1, sizeof t1));
+        sb_printf(&e, "%.1f ms blocked of %.1f ms (%d nodes x %.3f s); coherence misses "
+                      "(invalidation, upgrade) %.1f ms, cold misses %.1f ms",
+                  ms((double)mbt), ms(job_ns), nodes, wall, ms((double)coh), ms((double)cold));
+        uint64_t wv;
+        int wn = worst_node(per_node, "memoryBlockTime", &wv);
+        if (wn >= 0 && nodes > 1)
+            sb_printf(&e, "\nnode %d blocks most: %.1f ms, %.1f%% of its wall time", wn, ms((double)wv),
+                      wall > 0 ? 100.0 * (double)wv / (wall * 1e9) : 0.0);
+        sb_printf(&s, "the structures and procedures below cause it");
+        push(&l, ADVICE_MEMORY_BLOCKING, 0, "ExcessiveMemoryBlockingTime", "whole program", share,
+             t->memory_blocking, (double)mbt / 1e9, &h, &e, &s);
+        for (size_t i = 0; i < pj_len(structures) && mbt; i++) {
+            json_object *st = pj_at(structures, i);
+            uint64_t v = structure_mbt(st);
+            double sh = (double)v / (double)mbt;
+            if (!(sh > t->refine))
+                continue;
+            const char *name = pj_str(st, "name");
+            sb_printf(&h, "structure %s: %.1f%% of memory blocking time > threshold %s", name,
+                      100.0 * sh, pct(t->refine, t1, sizeof t1));
+            sb_printf(&e, "%.1f ms; dominant pattern %s", ms((double)v),
+                      *pj_str(st, "dominant_pattern") ? pj_str(st, "dominant_pattern") : "none");
+            /* the procedure that blocks most on it, from the (procedure, structure) pairs */
+            for (size_t k = 0; k < pj_len(pairs); k++) {
+                json_object *pr = pj_at(pairs, k);
+                if (strcmp(pj_str(pr, "structure"), name) || !pj_u64(pr, "wall"))
+                    continue;
+                sb_printf(&e, "; most of it in %s (%.1f ms)", pj_str(pr, "procedure"),
+                          ms((double)pj_u64(pr, "wall")));
+                break;
+            }
+            json_object *pn = pj_arr(pj_get(st, "metrics"), "per_node");
+            int n0 = worst_node(pn, "memoryBlockTime", &wv);
+            if (n0 >= 0 && nodes > 1)
+                sb_printf(&e, "; node %d blocks most on it (%.1f ms)", n0, ms((double)wv));
+            char focus[300];
+            snprintf(focus, sizeof focus, "structure %s", name);
+            push(&l, ADVICE_MEMORY_BLOCKING, 1, "ExcessiveMemoryBlockingTime", focus, sh, t->refine,
+                 (double)v / 1e9, &h, &e, &s);
+        }
+        /* Procedure times are measured around each fault by the code that
+         * took it and may not add up to the nodes' memoryBlockTime (threads,
+         * joins): never claim more than the whole. */
+        uint64_t pmbt = mbt;
+        {
+            uint64_t sum = 0;
+            for (size_t i = 0; i < pj_len(procedures); i++)
+                sum += pj_u64(pj_at(procedures, i), "wall");
+            if (sum > pmbt)
+                pmbt = sum;
+        }
+        for (size_t i = 0; i < pj_len(procedures) && pmbt; i++) {
+            json_object *pr = pj_at(procedures, i);
+            uint64_t v = pj_u64(pr, "wall");
+            double sh = (double)v / (double)pmbt;
+            if (!(sh > t->refine))
+                continue;
+            const char *file = pj_str(pr, "file");
+            sb_printf(&h, "procedure %s: %.1f%% of memory blocking time > threshold %s",
+                      pj_str(pr, "name"), 100.0 * sh, pct(t->refine, t1, sizeof t1));
+            sb_printf(&e, "%.1f ms in %llu misses", ms((double)v),
+                      (unsigned long long)pj_u64(pr, "misses"));
+            if (*file)
+                sb_printf(&e, "; most at %s:%llu", file, (unsigned long long)pj_u64(pr, "line"));
+            char focus[300];
+            snprintf(focus, sizeof focus, "procedure %s", pj_str(pr, "name"));
+            push(&l, ADVICE_MEMORY_BLOCKING, 1, "ExcessiveMemoryBlockingTime", focus, sh, t->refine,
+                 (double)v / 1e9, &h, &e, &s);
+        }
+    }
+
+    /* (2)-(4) per structure, largest memory blocking time first */
+    for (size_t i = 0; i < pj_len(structures) && job_ns > 0; i++) {
+        json_object *st = pj_at(structures, i);
+        uint64_t v = structure_mbt(st);
+        if (!((double)v / job_ns >= t->min_share) || !v)
+            continue;
+        const char *name = pj_str(st, "name");
+        char focus[300];
+        snprintf(focus, sizeof focus, "structure %s", name);
+        json_object *fs = pj_get(st, "false_sharing");
+        uint64_t fsn = pj_u64(fs, "count");
+        uint64_t cm = pj_u64(fs, "coherence_misses");
+        if (!cm) {
+            json_object *c = pj_get(st, "causes");
+            cm = pj_u64(c, "invalidation") + pj_u64(c, "upgrade");
+        }
+        double fsh = cm ? (double)fsn / (double)cm : fsn ? 1.0 : 0.0;
+        int false_sharing = 0;
+        if (fsn && fsh > t->false_sharing) {
+            false_sharing = 1;
+            sb_printf(&h, "false-sharing transfers %.1f%% of the coherence misses of %s > threshold %s",
+                      100.0 * fsh, name, pct(t->false_sharing, t1, sizeof t1));
+            false_sharing_text(st, block_size, &e, &s);
+            push(&l, ADVICE_FALSE_SHARING, 0, "FalseSharing", focus, fsh, t->false_sharing,
+                 (double)v / 1e9, &h, &e, &s);
+        }
+        json_object *pt = pj_get(st, "patterns");
+        uint64_t mig = pj_u64(pt, "migratory"), pc = pj_u64(pt, "producer_consumer"),
+                 grp = pj_u64(pt, "group");
+        uint64_t written = mig + pc + grp; /* blocks shared with writes: read-only and none left out */
+        double msh = written ? (double)mig / (double)written : 0.0;
+        double psh = written ? (double)pc / (double)written : 0.0;
+        if (written && msh > t->migratory) {
+            sb_printf(&h, "%.1f%% of the written shared blocks of %s are migratory > threshold %s",
+                      100.0 * msh, name, pct(t->migratory, t1, sizeof t1));
+            sb_printf(&e, "%llu of %llu blocks migratory (%llu producer_consumer, %llu group); "
+                          "%.1f ms memory blocking",
+                      (unsigned long long)mig, (unsigned long long)written, (unsigned long long)pc,
+                      (unsigned long long)grp, ms((double)v));
+            sb_printf(&s, "%s%s's blocks move read-then-write from node to node: merge each read "
+                          "and the write that follows into one write access (write first), or do the "
+                          "update under a lock in one short critical section",
+                      false_sharing ? "false sharing (above) makes blocks migrate; " : "", name);
+            if (!false_sharing)
+                sb_printf(&s, "; if nodes update different elements, check that they do not share "
+                              "blocks (pad and align to %llu bytes)",
+                          (unsigned long long)block_size);
+            push(&l, ADVICE_MIGRATORY, 0, "MigratorySharing", focus, msh, t->migratory,
+                 (double)v / 1e9, &h, &e, &s);
+        }
+        if (written && psh > t->producer_consumer) {
+            sb_printf(&h, "%.1f%% of the written shared blocks of %s are producer_consumer > "
+                          "threshold %s",
+                      100.0 * psh, name, pct(t->producer_consumer, t2, sizeof t2));
+            sb_printf(&e, "%llu of %llu blocks producer_consumer (%llu migratory, %llu group); "
+                          "%.1f ms memory blocking",
+                      (unsigned long long)pc, (unsigned long long)written, (unsigned long long)mig,
+                      (unsigned long long)grp, ms((double)v));
+            sb_printf(&s, "one node writes %s and others then read it, each reader missing: "
+                          "an update protocol (push the data to the consumers) would save the "
+                          "misses; otherwise use larger blocks (DSM_BLOCK_SIZE) so one transfer "
+                          "carries more, and batch the producer's writes before a single "
+                          "synchronisation",
+                      name);
+            push(&l, ADVICE_PRODUCER_CONSUMER, 0, "ProducerConsumerSharing", focus, psh,
+                 t->producer_consumer, (double)v / 1e9, &h, &e, &s);
+        }
+    }
+
+    /* (5) load imbalance: barrier wait differs between nodes */
+    if (pj_len(per_node) > 1 && wall > 0) {
+        uint64_t mx = 0, mn = UINT64_MAX;
+        int imx = 0, imn = 0;
+        for (size_t i = 0; i < pj_len(per_node); i++) {
+            json_object *o = pj_at(per_node, i);
+            uint64_t v = pj_u64(o, "barrier_wait");
+            int node = pj_get(o, "node") ? (int)pj_u64(o, "node") : (int)i;
+            if (v > mx || i == 0) {
+                mx = v;
+                imx = node;
+            }
+            if (v < mn) {
+                mn = v;
+                imn = node;
+            }
+        }
+        double skew = (double)(mx - mn) / (wall * 1e9);
+        if (skew > t->imbalance) {
+            sb_printf(&h, "barrier wait skew %.1f%% of wall time > threshold %s", 100.0 * skew,
+                      pct(t->imbalance, t1, sizeof t1));
+            sb_printf(&e, "node %d waits %.1f ms at barriers, node %d only %.1f ms (wall %.3f s)",
+                      imx, ms((double)mx), imn, ms((double)mn), wall);
+            uint64_t tot = 0;
+            for (size_t i = 0; i < pj_len(per_node); i++)
+                tot += pj_u64(pj_at(per_node, i), "barrier_wait");
+            sb_printf(&e, "; all nodes together %.1f%% of the job's time at barriers",
+                      job_ns > 0 ? 100.0 * (double)tot / job_ns : 0.0);
+            sb_printf(&s, "node %d carries the most work between barriers: move work from it to node "
+                          "%d (size each node's share of the work by the measured barrier waits), or "
+                          "balance the load dynamically",
+                      imn, imx);
+            push(&l, ADVICE_LOAD_IMBALANCE, 0, "LoadImbalance", "nodes", skew, t->imbalance,
+                 (double)(mx - mn) / 1e9, &h, &e, &s);
+        }
+    }
+
+    if (l.oom) {
+        advice_free(l.v, l.n);
+        free(l.v);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    *out = l.v;
+    *n = l.n;
+    return 0;
+}
+
+/* Print text with every line after the first indented. */
+static void print_lines(FILE *f, const char *indent, const char *prefix, const char *text)
+{
+    if (!text || !*text)
+        return;
+    const char *p = text;
+    int first = 1;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        fprintf(f, "%s%s%.*s\n", indent, first ? prefix : "", (int)len, p);
+        first = 0;
+        p += len + (nl ? 1 : 0);
+    }
+}
+
+void advice_print(FILE *f, const advice_finding *v, size_t n, const advice_thresholds *t)
+{
+    char b[32];
+    fprintf(f, "thresholds:");
+    advice_thresholds tt = *t;
+    for (int i = 0; i < ADVICE_NTHRESHOLDS; i++)
+        fprintf(f, "%s %s %s", i ? "," : "", advice_threshold_names[i],
+                pct(*threshold_field(&tt, i), b, sizeof b));
+    fprintf(f, "\n");
+    if (!n) {
+        fprintf(f, "no hypothesis holds: no bottleneck above the thresholds\n");
+        return;
+    }
+    int top = 0, sub = 0;
+    for (size_t i = 0; i < n; i++) {
+        const advice_finding *x = &v[i];
+        if (x->depth == 0) {
+            top++;
+            sub = 0;
+            fprintf(f, "\n%d. %s (%s): %s\n", top, x->hypothesis, x->focus, x->headline);
+            print_lines(f, "     ", "", x->evidence);
+            if (x->kind != ADVICE_MEMORY_BLOCKING)
+                print_lines(f, "     ", "advice: ", x->suggestion);
+        } else {
+            sub++;
+            fprintf(f, "   %d.%d %s\n", top, sub, x->headline);
+            print_lines(f, "         ", "", x->evidence);
+        }
+    }
+}
+
+int advice_first_line(const advice_finding *v, size_t n, char *buf, size_t len)
+{
+    if (!n) {
+        if (len)
+            buf[0] = '\0';
+        return 0;
+    }
+    /* the concrete advice with the most time at stake; ties keep the first,
+     * so false sharing wins over the migration it causes */
+    const advice_finding *best = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (v[i].depth == 0 && v[i].kind != ADVICE_MEMORY_BLOCKING && v[i].suggestion[0] &&
+            (!best || v[i].seconds > best->seconds))
+            best = &v[i];
+    if (best)
+        snprintf(buf, len, "%s (%s): %s; %s", best->hypothesis, best->focus, best->headline,
+                 best->suggestion);
+    else
+        snprintf(buf, len, "%s (%s): %s", v[0].hypothesis, v[0].focus, v[0].headline);
+    return 1;
+}
+
+int advice_summary_line(json_object *profile, char *buf, size_t len)
+{
+    advice_thresholds t;
+    advice_thresholds_default(&t);
+    if (advice_thresholds_from_env(&t, buf, len))
+        return -1;
+    advice_finding *v;
+    size_t n;
+    if (advice_run(profile, &t, &v, &n, buf, len))
+        return -1;
+    int rc = advice_first_line(v, n, buf, len);
+    advice_free(v, n);
+    free(v);
+    return rc;
+}

@@ -1,0 +1,407 @@
+/* profile_write.c - the dsm-profile/1 JSON file (json-c) and the exit
+ * summary, from the plain profile_input the runtime filled (profile.h).
+ * The schema is documented in doc/profile-format.md; keep the two in step
+ * and bump the schema string on an incompatible change. */
+#include "profile.h"
+
+#include <errno.h>
+#include <json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- byte ranges ---- */
+
+void profile_ranges_add(profile_ranges *s, uint32_t lo, uint32_t hi)
+{
+    if (lo >= hi)
+        return;
+    /* insert, then coalesce overlapping or adjacent neighbours */
+    profile_range tmp[PROFILE_MAX_RANGES + 1];
+    uint32_t n = 0, i = 0;
+    while (i < s->n && s->r[i].lo < lo)
+        tmp[n++] = s->r[i++];
+    tmp[n++] = (profile_range){ lo, hi };
+    while (i < s->n)
+        tmp[n++] = s->r[i++];
+    uint32_t m = 0;
+    for (i = 0; i < n; i++) {
+        if (m && tmp[i].lo <= tmp[m - 1].hi) {
+            if (tmp[i].hi > tmp[m - 1].hi)
+                tmp[m - 1].hi = tmp[i].hi;
+        } else {
+            tmp[m++] = tmp[i];
+        }
+    }
+    if (m > PROFILE_MAX_RANGES) {
+        /* one too many: merge the two closest neighbours */
+        uint32_t best = 0;
+        for (i = 1; i + 1 < m; i++)
+            if (tmp[i + 1].lo - tmp[i].hi < tmp[best + 1].lo - tmp[best].hi)
+                best = i;
+        tmp[best].hi = tmp[best + 1].hi;
+        memmove(&tmp[best + 1], &tmp[best + 2], (m - best - 2) * sizeof tmp[0]);
+        m--;
+    }
+    memcpy(s->r, tmp, m * sizeof tmp[0]);
+    s->n = m;
+}
+
+int profile_ranges_overlap(const profile_ranges *a, const profile_ranges *b)
+{
+    uint32_t i = 0, j = 0;
+    while (i < a->n && j < b->n) {
+        if (a->r[i].hi <= b->r[j].lo)
+            i++;
+        else if (b->r[j].hi <= a->r[i].lo)
+            j++;
+        else
+            return 1;
+    }
+    return 0;
+}
+
+void profile_causes_add(profile_causes *d, const profile_causes *s)
+{
+    d->cold += s->cold;
+    d->cold_first_touch += s->cold_first_touch;
+    d->invalidation += s->invalidation;
+    d->upgrade += s->upgrade;
+    d->cold_wall += s->cold_wall;
+    d->invalidation_wall += s->invalidation_wall;
+    d->upgrade_wall += s->upgrade_wall;
+}
+
+int profile_structure_dominant(const profile_structure *s)
+{
+    int best = PP_NONE;
+    for (int p = 1; p < PP_NPATTERNS; p++)
+        if (s->patterns[p] > (best == PP_NONE ? 0 : s->patterns[best]))
+            best = p;
+    return best;
+}
+
+/* ---- JSON ---- */
+
+static json_object *u64(uint64_t v) { return json_object_new_uint64(v); }
+
+static void add(json_object *o, const char *k, json_object *v) { json_object_object_add(o, k, v); }
+
+static json_object *str(const char *s) { return json_object_new_string(s ? s : ""); }
+
+static json_object *block_metrics(const uint64_t *v)
+{
+    json_object *o = json_object_new_object();
+    for (int m = 0; m < CM_NBLOCK_METRICS; m++)
+        add(o, counters_metric_name(m), u64(v[m]));
+    return o;
+}
+
+static json_object *causes(const profile_causes *c)
+{
+    json_object *o = json_object_new_object();
+    add(o, "cold", u64(c->cold));
+    add(o, "cold_first_touch", u64(c->cold_first_touch));
+    add(o, "invalidation", u64(c->invalidation));
+    add(o, "upgrade", u64(c->upgrade));
+    add(o, "cold_wall", u64(c->cold_wall));
+    add(o, "invalidation_wall", u64(c->invalidation_wall));
+    add(o, "upgrade_wall", u64(c->upgrade_wall));
+    return o;
+}
+
+static json_object *ranges(const profile_ranges *r)
+{
+    json_object *a = json_object_new_array();
+    for (uint32_t i = 0; i < r->n; i++) {
+        json_object *p = json_object_new_array();
+        json_object_array_add(p, u64(r->r[i].lo));
+        json_object_array_add(p, u64(r->r[i].hi));
+        json_object_array_add(a, p);
+    }
+    return a;
+}
+
+static json_object *writers(const profile_ranges *w, int nnodes)
+{
+    json_object *a = json_object_new_array();
+    for (int n = 0; n < nnodes; n++) {
+        if (!w[n].n)
+            continue;
+        json_object *o = json_object_new_object();
+        add(o, "node", json_object_new_int(n));
+        add(o, "ranges", ranges(&w[n]));
+        json_object_array_add(a, o);
+    }
+    return a;
+}
+
+static json_object *misses(const profile_misses *m)
+{
+    json_object *o = json_object_new_object();
+    add(o, "read_misses", u64(m->read_misses));
+    add(o, "write_misses", u64(m->write_misses));
+    add(o, "upgrades", u64(m->upgrades));
+    add(o, "misses", u64(m->read_misses + m->write_misses + m->upgrades));
+    add(o, "wall", u64(m->wall));
+    return o;
+}
+
+static json_object *patterns(const uint32_t *p)
+{
+    json_object *o = json_object_new_object();
+    for (int k = PP_MIGRATORY; k < PP_NPATTERNS; k++)
+        add(o, proto_pattern_name(k), u64(p[k]));
+    add(o, "none", u64(p[PP_NONE]));
+    return o;
+}
+
+static json_object *structure(const profile_input *in, const profile_structure *s)
+{
+    json_object *o = json_object_new_object();
+    add(o, "name", str(s->name));
+    add(o, "kind", str(s->kind));
+    if (s->site_function) {
+        json_object *site = json_object_new_object();
+        add(site, "function", str(s->site_function));
+        add(site, "file", str(s->site_file));
+        add(site, "line", u64(s->site_line));
+        json_object *path = json_object_new_array();
+        for (size_t i = 0; i < s->npath; i++)
+            json_object_array_add(path, str(s->path[i]));
+        add(site, "path", path);
+        add(o, "site", site);
+    }
+    add(o, "bytes", u64(s->bytes));
+    add(o, "allocations", u64(s->allocations));
+    add(o, "blocks", u64(s->nblocks));
+    add(o, "dominant_pattern", str(proto_pattern_name(profile_structure_dominant(s))));
+    json_object *m = block_metrics(s->metrics);
+    json_object *pn = json_object_new_array();
+    for (int n = 0; n < in->nnodes; n++)
+        json_object_array_add(pn, block_metrics(s->per_node + (size_t)n * CM_NBLOCK_METRICS));
+    add(m, "per_node", pn);
+    add(o, "metrics", m);
+    add(o, "patterns", patterns(s->patterns));
+    json_object *c = causes(&s->causes);
+    json_object *cpn = json_object_new_array();
+    for (int n = 0; n < in->nnodes; n++)
+        json_object_array_add(cpn, causes(&s->causes_per_node[n]));
+    add(c, "per_node", cpn);
+    add(o, "causes", c);
+
+    json_object *fs = json_object_new_object();
+    uint64_t coherence = s->causes.invalidation + s->causes.upgrade;
+    add(fs, "count", u64(s->fs_transfers));
+    add(fs, "true_sharing_transfers", u64(s->ts_transfers));
+    add(fs, "coherence_misses", u64(coherence));
+    add(fs, "share", json_object_new_double(coherence ? (double)s->fs_transfers / (double)coherence
+                                                      : 0.0));
+    add(fs, "blocks", u64(s->nfs_blocks));
+    add(fs, "written", writers(s->fs_written, in->nnodes));
+    json_object *fb = json_object_new_array();
+    for (size_t i = 0; i < s->nfs_blocks; i++) {
+        const profile_fs_block *b = &s->fs_blocks[i];
+        json_object *x = json_object_new_object();
+        add(x, "index", u64(b->index));
+        add(x, "offset", u64(b->offset));
+        add(x, "transfers", u64(b->transfers));
+        add(x, "writers", writers(b->writers, in->nnodes));
+        json_object_array_add(fb, x);
+    }
+    add(fs, "top_blocks", fb);
+    add(o, "false_sharing", fs);
+
+    if (s->blocks) {
+        json_object *bl = json_object_new_array();
+        for (size_t i = 0; i < s->nblocks_listed; i++) {
+            const profile_block *b = &s->blocks[i];
+            json_object *x = json_object_new_object();
+            add(x, "index", u64(b->index));
+            add(x, "offset", u64(b->offset));
+            add(x, "misses", u64(b->misses));
+            add(x, "memoryBlockTime", u64(b->memory_block_time));
+            add(x, "invalidations", u64(b->invalidations));
+            add(x, "cold", u64(b->causes.cold));
+            add(x, "invalidation", u64(b->causes.invalidation));
+            add(x, "upgrade", u64(b->causes.upgrade));
+            add(x, "false_sharing", u64(b->fs_transfers));
+            add(x, "pattern", str(proto_pattern_name(b->dominant)));
+            add(x, "detections", patterns(b->detections));
+            json_object_array_add(bl, x);
+        }
+        add(o, "block_list", bl); /* "blocks" is the count */
+    } else {
+        add(o, "block_list", NULL);
+    }
+    return o;
+}
+
+static json_object *build(const profile_input *in)
+{
+    json_object *root = json_object_new_object();
+    add(root, "schema", str(PROFILE_SCHEMA));
+    add(root, "nodes", json_object_new_int(in->nnodes));
+    add(root, "block_size", u64(in->block_size));
+    add(root, "wall_seconds", json_object_new_double(in->wall_seconds));
+    add(root, "counters", json_object_new_boolean(in->counters_on));
+    add(root, "patterns_detection", json_object_new_boolean(in->patterns_on));
+    add(root, "code_attribution", json_object_new_boolean(in->code_attribution));
+    add(root, "block_list_limit", u64(PROFILE_BLOCKS_LIMIT));
+    json_object *lim = json_object_new_object();
+    add(lim, "epochs_dropped", u64(in->epochs_dropped));
+    add(lim, "twins_skipped", u64(in->twins_skipped));
+    add(root, "false_sharing_evidence_lost", lim);
+
+    /* totals over the job, per node */
+    json_object *nodes = json_object_new_array();
+    for (int n = 0; n < in->nnodes; n++) {
+        const uint64_t *v = in->node_metrics + (size_t)n * CM_NMETRICS;
+        json_object *o = json_object_new_object();
+        add(o, "node", json_object_new_int(n));
+        add(o, "barriers", u64(v[CM_TARGET_BARRIER]));
+        add(o, "barrier_wait", u64(v[CM_TARGET_BARRIER_WALL]));
+        add(o, "lock_acquires", u64(v[CM_LOCK_ACQUIRES]));
+        add(o, "lock_wait", u64(v[CM_LOCK_WAIT_WALL]));
+        add(o, "memoryBlockTime", u64(v[CM_MEMORY_BLOCK_TIME]));
+        json_object *all = json_object_new_object();
+        for (int m = 0; m < CM_NMETRICS; m++)
+            add(all, counters_metric_name(m), u64(v[m]));
+        add(o, "metrics", all);
+        json_object_array_add(nodes, o);
+    }
+    add(root, "per_node", nodes);
+
+    json_object *st = json_object_new_array();
+    for (size_t i = 0; i < in->nstructures; i++)
+        json_object_array_add(st, structure(in, &in->structures[i]));
+    add(root, "structures", st);
+
+    json_object *pr = json_object_new_array();
+    for (size_t i = 0; i < in->nprocedures; i++) {
+        const profile_procedure *p = &in->procedures[i];
+        json_object *o = misses(&p->m);
+        add(o, "name", str(p->name));
+        add(o, "file", str(p->file));
+        add(o, "line", u64(p->line));
+        json_object_array_add(pr, o);
+    }
+    add(root, "procedures", pr);
+
+    json_object *pa = json_object_new_array();
+    for (size_t i = 0; i < in->npairs; i++) {
+        const profile_pair *p = &in->pairs[i];
+        json_object *o = misses(&p->m);
+        add(o, "procedure", str(in->procedures[p->procedure].name));
+        add(o, "structure", str(in->structures[p->structure].name));
+        json_object_array_add(pa, o);
+    }
+    add(root, "pairs", pa);
+    return root;
+}
+
+int profile_write_json(const profile_input *in, const char *path, char *err, size_t errlen)
+{
+    json_object *root = build(in);
+    size_t n = strlen(path) + 32;
+    char *tmp = malloc(n);
+    if (!root || !tmp) {
+        snprintf(err, errlen, "out of memory");
+        json_object_put(root);
+        free(tmp);
+        return -1;
+    }
+    /* a temporary file renamed over the target: readers never see half a profile */
+    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
+    int rc = 0;
+    if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)) {
+        snprintf(err, errlen, "%s", json_util_get_last_err() ? json_util_get_last_err()
+                                                               : strerror(errno));
+        /* json-c's message ends with a newline */
+        size_t l = strlen(err);
+        if (l && err[l - 1] == '\n')
+            err[l - 1] = '\0';
+        unlink(tmp);
+        rc = -1;
+    } else if (rename(tmp, path)) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        unlink(tmp);
+        rc = -1;
+    }
+    free(tmp);
+    json_object_put(root);
+    return rc;
+}
+
+/* ---- exit summary ---- */
+
+static double ms(uint64_t ns) { return (double)ns / 1e6; }
+
+void profile_print_summary(const profile_input *in, const char *path, FILE *f)
+{
+    uint64_t mbt = 0, coh = 0, barrier = 0;
+    for (int n = 0; n < in->nnodes; n++) {
+        mbt += in->node_metrics[(size_t)n * CM_NMETRICS + CM_MEMORY_BLOCK_TIME];
+        barrier += in->node_metrics[(size_t)n * CM_NMETRICS + CM_TARGET_BARRIER_WALL];
+    }
+    uint64_t fs = 0;
+    for (size_t i = 0; i < in->nstructures; i++) {
+        coh += in->structures[i].causes.invalidation_wall + in->structures[i].causes.upgrade_wall;
+        fs += in->structures[i].fs_transfers;
+    }
+    fprintf(f, "dsm profile: %d nodes, %.3f s; memory blocking %.1f ms, in coherence misses "
+               "%.1f ms, barrier wait %.1f ms (all nodes)\n",
+            in->nnodes, in->wall_seconds, ms(mbt), ms(coh), ms(barrier));
+    size_t shown = 0;
+    for (size_t i = 0; i < in->nstructures && shown < 10; i++) {
+        const profile_structure *s = &in->structures[i];
+        uint64_t t = s->metrics[CM_MEMORY_BLOCK_TIME];
+        if (!t)
+            break;
+        if (!shown)
+            fprintf(f, "dsm profile: top structures by memory blocking time:\n");
+        uint64_t nm = s->causes.cold + s->causes.invalidation + s->causes.upgrade;
+        fprintf(f, "dsm profile:   %-28.28s %9.1f ms %5.1f%%  %llu misses  %s%s\n", s->name, ms(t),
+                mbt ? 100.0 * (double)t / (double)mbt : 0.0, (unsigned long long)nm,
+                proto_pattern_name(profile_structure_dominant(s)),
+                s->fs_transfers ? "  false sharing" : "");
+        shown++;
+    }
+    if (fs)
+        fprintf(f, "dsm profile: %llu false-sharing transfers (dsmprof report --structure NAME "
+                   "shows the written offsets)\n", (unsigned long long)fs);
+    if (path)
+        fprintf(f, "dsm profile: written to %s (dsmprof report %s)\n", path, path);
+}
+
+/* ---- cleanup ---- */
+
+void profile_input_free(profile_input *in)
+{
+    for (size_t i = 0; i < in->nstructures; i++) {
+        profile_structure *s = &in->structures[i];
+        free(s->name);
+        free(s->site_function);
+        free(s->site_file);
+        for (size_t k = 0; k < s->npath; k++)
+            free(s->path[k]);
+        free(s->path);
+        free(s->per_node);
+        free(s->causes_per_node);
+        free(s->fs_written);
+        for (size_t k = 0; k < s->nfs_blocks; k++)
+            free(s->fs_blocks[k].writers);
+        free(s->fs_blocks);
+        free(s->blocks);
+    }
+    free(in->structures);
+    for (size_t i = 0; i < in->nprocedures; i++) {
+        free(in->procedures[i].name);
+        free(in->procedures[i].file);
+    }
+    free(in->procedures);
+    free(in->pairs);
+    free(in->node_metrics);
+    memset(in, 0, sizeof *in);
+}

@@ -1,0 +1,287 @@
+/* advice_unit.c - the advisor (profile/advice.c) on a hand-written profile
+ * whose findings are known (tests/data/advice_sample.json, numbers chosen
+ * so each hypothesis holds or fails by a clear margin):
+ *   4 nodes x 1 s; memory blocking 1400 ms = 35% of 4000 ms;
+ *   part    900 ms (64.3%), false sharing 120/200 = 60%, interleaved 24-byte
+ *           elements of nodes 0 and 1; 30 of 35 written blocks migratory;
+ *   rxncor  300 ms (21.4%), false sharing 20/100 = 20%, per-node halves of a
+ *           block; 8 of 10 written blocks producer_consumer;
+ *   weight  100 ms (7.1%: not a refinement), no pattern over 50%;
+ *   tiny    20 ms (0.5% of the job: under structure-min), all-bad patterns;
+ *   procedures move_particles 800 ms (57.1%), sort_particles 400 (28.6%),
+ *           init 50 (3.6%);
+ *   barrier wait 50 / 300 / 320 / 310 ms: skew 270 ms = 27%.
+ * Checks every finding, its order, the printed thresholds, and that each
+ * threshold (set by name and by DSM_ADVICE_*) turns its finding off, with
+ * ">" strict at the exact value.  Exit 0 on success, 1 on a failure. */
+#include <json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advice.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (cond) {                                                                                \
+            printf("ok   ");                                                                       \
+        } else {                                                                                   \
+            printf("FAIL ");                                                                       \
+            failures++;                                                                            \
+        }                                                                                          \
+        printf(__VA_ARGS__);                                                                       \
+        printf("\n");                                                                              \
+    } while (0)
+
+static json_object *profile;
+
+typedef struct run {
+    advice_finding *v;
+    size_t n;
+} run;
+
+static run go(const advice_thresholds *t)
+{
+    run r = { NULL, 0 };
+    char err[256];
+    if (advice_run(profile, t, &r.v, &r.n, err, sizeof err)) {
+        printf("FAIL advice_run: %s\n", err);
+        failures++;
+    }
+    return r;
+}
+
+static void done(run *r)
+{
+    advice_free(r->v, r->n);
+    free(r->v);
+}
+
+/* The number of findings of a kind (depth 0) with this focus ("" = any). */
+static int count(const run *r, advice_kind k, int depth, const char *focus)
+{
+    int c = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->v[i].kind == k && r->v[i].depth == depth && (!*focus || !strcmp(r->v[i].focus, focus)))
+            c++;
+    return c;
+}
+
+static const advice_finding *find(const run *r, advice_kind k, int depth, const char *focus)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (r->v[i].kind == k && r->v[i].depth == depth && !strcmp(r->v[i].focus, focus))
+            return &r->v[i];
+    return NULL;
+}
+
+static int has(const advice_finding *f, const char *field, const char *text)
+{
+    if (!f)
+        return 0;
+    const char *s = !strcmp(field, "headline")  ? f->headline
+                    : !strcmp(field, "evidence") ? f->evidence
+                                                 : f->suggestion;
+    return strstr(s, text) != NULL;
+}
+
+static void with(const char *name, const char *value, advice_kind k, int depth, const char *focus,
+                 int expect)
+{
+    advice_thresholds t;
+    advice_thresholds_default(&t);
+    char err[256];
+    if (advice_threshold_set(&t, name, value, err, sizeof err)) {
+        printf("FAIL set %s=%s: %s\n", name, value, err);
+        failures++;
+        return;
+    }
+    run r = go(&t);
+    int c = count(&r, k, depth, focus);
+    CHECK(c == expect, "--threshold-%s=%s: %d finding(s) of kind %d on '%s' (expected %d)", name,
+          value, c, (int)k, focus, expect);
+    done(&r);
+}
+
+int main(void)
+{
+    const char *srcdir = getenv("srcdir");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/data/advice_sample.json", srcdir ? srcdir : ".");
+    profile = json_object_from_file(path);
+    if (!profile) {
+        printf("FAIL cannot read %s\n", path);
+        return 1;
+    }
+    /* a DSM_ADVICE_* left in the caller's environment must not change the defaults below */
+    for (int i = 0; i < ADVICE_NTHRESHOLDS; i++) {
+        char var[64] = "DSM_ADVICE_";
+        size_t k = strlen(var);
+        for (const char *p = advice_threshold_names[i]; *p; p++)
+            var[k++] = *p == '-' ? '_' : (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+        var[k] = '\0';
+        unsetenv(var);
+    }
+
+    advice_thresholds t;
+    advice_thresholds_default(&t);
+    run r = go(&t);
+
+    /* the whole list, in order */
+    static const struct {
+        advice_kind kind;
+        int depth;
+        const char *focus;
+        double value;
+    } want[] = {
+        { ADVICE_MEMORY_BLOCKING, 0, "whole program", 0.35 },
+        { ADVICE_MEMORY_BLOCKING, 1, "structure part", 900.0 / 1400 },
+        { ADVICE_MEMORY_BLOCKING, 1, "structure rxncor", 300.0 / 1400 },
+        { ADVICE_MEMORY_BLOCKING, 1, "procedure move_particles", 800.0 / 1400 },
+        { ADVICE_MEMORY_BLOCKING, 1, "procedure sort_particles", 400.0 / 1400 },
+        { ADVICE_FALSE_SHARING, 0, "structure part", 0.60 },
+        { ADVICE_MIGRATORY, 0, "structure part", 30.0 / 35 },
+        { ADVICE_FALSE_SHARING, 0, "structure rxncor", 0.20 },
+        { ADVICE_PRODUCER_CONSUMER, 0, "structure rxncor", 0.80 },
+        { ADVICE_LOAD_IMBALANCE, 0, "nodes", 0.27 },
+    };
+    size_t nw = sizeof want / sizeof want[0];
+    CHECK(r.n == nw, "default thresholds: %zu findings (expected %zu)", r.n, nw);
+    for (size_t i = 0; i < nw && i < r.n; i++)
+        CHECK(r.v[i].kind == want[i].kind && r.v[i].depth == want[i].depth &&
+                  !strcmp(r.v[i].focus, want[i].focus) && fabs(r.v[i].value - want[i].value) < 1e-9,
+              "finding %zu: %s (%s) depth %d value %.4f: %s", i + 1, r.v[i].hypothesis, r.v[i].focus,
+              r.v[i].depth, r.v[i].value, r.v[i].headline);
+
+    /* the numbers and thresholds printed with each finding */
+    const advice_finding *f = find(&r, ADVICE_MEMORY_BLOCKING, 0, "whole program");
+    CHECK(has(f, "headline", "memory blocking 35.0% of wall time > threshold 10%"),
+          "memory blocking headline: %s", f ? f->headline : "(none)");
+    f = find(&r, ADVICE_FALSE_SHARING, 0, "structure part");
+    CHECK(has(f, "headline", "60.0% of the coherence misses of part > threshold 10%"),
+          "false sharing headline names the structure, share and threshold");
+    CHECK(has(f, "evidence", "node 0 writes bytes [0,24) [48,72)") &&
+              has(f, "evidence", "node 1 writes bytes [24,48) [72,96)"),
+          "false sharing evidence gives each node's written offsets in the block");
+    CHECK(has(f, "evidence", "elements about 24 bytes apart"), "interleaved 24-byte elements seen");
+    CHECK(has(f, "suggestion", "pad each element of part to 4096 bytes"),
+          "interleaved writers: pad each element to the block size (%s)", f ? f->suggestion : "");
+    f = find(&r, ADVICE_FALSE_SHARING, 0, "structure rxncor");
+    CHECK(has(f, "evidence", "meet at byte 2048 of the block (structure offset 14336)"),
+          "per-node parts: where they meet");
+    CHECK(has(f, "suggestion", "align per-node ranges to the block size"),
+          "per-node parts: align per-node ranges to the block size (%s)", f ? f->suggestion : "");
+    f = find(&r, ADVICE_PRODUCER_CONSUMER, 0, "structure rxncor");
+    CHECK(has(f, "headline", "80.0% of the written shared blocks of rxncor are producer_consumer > "
+                             "threshold 50%") &&
+              has(f, "suggestion", "update protocol") && has(f, "suggestion", "larger blocks") &&
+              has(f, "suggestion", "batch"),
+          "producer-consumer: share, threshold, update protocol / larger blocks / batching");
+    f = find(&r, ADVICE_MIGRATORY, 0, "structure part");
+    CHECK(has(f, "suggestion", "merge each read and the write") && has(f, "suggestion", "lock"),
+          "migratory: merge the read and write, or a lock");
+    f = find(&r, ADVICE_LOAD_IMBALANCE, 0, "nodes");
+    CHECK(has(f, "headline", "barrier wait skew 27.0% of wall time > threshold 10%") &&
+              has(f, "evidence", "node 2 waits 320.0 ms") && has(f, "evidence", "node 0 only 50.0 ms") &&
+              has(f, "suggestion", "node 0 carries the most work"),
+          "load imbalance: skew, the two nodes, who to unload");
+    f = find(&r, ADVICE_MEMORY_BLOCKING, 1, "structure part");
+    CHECK(has(f, "evidence", "most of it in move_particles"), "refinement names the procedure of a structure");
+
+    /* below the lines: weight (7.1% < refine, no pattern > 50%), tiny (< structure-min) */
+    CHECK(!find(&r, ADVICE_MEMORY_BLOCKING, 1, "structure weight") &&
+              !find(&r, ADVICE_MEMORY_BLOCKING, 1, "procedure init"),
+          "weight and init are not refinements (under 10%% of memory blocking)");
+    int tiny = count(&r, ADVICE_FALSE_SHARING, 0, "structure tiny") +
+               count(&r, ADVICE_MIGRATORY, 0, "structure tiny") +
+               count(&r, ADVICE_MEMORY_BLOCKING, 1, "structure tiny");
+    CHECK(tiny == 0 && count(&r, ADVICE_MIGRATORY, 0, "structure weight") == 0,
+          "tiny (0.5%% of the job < structure-min 1%%) and weight give no finding");
+
+    /* the summary line: the concrete advice with most time at stake, false sharing first */
+    char line[2048];
+    CHECK(advice_first_line(r.v, r.n, line, sizeof line) == 1 &&
+              !strncmp(line, "FalseSharing (structure part):", 30) && strstr(line, "pad each element"),
+          "first advice line: %s", line);
+    char sum[2048];
+    CHECK(advice_summary_line(profile, sum, sizeof sum) == 1 && !strcmp(sum, line),
+          "advice_summary_line gives the same line");
+    done(&r);
+
+    /* each threshold turns its finding off; ">" is strict at the exact value */
+    with("memory-blocking", "35", ADVICE_MEMORY_BLOCKING, 0, "", 0);
+    with("memory-blocking", "34.9", ADVICE_MEMORY_BLOCKING, 0, "", 1);
+    with("refine", "30%", ADVICE_MEMORY_BLOCKING, 1, "", 2); /* part 64%, move_particles 57% */
+    with("false-sharing", "70", ADVICE_FALSE_SHARING, 0, "", 0);
+    with("false-sharing", "50", ADVICE_FALSE_SHARING, 0, "", 1);
+    with("migratory", "90", ADVICE_MIGRATORY, 0, "", 0);
+    with("producer-consumer", "80", ADVICE_PRODUCER_CONSUMER, 0, "", 0);
+    with("producer-consumer", "79.9", ADVICE_PRODUCER_CONSUMER, 0, "", 1);
+    with("imbalance", "30", ADVICE_LOAD_IMBALANCE, 0, "", 0);
+    with("structure-min", "0", ADVICE_FALSE_SHARING, 0, "structure tiny", 1);
+    with("structure-min", "0", ADVICE_MIGRATORY, 0, "structure tiny", 1);
+    with("structure-min", "10", ADVICE_FALSE_SHARING, 0, "", 1); /* rxncor 7.5% of the job */
+
+    /* the environment */
+    advice_thresholds_default(&t);
+    char err[256];
+    setenv("DSM_ADVICE_IMBALANCE", "30", 1);
+    setenv("DSM_ADVICE_FALSE_SHARING", "12.5%", 1);
+    CHECK(advice_thresholds_from_env(&t, err, sizeof err) == 0 && fabs(t.imbalance - 0.30) < 1e-12 &&
+              fabs(t.false_sharing - 0.125) < 1e-12,
+          "DSM_ADVICE_IMBALANCE=30, DSM_ADVICE_FALSE_SHARING=12.5%% read");
+    r = go(&t);
+    CHECK(count(&r, ADVICE_LOAD_IMBALANCE, 0, "") == 0, "DSM_ADVICE_IMBALANCE=30 turns imbalance off");
+    done(&r);
+    setenv("DSM_ADVICE_MIGRATORY", "lots", 1);
+    CHECK(advice_thresholds_from_env(&t, err, sizeof err) == -1 &&
+              strstr(err, "DSM_ADVICE_MIGRATORY=lots"),
+          "a bad variable is named: %s", err);
+    CHECK(advice_summary_line(profile, sum, sizeof sum) == -1, "summary line refuses a bad variable");
+    unsetenv("DSM_ADVICE_IMBALANCE");
+    unsetenv("DSM_ADVICE_FALSE_SHARING");
+    unsetenv("DSM_ADVICE_MIGRATORY");
+    CHECK(advice_threshold_set(&t, "cpu-bound", "10", err, sizeof err) == -1 &&
+              strstr(err, "unknown threshold"),
+          "unknown threshold name refused: %s", err);
+    CHECK(advice_threshold_set(&t, "refine", "150", err, sizeof err) == -1, "150%% refused: %s", err);
+
+    /* the printout shows the thresholds and the numbered findings */
+    advice_thresholds_default(&t);
+    r = go(&t);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    advice_print(m, r.v, r.n, &t);
+    fclose(m);
+    CHECK(buf && strstr(buf, "thresholds: memory-blocking 10%, refine 10%, structure-min 1%, "
+                             "false-sharing 10%, producer-consumer 50%, migratory 50%, imbalance 10%") &&
+              strstr(buf, "\n6. LoadImbalance (nodes)") && strstr(buf, "   1.4 procedure sort_particles") &&
+              strstr(buf, "     advice: pad each element"),
+          "advice_print: thresholds line, numbering, refinements, advice lines");
+    free(buf);
+    done(&r);
+
+    /* nothing above the lines */
+    advice_thresholds_default(&t);
+    for (int i = 0; i < ADVICE_NTHRESHOLDS; i++)
+        advice_threshold_set(&t, advice_threshold_names[i], "100", err, sizeof err);
+    r = go(&t);
+    CHECK(r.n == 0 && advice_first_line(r.v, r.n, line, sizeof line) == 0,
+          "all thresholds 100%%: no finding, no summary line");
+    done(&r);
+
+    /* not a profile */
+    json_object_object_add(profile, "schema", json_object_new_string("dsm-profile/2"));
+    advice_finding *v;
+    size_t n;
+    CHECK(advice_run(profile, &t, &v, &n, err, sizeof err) == -1 && strstr(err, "dsm-profile/2"),
+          "another schema refused: %s", err);
+    json_object_put(profile);
+
+    printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
+    return failures ? 1 : 0;
+}

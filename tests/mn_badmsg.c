@@ -1,0 +1,46 @@
+/* mn_badmsg.c - node 1 puts a malformed message on the wire (through the
+ * transport, past dsm_rt_send's own checks): the receiver must report it
+ * in one line and end the job, not act on it.  Modes:
+ *   block  a GETS for a block past the region
+ *   lock   a lock request for a lock id past DSM_LOCKS
+ *   len    an INV that carries a payload
+ *   type   an unknown message type
+ * Run by tests/wire_bad.sh on shm and mpi. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dsm.h"
+#include "node.h"
+
+int main(int argc, char **argv)
+{
+    if (dsm_init(&argc, &argv))
+        return 1;
+    const char *mode = argc > 1 ? argv[1] : "block";
+    dsm_barrier();
+    if (dsm_node() == 1) {
+        static char data[65536];
+        dsm_msg_hdr h = { 0 };
+        h.magic = DSM_MSG_MAGIC;
+        h.src = 1;
+        h.dst = 0;
+        if (!strcmp(mode, "block")) {
+            h.type = PM_GETS;
+            h.block = dsm_g->region.nblocks + 7;
+        } else if (!strcmp(mode, "lock")) {
+            h.type = RT_LOCK_REQ;
+            h.block = dsm_g->cfg.locks + 2; /* a multiple of 2 nodes: managed by node 0 */
+            h.block += h.block % 2;
+        } else if (!strcmp(mode, "len")) {
+            h.type = PM_INV;
+            h.len = 16;
+        } else {
+            h.type = 200;
+        }
+        dsm_g->tp->send(dsm_g->tp, 0, &h, h.len ? data : NULL);
+    }
+    dsm_barrier(); /* node 0 must have died before completing this */
+    dsm_finalize();
+    return 0;
+}

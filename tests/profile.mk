@@ -1,0 +1,12 @@
+# tests/profile.mk - the data-centric profile (doc/profile-format.md).
+#   mn_profile.sh  a 2-node program with known sharing (tests/mn_profile.c):
+#                  checks the dsm-profile/1 file (false sharing with its byte
+#                  offsets, miss causes, an unnamed allocation binned by its
+#                  site, procedures), the exit summary, DSM_PROFILE=off and
+#                  the default path, and dsmprof report/csv/diff with its
+#                  errors on bad input
+check_PROGRAMS += tests/mn_profile
+tests_mn_profile_SOURCES = tests/mn_profile.c
+tests_mn_profile_LDADD = libdsm.la
+TESTS += tests/mn_profile.sh
+EXTRA_DIST += tests/mn_profile.sh

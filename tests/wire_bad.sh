@@ -1,0 +1,35 @@
+#!/bin/sh
+# wire_bad.sh - a malformed message on the wire (tests/mn_badmsg.c) is
+# reported by the receiver in one line naming the sender and what is wrong,
+# and ends the whole job within seconds, on shm and (when mpirun exists) on
+# mpi: dsm_msg_validate (dsm/msg.c) checks it before it touches state.
+top=${top_builddir:-.}
+prog=$top/tests/mn_badmsg
+[ -x "$prog" ] || { echo "wire_bad.sh: $prog is not built" >&2; exit 99; }
+fail=0
+check() { # launcher name mode pattern
+    start=$(date +%s)
+    out=$(timeout -k 5 60 $1 -n 2 --timeout 30 "$prog" "$3" 2>&1)
+    rc=$?
+    took=$(( $(date +%s) - start ))
+    line=$(printf '%s\n' "$out" | grep -E "$4" | head -1)
+    if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ $took -gt 10 ] || [ -z "$line" ]; then
+        echo "FAIL $2 $3: status $rc after ${took}s, want /$4/:"; printf '%s\n' "$out" | sed 's/^/    /'
+        fail=1
+    else
+        echo "ok   $2 $3 (status $rc, ${took}s): $line"
+    fi
+}
+run_all() {
+    check "$1" "$2" block 'dsm: node 0: transport: malformed message from node 1: GETS for block [0-9]+, past the last block'
+    check "$1" "$2" lock 'dsm: node 0: transport: malformed message from node 1: lock message for lock [0-9]+, past the last lock'
+    check "$1" "$2" len 'dsm: node 0: transport: malformed message from node 1: INV carries 16 bytes, expected 0'
+    check "$1" "$2" type 'dsm: node 0: transport: malformed message from node 1: unknown message type 200'
+}
+run_all "${DSMRUN:-$top/dsmrun}" shm
+if command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
+    run_all "sh ${srcdir:-.}/tests/mpirun_dsm.sh" mpi
+else
+    echo "skip mpi: no mpirun"
+fi
+exit $fail
