@@ -6,95 +6,12 @@
  *   migratory handoff   ~ read miss + upgrade: the next node reads the block
  *                          (recalled from the last writer), then writes it
  * Run: dsmrun -n 2 bench/bench_core [blocks]   (prints one table, node 0) */
-#define _GNU_SOURCE 1
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "core_ops.h"
 #include "dsm.h"
-#include "futex.h"
-#include "node.h"
-
-static char *probe_base;
-static size_t probe_page_len;
-
-static void probe_handler(int sig, siginfo_t *si, void *uc)
-{
-    (void)sig, (void)uc;
-    char *page = (char *)((uintptr_t)si->si_addr & ~(uintptr_t)(probe_page_len - 1));
-    mprotect(page, probe_page_len, PROT_READ | PROT_WRITE);
-}
-
-/* One protection fault whose handler grants access with mprotect, on the
- * odd pages of a `pages`-page mapping whose even pages are accessible: with
- * pages > 1 every grant merges and every re-protection splits the kernel's
- * memory areas, as the DSM's per-block protections do in its region; with
- * pages == 1 it is the isolated best case. */
-static double probe_fault_batch(size_t page, int pages, int count)
-{
-    probe_page_len = page;
-    size_t len = page * (size_t)(pages > 1 ? pages : 1);
-    probe_base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    memset(probe_base, 0, len);
-    struct sigaction sa = { 0 }, old;
-    sa.sa_sigaction = probe_handler;
-    sa.sa_flags = SA_SIGINFO;
-    sigaction(SIGSEGV, &sa, &old);
-    uint64_t total = 0;
-    for (int i = 0; i < count; i++) {
-        size_t pg = pages > 1 ? (size_t)(2 * (i % (pages / 2)) + 1) : 0;
-        char *p = probe_base + pg * page;
-        mprotect(p, page, PROT_NONE);
-        uint64_t t0 = dsm_now_ns();
-        p[0]++;
-        total += dsm_now_ns() - t0;
-    }
-    sigaction(SIGSEGV, &old, NULL);
-    munmap(probe_base, len);
-    return (double)total / 1e3 / count;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of 7 batches: the machine is shared, single batches are noisy. */
-static double median7(double v[7])
-{
-    qsort(v, 7, sizeof v[0], cmp_double);
-    return v[3];
-}
-
-static double probe_fault_us(size_t page, int pages, int count)
-{
-    double v[7];
-    for (int i = 0; i < 7; i++)
-        v[i] = probe_fault_batch(page, pages, count / 7);
-    return median7(v);
-}
-
-static double probe_copy_us(size_t block, int count)
-{
-    size_t n = 256;
-    char *src = malloc(block * n), *dst = malloc(block * n);
-    memset(src, 1, block * n);
-    memset(dst, 2, block * n);
-    uint64_t t0 = dsm_now_ns();
-    for (int i = 0; i < count; i++)
-        memcpy(dst + (size_t)(i % n) * block, src + (size_t)((i * 7) % n) * block, block);
-    double us = (double)(dsm_now_ns() - t0) / 1e3 / count;
-    volatile char sink = dst[block * (n - 1)];
-    (void)sink;
-    free(src);
-    free(dst);
-    return us;
-}
 
 int main(int argc, char **argv)
 {
@@ -102,8 +19,8 @@ int main(int argc, char **argv)
     if (nblk < 10)
         nblk = 10;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    double fault_alone_us = probe_fault_us(page, 1, 2100);
-    double fault_us = probe_fault_us(page, 2048, 2100);
+    double fault_alone_us = bench_probe_fault_us(page, 1, 2100);
+    double fault_us = bench_probe_fault_us(page, 2048, 2100);
     if (dsm_init(&argc, &argv))
         return 1;
     if (dsm_nodes() != 2) {
@@ -114,93 +31,10 @@ int main(int argc, char **argv)
     }
     int me = dsm_node();
     size_t bs = dsm_block_size();
-    double copy_us = probe_copy_us(bs, 20000);
-    /* All blocks homed at node 0 (its dsm_malloc arena), block aligned. */
-    char *raw = dsm_malloc(me == 0 ? (size_t)nblk * bs + bs : 1, "bench.blocks");
-    char **shared_ptr = dsm_alloc(sizeof(char *), "bench.ptr");
-    long *mig = dsm_alloc(bs, "bench.migratory");
-    if (me == 0)
-        *shared_ptr = (char *)(((uintptr_t)raw + bs - 1) & ~(uintptr_t)(bs - 1));
-    dsm_barrier();
-    char *blk = *shared_ptr;
-    volatile long sink = 0;
-    /* Steady state, not first touch: node 1 has used every block before, so
-     * no measured miss pays the kernel's allocation of a fresh page. */
-    if (me == 1)
-        for (int i = 0; i < nblk; i++)
-            blk[(size_t)i * bs] = 1;
-    dsm_barrier();
-    /* Seven rounds of every measurement; the table shows medians (the
-     * machine is shared: a round can lose its core to another process). */
-    double rtt_v[7], read_v[7], write_v[7], upg_v[7];
-    for (int round = 0; round < 7; round++) {
-        if (me == 1)
-            rtt_v[round] = dsm_rt_probe_roundtrip(dsm_g, 0, 300);
-        dsm_barrier();
-        /* read miss: node 0 took the blocks back (recall), node 1 reads them */
-        if (me == 0)
-            for (int i = 0; i < nblk; i++)
-                blk[(size_t)i * bs] = 2;
-        dsm_barrier();
-        if (me == 1) {
-            double t0 = dsm_wtime();
-            for (int i = 0; i < nblk; i++)
-                sink += blk[(size_t)i * bs];
-            read_v[round] = (dsm_wtime() - t0) * 1e6 / nblk;
-        }
-        dsm_barrier();
-        /* write miss: node 0 invalidates node 1's read copies, node 1 writes */
-        if (me == 0)
-            for (int i = 0; i < nblk; i++)
-                blk[(size_t)i * bs] = 3;
-        dsm_barrier();
-        if (me == 1) {
-            double t0 = dsm_wtime();
-            for (int i = 0; i < nblk; i++)
-                blk[(size_t)i * bs + 8] = 4;
-            write_v[round] = (dsm_wtime() - t0) * 1e6 / nblk;
-        }
-        dsm_barrier();
-        /* upgrade: node 0 takes the blocks back, node 1 reads them (its read
-         * copy is then the only one), and writes them */
-        if (me == 0)
-            for (int i = 0; i < nblk; i++)
-                blk[(size_t)i * bs] = 5;
-        dsm_barrier();
-        if (me == 1) {
-            for (int i = 0; i < nblk; i++)
-                sink += blk[(size_t)i * bs];
-            double t0 = dsm_wtime();
-            for (int i = 0; i < nblk; i++)
-                blk[(size_t)i * bs + 16] = 6;
-            upg_v[round] = (dsm_wtime() - t0) * 1e6 / nblk;
-        }
-        dsm_barrier();
-    }
-    double rtt_us = 0, read_us = 0, write_us = 0, upg_us = 0, mig_us = 0;
-    if (me == 1) {
-        rtt_us = median7(rtt_v);
-        read_us = median7(read_v);
-        write_us = median7(write_v);
-        upg_us = median7(upg_v);
-    }
-    /* migratory: the two nodes take turns incrementing one counter */
-    int rounds = nblk / 2;
-    double t0 = dsm_wtime();
-    for (int i = 0; i < rounds; i++) {
-        while (((volatile long *)mig)[0] % 2 != me)
-            sched_yield(); /* a polite spin: 2 cores carry 4 threads here */
-        mig[0]++;
-    }
-    mig_us = (dsm_wtime() - t0) * 1e6 / (2.0 * rounds);
-    double *res = dsm_alloc(8 * sizeof(double), "bench.results");
-    if (me == 1) {
-        res[0] = rtt_us;
-        res[1] = read_us;
-        res[2] = write_us;
-        res[3] = upg_us;
-    }
-    dsm_barrier();
+    double copy_us = bench_probe_copy_us(bs, 20000);
+    bench_core_result r;
+    bench_core_measure(nblk, &r);
+    double res[4] = { r.rtt, r.read, r.write, r.upgrade }, mig_us = r.migratory;
     if (me == 0) {
         double miss_probe = fault_us + res[0] + copy_us;
         double upg_probe = fault_us + res[0];

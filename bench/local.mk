@@ -1,17 +1,20 @@
 # bench/: benchmarks that print tables; not run by make check.
 #   make bench        build them
 #   make run-bench    run them and print their tables
-EXTRA_PROGRAMS = bench/bench_core bench/bench_patterns
-bench_bench_core_SOURCES = bench/bench_core.c
+EXTRA_PROGRAMS = bench/bench_core bench/bench_patterns bench/bench_profile
+bench_bench_core_SOURCES = bench/bench_core.c bench/core_ops.h bench/core_ops.c
 bench_bench_core_LDADD = libdsm.la
 bench_bench_patterns_SOURCES = bench/bench_patterns.c
 bench_bench_patterns_LDADD = libdsm.la
+# bench_profile: the profile on vs DSM_PROFILE=off on the apps, as child jobs
+bench_bench_profile_SOURCES = bench/bench_profile.c
 CLEANFILES += $(EXTRA_PROGRAMS)
 
 bench: $(EXTRA_PROGRAMS)
-run-bench: bench dsmrun
+run-bench: bench dsmrun apps/jacobi apps/matmul apps/particles
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_core
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_patterns
+	$(top_builddir)/bench/bench_profile
 .PHONY: bench run-bench
 
 # issue 5: shm and mpi side by side (bench/bench_transport.sh), with a plain
@@ -19,7 +22,7 @@ run-bench: bench dsmrun
 EXTRA_DIST += bench/bench_transport.sh bench/bench_transport.c
 if HAVE_MPI
 EXTRA_PROGRAMS += bench/bench_transport
-bench_bench_transport_SOURCES = bench/bench_transport.c
+bench_bench_transport_SOURCES = bench/bench_transport.c bench/core_ops.h bench/core_ops.c
 bench_bench_transport_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
 bench_bench_transport_LDADD = libdsm.la $(MPI_LIBS)
 run-bench-transport: bench/bench_transport dsmrun

@@ -1,0 +1,31 @@
+/* core_ops.h - what bench_core and bench_transport both measure: the
+ * probes (a protection fault granted by mprotect, a block copy) and the
+ * core protocol operations on two nodes (remote read miss, remote write
+ * miss, upgrade, migratory handoff, the runtime's message round trip), so
+ * that the two tables are made by one piece of code. */
+#ifndef DSM_BENCH_CORE_OPS_H
+#define DSM_BENCH_CORE_OPS_H
+
+#include <stddef.h>
+
+/* Median of 7 (sorts v). */
+double bench_median7(double v[7]);
+/* One protection fault granted by mprotect (us), median of 7 batches: on
+ * the odd pages of a `pages`-page mapping whose even pages are accessible
+ * (pages > 1: every grant merges and every re-protection splits the
+ * kernel's memory areas, as the DSM's per-block protections do), or on one
+ * page alone (pages == 1). */
+double bench_probe_fault_us(size_t page, int pages, int count);
+/* One block copy (us). */
+double bench_probe_copy_us(size_t block, int count);
+
+typedef struct bench_core_result {
+    double rtt, read, write, upgrade, migratory; /* us per operation */
+} bench_core_result;
+
+/* Collective on exactly 2 nodes (after dsm_init): medians of 7 rounds of
+ * nblk operations of each kind, in steady state (pages already populated).
+ * The result is valid on node 0. */
+void bench_core_measure(int nblk, bench_core_result *out);
+
+#endif
