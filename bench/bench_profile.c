@@ -28,12 +28,12 @@ typedef struct app {
     const char *label, *prog, *args, *key; /* key: the line that has the time */
 } app;
 
-/* sizes for runs of about half a second on 4 nodes of a small machine */
+/* sizes for loops of 0.2 to 2 s on 4 nodes of a small machine */
 static const app apps[] = {
-    { "jacobi", "jacobi", "512 200", "jacobi: " },
-    { "matmul", "matmul", "256", "matmul: " },
+    { "jacobi", "jacobi", "512 1000", "jacobi: " },
+    { "matmul", "matmul", "768", "matmul: " },
     { "particles v2", "particles", "--version 2 4096 20", "particles: time " },
-    { "particles v3", "particles", "--version 3 4096 20", "particles: time " },
+    { "particles v3", "particles", "--version 3 16384 40", "particles: time " },
 };
 #define NAPPS (sizeof apps / sizeof apps[0])
 
@@ -76,7 +76,7 @@ static int loop_time(const app *a, const char *line, double *t)
 static int run(const char *dsmrun, const char *dir, int nodes, const app *a, int profile,
                const char *tmp, double *loop, double *wall)
 {
-    char cmd[4096], prof[1024], line[1024];
+    char cmd[16384], prof[4300], line[1024];
     if (profile)
         snprintf(prof, sizeof prof, "%s/bench_profile.json", tmp);
     else

@@ -12,6 +12,7 @@
 #include "futex.h"
 #include "node.h"
 #include "transport_mpi.h"
+#include "transport_verbs.h"
 
 static dsm_rt the_rt;
 
@@ -61,9 +62,14 @@ static const char *pick_transport(void)
 #endif
         }
         if (!strcmp(s, "verbs")) {
-            fprintf(stderr, "dsm: node ?: dsm_init: DSM_TRANSPORT=verbs: the verbs (RDMA) "
-                            "transport is not implemented yet; use mpi or shm\n");
+#ifdef DSM_HAVE_VERBS
+            return "verbs";
+#else
+            fprintf(stderr, "dsm: node ?: dsm_init: DSM_TRANSPORT=verbs but this libdsm was "
+                            "built without the verbs transport (it needs libibverbs-dev and "
+                            "MPI, its bootstrap; install them and reconfigure)\n");
             return NULL;
+#endif
         }
         fprintf(stderr, "dsm: node ?: dsm_init: DSM_TRANSPORT=%s is not one of shm, mpi, verbs\n",
                 s);
@@ -93,8 +99,22 @@ static dsm_transport *open_mpi(size_t block_size)
 #endif
 }
 
+static dsm_transport *open_verbs(size_t block_size)
+{
+#ifdef DSM_HAVE_VERBS
+    return dsm_transport_verbs_open(block_size);
+#else
+    (void)block_size;
+    return NULL;
+#endif
+}
+
 static void mark(dsm_transport *tp, int state)
 {
+#ifdef DSM_HAVE_VERBS
+    if (!strcmp(tp->name, "verbs"))
+        tp = dsm_transport_verbs_boot(tp); /* MPI watches the node for the verbs transport */
+#endif
 #ifdef HAVE_MPI
     if (!strcmp(tp->name, "mpi")) {
         dsm_transport_mpi_mark(tp, state);
@@ -126,9 +146,10 @@ int dsm_init(int *argc, char ***argv)
         errno = EINVAL;
         return -1;
     }
-    if (!strcmp(which, "shm") || !strcmp(which, "mpi")) {
-        rt->tp = !strcmp(which, "shm") ? dsm_transport_shm_open(rt->cfg.block_size)
-                                       : open_mpi(rt->cfg.block_size);
+    if (strcmp(which, "none")) {
+        rt->tp = !strcmp(which, "shm")   ? dsm_transport_shm_open(rt->cfg.block_size)
+                 : !strcmp(which, "mpi") ? open_mpi(rt->cfg.block_size)
+                                         : open_verbs(rt->cfg.block_size);
         if (!rt->tp) {
             errno = EINVAL;
             return -1;
@@ -151,11 +172,21 @@ int dsm_init(int *argc, char ***argv)
     if (rt->tp && !strcmp(rt->tp->name, "mpi"))
         rt->clock_base_ns = dsm_transport_mpi_clock_base(rt->tp);
 #endif
+#ifdef DSM_HAVE_VERBS
+    if (rt->tp && !strcmp(rt->tp->name, "verbs"))
+        rt->clock_base_ns = dsm_transport_mpi_clock_base(dsm_transport_verbs_boot(rt->tp));
+#endif
     if (dsm_region_map(&rt->region, rt->cfg.region_addr, rt->cfg.region_size, rt->cfg.block_size,
                        rt->self)) {
         errno = ENOMEM;
         return -1;
     }
+#ifdef DSM_HAVE_VERBS
+    /* the region is registered for RDMA once, where the protocol reaches it */
+    if (rt->tp && !strcmp(rt->tp->name, "verbs"))
+        dsm_transport_verbs_attach(rt->tp, rt->region.proto, rt->region.size,
+                                   rt->region.block_size);
+#endif
     dsm_ticks_init();
     if (dsm_rt_start(rt)) {
         errno = ENOMEM;
@@ -218,8 +249,11 @@ void dsm_barrier(void)
     uint64_t t0 = rt->ctr ? dsm_now_ns() : 0;
     dsm_collective(rt, COLL_BARRIER, 0, "dsm_barrier");
     if (rt->ctr) {
+        uint64_t t1 = dsm_now_ns();
         dsm_stats_node_add(&rt->stats, CM_TARGET_BARRIER, 1);
-        dsm_stats_node_add(&rt->stats, CM_TARGET_BARRIER_WALL, dsm_now_ns() - t0);
+        dsm_stats_node_add(&rt->stats, CM_TARGET_BARRIER_WALL, t1 - t0);
+        if (rt->prof)
+            dsm_prof_barrier(rt, t0, t1); /* the profile's timeline */
     }
 }
 

@@ -21,6 +21,15 @@ libdsm_la_SOURCES += dsm/transport_mpi.c
 libdsm_la_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
 libdsm_la_LIBADD += $(MPI_LIBS)
 endif
+# the verbs (RDMA) transport (issue 5), when configure found libibverbs; its
+# bootstrap is MPI, so it needs MPI too.  The device-free parts are always in.
+libdsm_la_SOURCES += dsm/transport_verbs.h dsm/verbs_plan.h dsm/verbs_plan.c
+if HAVE_IBVERBS
+if HAVE_MPI
+libdsm_la_SOURCES += dsm/transport_verbs.c
+libdsm_la_LIBADD += $(IBVERBS_LIBS)
+endif
+endif
 
 bin_PROGRAMS += dsmrun
 dsmrun_SOURCES = dsm/dsmrun.c dsm/settings.h dsm/settings.c dsm/shm_layout.h

@@ -111,7 +111,10 @@ static void run_actions(dsm_rt *rt, const void *payload, uint32_t payload_len)
             if (payload_len != rt->region.block_size)
                 dsm_fatal("protocol", "data message for block %u carries %u bytes, not %zu",
                           act->block, payload_len, rt->region.block_size);
-            memcpy(copy, payload, payload_len);
+            /* the verbs transport RDMA-writes a block straight into its
+             * place and hands it over as the payload: nothing to copy */
+            if (payload != copy)
+                memcpy(copy, payload, payload_len);
             break;
         case PA_COMPLETE:
             dsm_rt_signal(rt);
@@ -260,6 +263,8 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
             if (waits)
                 counters_add(rt->ctr, CM_MEMORY_BLOCK_TIME, block, wall);
         }
+        if (rt->prof && (kind >= 0 || waits))
+            dsm_prof_slice(rt, t0 + wall, kind >= 0, wall);
     }
     pthread_mutex_unlock(&rt->eng_lock);
 }

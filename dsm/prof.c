@@ -9,7 +9,9 @@
  *    their wall time, in an open-addressing hash;
  *  - twins: a copy of a block taken when write access is granted, diffed
  *    when write access goes (INV or RECALL), giving the byte ranges the node
- *    wrote in that write epoch, logged with the epoch's start and end.
+ *    wrote in that write epoch, logged with the epoch's start and end;
+ *  - timeslices: misses, their wall time and barrier wait per interval of
+ *    the job (DSM_TIMESLICE_MS), in a growable array indexed by time.
  * At dsm_finalize every node symbolizes its own addresses with elfutils
  * libdwfl (addresses differ between processes: PIE and ASLR), serializes
  * everything, and ships it to node 0 inside dsm/stats.c's gather.  Node 0
@@ -47,6 +49,10 @@ __thread uintptr_t dsm_prof_fault_ip;
 #define TWIN_BYTES_MAX ((size_t)64 << 20) /* twins alive per node */
 #define IP_MAX (1u << 20)    /* (instruction, block) entries per node */
 #define NO_BLOCK UINT32_MAX
+#define RUNS_MAX 4096 /* changed runs collected per diff before reducing */
+/* Timeslices kept per node: past that the interval doubles (pairs merge),
+ * so a long run costs at most this many slices. */
+#define TS_MAX 1024
 
 typedef struct pblk {
     uint32_t cold, inval, upgrade;
@@ -78,6 +84,10 @@ typedef struct ip_ent {
     uint64_t wall;
 } ip_ent;
 
+typedef struct tslice {
+    uint64_t misses, wall, barrier; /* wall: ticks (dsm_ticks); barrier: ns */
+} tslice;
+
 typedef struct rxbuf {
     unsigned char *p;
     size_t len, cap;
@@ -97,9 +107,17 @@ struct dsm_prof {
     size_t twin_bytes;
     unsigned char *twin_free[64];
     int ntwin_free;
+    profile_range runs[RUNS_MAX]; /* a diff's changed runs (under eng_lock) */
     ip_ent *ipt;
     size_t ipcap, ipn;
     rxbuf *rx; /* node 0: serialized data per node */
+    /* timeslices: slice i covers job time [i, i + 1) * ts_iv ns from
+     * clock_base (the job's start, the same at every node) */
+    tslice *ts;
+    size_t nts, capts;
+    uint64_t ts_iv, clock_base;
+    size_t ts_cur;         /* the slice of the last fault */
+    uint64_t ts_end_ticks; /* when it ends, in ticks (estimated; 0: unknown) */
 };
 
 int dsm_prof_init(dsm_rt *rt)
@@ -117,6 +135,8 @@ int dsm_prof_init(dsm_rt *rt)
     if (!p->path || !p->chunk)
         goto oom;
     pthread_mutex_init(&p->reg_lock, NULL);
+    p->ts_iv = (uint64_t)rt->cfg.timeslice_ms * 1000000u;
+    p->clock_base = rt->clock_base_ns;
     rt->prof = p;
     return 0;
 oom:
@@ -237,11 +257,129 @@ void dsm_prof_miss(dsm_rt *rt, uint32_t block, int kind, uint64_t wall)
     }
 }
 
-/* Byte ranges where cur differs from twin. */
-static void diff_block(const unsigned char *twin, const unsigned char *cur, size_t n,
+/* Make slice idx exist; past TS_MAX the interval doubles.  Index of the
+ * slice holding job time t (ns since clock_base), or SIZE_MAX (no memory). */
+static size_t ts_slot(dsm_prof *p, uint64_t t)
+{
+    while (t / p->ts_iv >= TS_MAX) {
+        size_t h = (p->nts + 1) / 2;
+        for (size_t i = 0; i < h; i++) {
+            tslice a = p->ts[2 * i], b = 2 * i + 1 < p->nts ? p->ts[2 * i + 1] : (tslice){ 0 };
+            p->ts[i] = (tslice){ a.misses + b.misses, a.wall + b.wall, a.barrier + b.barrier };
+        }
+        memset(p->ts + h, 0, (p->nts - h) * sizeof *p->ts);
+        p->nts = h;
+        p->ts_iv *= 2;
+        p->ts_end_ticks = 0; /* indices moved: the fault path looks again */
+    }
+    size_t idx = (size_t)(t / p->ts_iv);
+    if (idx >= p->capts) {
+        size_t cap = p->capts ? p->capts : 64;
+        while (cap <= idx)
+            cap *= 2;
+        tslice *v = realloc(p->ts, cap * sizeof *v);
+        if (!v)
+            return SIZE_MAX;
+        memset(v + p->capts, 0, (cap - p->capts) * sizeof *v);
+        p->ts = v;
+        p->capts = cap;
+    }
+    if (idx >= p->nts)
+        p->nts = idx + 1;
+    return idx;
+}
+
+/* Job time of a CLOCK_MONOTONIC instant (0 before the job's start, which
+ * a base computed from other clocks can be a little after). */
+static uint64_t job_ns(const dsm_prof *p, uint64_t now)
+{
+    return now > p->clock_base ? now - p->clock_base : 0;
+}
+
+void dsm_prof_slice(dsm_rt *rt, uint64_t end, int miss, uint64_t wall)
+{
+    dsm_prof *p = rt->prof;
+    if (end >= p->ts_end_ticks) {
+        /* once per slice: the clock is read only when the current slice may
+         * have ended, its end then estimated in ticks */
+        uint64_t t = job_ns(p, dsm_now_ns());
+        size_t idx = ts_slot(p, t);
+        if (idx == SIZE_MAX)
+            return;
+        p->ts_cur = idx;
+        uint64_t left = ((uint64_t)idx + 1) * p->ts_iv - t;
+        p->ts_end_ticks = dsm_ticks() + (uint64_t)((double)left / dsm_ticks_ns_factor());
+    }
+    tslice *s = &p->ts[p->ts_cur];
+    s->misses += (uint64_t)miss;
+    s->wall += wall;
+}
+
+void dsm_prof_barrier(dsm_rt *rt, uint64_t t0, uint64_t t1)
+{
+    dsm_prof *p = rt->prof;
+    pthread_mutex_lock(&rt->eng_lock);
+    /* the wait spread over the slices it spans, so a long wait draws as one */
+    uint64_t a = job_ns(p, t0), b = job_ns(p, t1);
+    while (a < b) {
+        size_t last = ts_slot(p, b - 1); /* first: it may double the interval */
+        size_t idx = ts_slot(p, a);
+        if (idx == SIZE_MAX || last == SIZE_MAX)
+            break;
+        uint64_t end = ((uint64_t)idx + 1) * p->ts_iv;
+        uint64_t e = end < b ? end : b;
+        p->ts[idx].barrier += e - a;
+        a = e;
+    }
+    pthread_mutex_unlock(&rt->eng_lock);
+}
+
+/* Close the smallest gaps between the sorted, disjoint runs r[0..*n) until
+ * at most `keep` remain (closing a gap widens a range: it can only create
+ * overlaps, so false sharing is never claimed where there was none).  One
+ * pass to find the keep-1 widest gaps, one to merge: profile_ranges_add per
+ * run, which sorts and merges on every call, made diffs of blocks with many
+ * changed runs (a row of doubles) the profiler's hottest code. */
+static void runs_reduce(profile_range *r, size_t *n, size_t keep)
+{
+    if (*n <= keep)
+        return;
+    uint32_t top[PROFILE_MAX_RANGES]; /* the widest gaps, widest first */
+    size_t nt = 0, want = keep - 1;
+    for (size_t k = 1; k < *n; k++) {
+        uint32_t g = r[k].lo - r[k - 1].hi;
+        if (nt == want && g <= top[nt - 1])
+            continue;
+        size_t j = nt < want ? nt++ : nt - 1;
+        while (j > 0 && top[j - 1] < g) {
+            top[j] = top[j - 1];
+            j--;
+        }
+        top[j] = g;
+    }
+    uint32_t thr = top[want - 1];
+    size_t ties = want; /* gaps equal to thr kept: the earliest ones */
+    for (size_t j = 0; j < want; j++)
+        if (top[j] > thr)
+            ties--;
+    size_t m = 0;
+    for (size_t k = 1; k < *n; k++) {
+        uint32_t g = r[k].lo - r[m].hi;
+        if (g > thr || (g == thr && ties && ties--))
+            r[++m] = r[k];
+        else
+            r[m].hi = r[k].hi;
+    }
+    *n = m + 1;
+}
+
+/* Byte ranges where cur differs from twin, into out (at most
+ * PROFILE_MAX_RANGES: the smallest gaps closed). */
+static void diff_block(dsm_prof *p, const unsigned char *twin, const unsigned char *cur, size_t n,
                        profile_ranges *out)
 {
-    size_t i = 0;
+    profile_range *r = p->runs;
+    size_t nr = 0, i = 0;
     while (i < n) {
         if (i + 8 <= n) {
             uint64_t a, c;
@@ -259,8 +397,13 @@ static void diff_block(const unsigned char *twin, const unsigned char *cur, size
         size_t s = i;
         while (i < n && twin[i] != cur[i])
             i++;
-        profile_ranges_add(out, (uint32_t)s, (uint32_t)i);
+        if (nr == RUNS_MAX)
+            runs_reduce(r, &nr, PROFILE_MAX_RANGES);
+        r[nr++] = (profile_range){ (uint32_t)s, (uint32_t)i };
     }
+    runs_reduce(r, &nr, PROFILE_MAX_RANGES);
+    memcpy(out->r, r, nr * sizeof *r);
+    out->n = (uint32_t)nr;
 }
 
 static void end_epoch(dsm_rt *rt, uint32_t block, pblk *b)
@@ -283,7 +426,7 @@ static void end_epoch(dsm_rt *rt, uint32_t block, pblk *b)
         e->node = rt->self;
         e->t0 = b->twin_t0;
         e->t1 = dsm_now_ns();
-        diff_block(b->twin, cur, p->bs, &e->w);
+        diff_block(p, b->twin, cur, p->bs, &e->w);
         p->nep++;
     } else {
         p->ep_dropped++;
@@ -464,7 +607,8 @@ static int runtime_in_program(void)
 }
 
 /* records */
-enum { R_ALLOC = 'A', R_CAUSE = 'C', R_EPOCH = 'E', R_IP = 'F', R_MISS = 'P', R_LOST = 'D' };
+enum { R_ALLOC = 'A', R_CAUSE = 'C', R_EPOCH = 'E', R_IP = 'F', R_MISS = 'P', R_LOST = 'D',
+       R_SLICES = 'T' };
 
 void *dsm_prof_serialize(dsm_rt *rt, size_t *len)
 {
@@ -607,6 +751,16 @@ void *dsm_prof_serialize(dsm_rt *rt, size_t *len)
         put64(&w, (uint64_t)((double)e->wall * f));
     }
     free(ips);
+    pthread_mutex_lock(&rt->eng_lock);
+    put8(&w, R_SLICES);
+    put64(&w, p->ts_iv);
+    put32(&w, (uint32_t)p->nts);
+    for (size_t i = 0; i < p->nts; i++) {
+        put64(&w, p->ts[i].misses);
+        put64(&w, (uint64_t)((double)p->ts[i].wall * f));
+        put64(&w, p->ts[i].barrier);
+    }
+    pthread_mutex_unlock(&rt->eng_lock);
     put8(&w, R_LOST);
     put64(&w, p->ep_dropped);
     put64(&w, p->twins_skipped);
@@ -738,6 +892,11 @@ typedef struct builder {
     uint32_t nchunks;
     dsm_stats_pattern *pat; /* sorted by block */
     size_t npat;
+    struct g_slices {
+        uint64_t iv; /* ns */
+        size_t n;
+        tslice *s;   /* wall in ns here */
+    } *sl;           /* [nnodes] */
 } builder;
 
 static int proc_index(builder *b, const char *func)
@@ -871,6 +1030,22 @@ static void parse_node(builder *b, rbuf *r, uint64_t *lost_ep, uint64_t *lost_tw
             m.m.wall = get64(r);
             ipv[id].misses += m.m.read_misses + m.m.write_misses + m.m.upgrades;
             VEC_PUSH(b->m, b->nm, b->capm, m);
+            break;
+        }
+        case R_SLICES: {
+            struct g_slices *g = &b->sl[r->node];
+            g->iv = get64(r);
+            g->n = get32(r);
+            if (!g->iv || g->n > TS_MAX || g->s)
+                dsm_fatal("dsm_finalize", "bad profile data from node %d", r->node);
+            g->s = calloc(g->n ? g->n : 1, sizeof *g->s);
+            if (!g->s)
+                dsm_fatal("dsm_finalize", "out of memory building the profile");
+            for (size_t i = 0; i < g->n; i++) {
+                g->s[i].misses = get64(r);
+                g->s[i].wall = get64(r);
+                g->s[i].barrier = get64(r);
+            }
             break;
         }
         case R_LOST:
@@ -1283,6 +1458,7 @@ static void build(builder *b)
                 pb->memory_block_time = v[CM_MEMORY_BLOCK_TIME];
                 pb->invalidations = v[CM_INV_RO] + v[CM_INV_RW];
                 pb->dominant = dom;
+                pb->group_id = pr ? pr->p.group_id : -1;
                 if (pr)
                     memcpy(pb->detections, pr->p.detections, sizeof pb->detections);
             }
@@ -1499,6 +1675,41 @@ static void builder_free(builder *b)
         free(b->bin_chunk[i]);
     free(b->bin_chunk);
     free(b->pat);
+    for (int n = 0; b->sl && n < b->nnodes; n++)
+        free(b->sl[n].s);
+    free(b->sl);
+}
+
+/* The nodes' timeslices on the coarsest interval any node ended with (each
+ * is the base interval times a power of two, so slices merge exactly), up to
+ * the end of the job. */
+static void build_slices(builder *b, uint64_t job_ns)
+{
+    uint64_t iv = 0;
+    int nn = b->nnodes;
+    for (int n = 0; n < nn; n++)
+        if (b->sl[n].iv > iv)
+            iv = b->sl[n].iv;
+    if (!iv)
+        return;
+    size_t ns = (size_t)((job_ns + iv - 1) / iv);
+    for (int n = 0; n < nn; n++)
+        if (b->sl[n].iv && (b->sl[n].n * b->sl[n].iv + iv - 1) / iv > ns)
+            ns = (size_t)((b->sl[n].n * b->sl[n].iv + iv - 1) / iv);
+    b->in.slice_seconds = (double)iv / 1e9;
+    b->in.nslices = ns;
+    b->in.slices = calloc((ns ? ns : 1) * (size_t)nn, sizeof *b->in.slices);
+    if (!b->in.slices)
+        dsm_fatal("dsm_finalize", "out of memory building the profile");
+    for (int n = 0; n < nn; n++) {
+        const struct g_slices *g = &b->sl[n];
+        for (size_t i = 0; g->iv && i < g->n; i++) {
+            profile_slice *d = &b->in.slices[(size_t)(i * g->iv / iv) * (size_t)nn + (size_t)n];
+            d->misses += g->s[i].misses;
+            d->memory_block_time += g->s[i].wall;
+            d->barrier_wait += g->s[i].barrier;
+        }
+    }
 }
 
 void dsm_prof_finish(dsm_rt *rt, const dsm_stats_table *t)
@@ -1515,6 +1726,9 @@ void dsm_prof_finish(dsm_rt *rt, const dsm_stats_table *t)
     b.in.counters_on = t->counters_on;
     b.in.patterns_on = t->patterns_on;
     b.in.code_attribution = 1;
+    b.sl = calloc((size_t)rt->nnodes, sizeof *b.sl);
+    if (!b.sl)
+        dsm_fatal("dsm_finalize", "out of memory building the profile");
     for (int n = 0; n < rt->nnodes; n++) {
         if (!p->rx || !p->rx[n].len)
             dsm_fatal("dsm_finalize", "no profile data arrived from node %d", n);
@@ -1530,6 +1744,8 @@ void dsm_prof_finish(dsm_rt *rt, const dsm_stats_table *t)
         for (int m = 0; t->node[n] && m < CM_NMETRICS; m++)
             b.in.node_metrics[(size_t)n * CM_NMETRICS + m] = counters_total(t->node[n], m);
     build(&b);
+    uint64_t now = dsm_now_ns();
+    build_slices(&b, now > rt->clock_base_ns ? now - rt->clock_base_ns : 0);
     char err[256];
     int bad = profile_write_json(&b.in, p->path, err, sizeof err);
     if (bad)

@@ -33,6 +33,14 @@ void dsm_prof_alloc(dsm_rt *rt, size_t off, size_t len, const char *name, int co
  * block completed after `wall` ticks (dsm_ticks; eng_lock held). */
 void dsm_prof_miss(dsm_rt *rt, uint32_t block, int kind, uint64_t wall);
 
+/* A fault that ended at tick `end` (dsm_ticks) after `wall` ticks, a miss
+ * or not (a wait for a request in flight): counted in its timeslice
+ * (eng_lock held). */
+void dsm_prof_slice(dsm_rt *rt, uint64_t end, int miss, uint64_t wall);
+/* A barrier waited from t0 to t1 (dsm_now_ns): spread over its timeslices
+ * (takes eng_lock). */
+void dsm_prof_barrier(dsm_rt *rt, uint64_t t0, uint64_t t1);
+
 /* The application's access to block is set to `access` (eng_lock held):
  * a write grant takes a twin, leaving write access diffs it. */
 void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access);

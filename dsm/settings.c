@@ -48,6 +48,7 @@ int dsm_config_load(dsm_config *cfg, const char *prefix)
     cfg->spin_us = 50;
     cfg->hold_us = 5;
     cfg->homes_cyclic = 0;
+    cfg->timeslice_ms = 100;
 
     if ((s = getenv("DSM_BLOCK_SIZE")) && *s) {
         size_t v;
@@ -120,6 +121,17 @@ int dsm_config_load(dsm_config *cfg, const char *prefix)
             fprintf(stderr, "%s: DSM_COUNTERS=%s is neither 'on' nor 'off'\n", prefix, s);
             return -1;
         }
+    }
+    if ((s = getenv("DSM_TIMESLICE_MS")) && *s) {
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(s, &end, 10);
+        if (errno || *end || *s == '-' || v < 1 || v > 3600000) {
+            fprintf(stderr, "%s: DSM_TIMESLICE_MS=%s is not a number of milliseconds from 1 to "
+                            "3600000\n", prefix, s);
+            return -1;
+        }
+        cfg->timeslice_ms = (unsigned)v;
     }
     /* the file is opened (and a bad path reported) by node 0 at dsm_init */
     if ((s = getenv("DSM_STATS")) && *s)

@@ -19,6 +19,7 @@ typedef struct dsm_config {
     int patterns;            /* DSM_PATTERNS=on|off: sharing-pattern detection */
     int counters;            /* DSM_COUNTERS=on|off: the Figure 3 counters (doc/metrics.md) */
     const char *stats_path;  /* DSM_STATS: node 0 writes the statistics there, or NULL */
+    unsigned timeslice_ms;   /* DSM_TIMESLICE_MS: the profile's timeslice interval */
 } dsm_config;
 
 /* Fill cfg from the environment; 0, or -1 after printing which variable is

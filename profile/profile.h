@@ -57,6 +57,7 @@ typedef struct profile_block {
     uint64_t misses, memory_block_time, invalidations;
     profile_causes causes;
     int dominant;                        /* proto_pattern */
+    int32_t group_id;                    /* the home's group: a block number, -1 for none */
     uint32_t detections[PP_NPATTERNS];
     uint64_t fs_transfers;
 } profile_block;
@@ -107,6 +108,11 @@ typedef struct profile_pair {
     profile_misses m;
 } profile_pair;
 
+/* One node's counts in one timeslice of the job. */
+typedef struct profile_slice {
+    uint64_t misses, memory_block_time, barrier_wait; /* times: ns */
+} profile_slice;
+
 typedef struct profile_input {
     int nnodes;
     size_t block_size;
@@ -120,6 +126,9 @@ typedef struct profile_input {
     size_t nprocedures;
     profile_pair *pairs;                 /* sorted by wall, largest first */
     size_t npairs;
+    double slice_seconds;                /* the timeslices' interval */
+    profile_slice *slices;               /* [nslices * nnodes]: slice i, node n at i * nnodes + n */
+    size_t nslices;
 } profile_input;
 
 /* Write the dsm-profile/1 file (atomically: a temporary file renamed over

@@ -228,6 +228,7 @@ static json_object *structure(const profile_input *in, const profile_structure *
             add(x, "upgrade", u64(b->causes.upgrade));
             add(x, "false_sharing", u64(b->fs_transfers));
             add(x, "pattern", str(proto_pattern_name(b->dominant)));
+            add(x, "group_id", json_object_new_int(b->group_id));
             add(x, "detections", patterns(b->detections));
             json_object_array_add(bl, x);
         }
@@ -298,6 +299,35 @@ static json_object *build(const profile_input *in)
         json_object_array_add(pa, o);
     }
     add(root, "pairs", pa);
+
+    /* the timeline: every slice of the job, empty ones too */
+    json_object *ts = json_object_new_object();
+    add(ts, "interval_seconds", json_object_new_double(in->slice_seconds));
+    json_object *sl = json_object_new_array();
+    for (size_t i = 0; i < in->nslices; i++) {
+        profile_slice sum = { 0, 0, 0 };
+        json_object *pn = json_object_new_array();
+        for (int n = 0; n < in->nnodes; n++) {
+            const profile_slice *s = &in->slices[i * (size_t)in->nnodes + (size_t)n];
+            sum.misses += s->misses;
+            sum.memory_block_time += s->memory_block_time;
+            sum.barrier_wait += s->barrier_wait;
+            json_object *o = json_object_new_object();
+            add(o, "misses", u64(s->misses));
+            add(o, "memoryBlockTime", u64(s->memory_block_time));
+            add(o, "barrier_wait", u64(s->barrier_wait));
+            json_object_array_add(pn, o);
+        }
+        json_object *o = json_object_new_object();
+        add(o, "start", json_object_new_double(in->slice_seconds * (double)i));
+        add(o, "misses", u64(sum.misses));
+        add(o, "memoryBlockTime", u64(sum.memory_block_time));
+        add(o, "barrier_wait", u64(sum.barrier_wait));
+        add(o, "per_node", pn);
+        json_object_array_add(sl, o);
+    }
+    add(ts, "slices", sl);
+    add(root, "timeslices", ts);
     return root;
 }
 
@@ -403,5 +433,6 @@ void profile_input_free(profile_input *in)
     free(in->procedures);
     free(in->pairs);
     free(in->node_metrics);
+    free(in->slices);
     memset(in, 0, sizeof *in);
 }

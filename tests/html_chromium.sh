@@ -1,8 +1,9 @@
 #!/bin/sh
 # html_chromium.sh - `dsmprof html` in a real browser: headless Chromium
 # loads pages rendered from (1) the profile of a real run (jacobi on 4
-# nodes) and (2) tests/data/html_timeslices.json (timeslices and group ids,
-# which exercise the timeline and group-marking paths), and checks in the
+# nodes: its timeslices and group ids draw the timeline and the group marks)
+# and (2) tests/data/html_timeslices.json (a hand-made sample with both),
+# and checks in the
 # DOM after scripts ran that every chart is there (by id), that the block
 # map's script marked a selection, and that nothing is fetched from the
 # network; then saves screenshots (tests/html_chromium*.png, kept for a look)
@@ -80,6 +81,13 @@ check_page() { # check_page NAME PROFILE
 if DSM_PROFILE=$tmp/run.json timeout 150 "$dsmrun" -n 4 --timeout 120 "$top/apps/jacobi" 256 20 \
         > "$tmp/run.out" 2>&1 && [ -s "$tmp/run.json" ]; then
     check_page run "$tmp/run.json"
+    # the runtime's own timeslices and group ids drive the timeline and the marks
+    grep -q '<polyline' "$tmp/run.dom" && grep -q 'Counts per interval of 100 ms' "$tmp/run.dom" \
+        && echo "ok   run: timeline drawn from the profile's timeslices" \
+        || { echo "FAIL run: no timeline from the run's timeslices"; fail=1; }
+    grep -q 'data-g=' "$tmp/run.dom" && grep -q 'of group' "$tmp/run.dom" \
+        && echo "ok   run: group ids drive the block map's marks" \
+        || { echo "FAIL run: group ids not used by the block map"; fail=1; }
 else
     echo "FAIL run: jacobi on 4 nodes wrote no profile:"; cat "$tmp/run.out"; fail=1
 fi

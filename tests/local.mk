@@ -9,3 +9,4 @@ include tests/profile.mk
 include tests/html.mk
 include tests/mpi.mk
 include tests/fuzz.mk
+include tests/verbs.mk

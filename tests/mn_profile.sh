@@ -12,16 +12,20 @@
 # and: the exit summary (at most 15 lines), DSM_PROFILE=off writes nothing,
 # the default dsm-profile.json, dsmprof report/--structure/csv/diff, and the
 # one-line errors with exit status 2 for a missing file, non-JSON and a
-# wrong schema.
+# wrong schema.  Group ids: tests/mn_patterns on 3 nodes, whose three
+# blocks touched in order ("trio") must share one group id, named by one of
+# them; every listed block has an integer group id, -1 or a block number.
 top=${top_builddir:-.}
 srcdir=${srcdir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
 prog=$top/tests/mn_profile
+patprog=$top/tests/mn_patterns
 dsmprof=$top/dsmprof
 case $prog in /*) ;; *) prog=$(pwd)/$prog ;; esac
+case $patprog in /*) ;; *) patprog=$(pwd)/$patprog ;; esac
 case $dsmprof in /*) ;; *) dsmprof=$(pwd)/$dsmprof ;; esac
 case $dsmrun in /*) ;; *) dsmrun=$(pwd)/$dsmrun ;; esac
-for f in "$dsmrun" "$prog" "$dsmprof"; do
+for f in "$dsmrun" "$prog" "$patprog" "$dsmprof"; do
     [ -x "$f" ] || { echo "mn_profile.sh: $f is not built" >&2; exit 99; }
 done
 command -v python3 >/dev/null 2>&1 || { echo "mn_profile.sh: python3 not found" >&2; exit 77; }
@@ -185,6 +189,36 @@ bad_input "an unknown structure" "$dir/p.json" --structure no_such_thing
 "$dsmprof" --help | grep -q '^Usage: dsmprof report' || say "dsmprof --help"
 "$dsmprof" frobnicate "$dir/p.json" >/dev/null 2>&1
 [ $? -eq 1 ] || say "dsmprof with an unknown command: exit status not 1"
+
+# 6. group ids per block (block_list[].group_id), from a program with a group
+(cd "$dir" && env DSM_PROFILE="$dir/g.json" DSM_PROFILE_SUMMARY=off ${to:+$to -k 10 150} \
+    "$dsmrun" -n 3 --timeout 120 "$patprog" 20) > "$dir/gout" 2>&1 ||
+    say "mn_patterns with a profile: exit status $?: $(cat "$dir/gout")"
+trio=$(awk '$1 == "structure" && $2 == "trio" { $1 = $2 = $3 = ""; print }' "$dir/gout")
+python3 - "$dir/g.json" $trio <<'EOF' || fail=1
+import json, sys
+p = json.load(open(sys.argv[1]))
+trio = [int(x) for x in sys.argv[2:]]
+bad = []
+if len(trio) != 3:
+    bad.append("mn_patterns printed no trio blocks: %r" % trio)
+blocks = {}
+for s in p["structures"]:
+    for b in s["block_list"] or []:
+        g = b.get("group_id")
+        if not isinstance(g, int) or g < -1:
+            bad.append("%s block %d: group_id %r" % (s["name"], b["index"], g))
+        blocks[b["index"]] = b
+if trio and not bad:
+    gs = [blocks.get(k, {}).get("group_id") for k in trio]
+    if len(set(gs)) != 1 or gs[0] not in trio:
+        bad.append("trio blocks %r have group ids %r, expected one id among them" % (trio, gs))
+    if [blocks.get(k, {}).get("pattern") for k in trio] != ["group"] * 3:
+        bad.append("trio blocks are not all dominantly group")
+for b in bad:
+    print("FAIL: group ids: " + b)
+sys.exit(1 if bad else 0)
+EOF
 
 [ $fail -eq 0 ] && echo "mn_profile: profile and dsmprof as expected"
 exit $fail

@@ -5,6 +5,7 @@ if ! command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
     echo "no mpirun on PATH: mpi transport tests skipped"
     exit 77
 fi
-DSM_TEST_TRANSPORT=mpi
+# tests/verbs_*.sh run these same scripts on the verbs transport
+[ "${DSM_TEST_TRANSPORT:-}" = verbs ] || DSM_TEST_TRANSPORT=mpi
 DSMRUN=${srcdir:-.}/tests/mpirun_dsm.sh
 export DSM_TEST_TRANSPORT DSMRUN

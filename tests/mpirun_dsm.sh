@@ -20,7 +20,9 @@ root=
 [ "$(id -u)" = 0 ] && root=--allow-run-as-root
 # the ranks run with this environment (local launch), DSM_TRANSPORT says
 # which transport the library must use
+# (verbs when the test says so: MPI is then only its bootstrap)
 DSM_TRANSPORT=mpi
+[ "${DSM_TEST_TRANSPORT:-}" = verbs ] && DSM_TRANSPORT=verbs
 export DSM_TRANSPORT
 if [ -n "$limit" ] && command -v timeout >/dev/null 2>&1; then
     timeout -k 5 "$limit" "$mpirun" $root --oversubscribe -np "$n" "$@"

@@ -10,3 +10,12 @@ tests_mn_profile_SOURCES = tests/mn_profile.c
 tests_mn_profile_LDADD = libdsm.la
 TESTS += tests/mn_profile.sh
 EXTRA_DIST += tests/mn_profile.sh
+#   mn_timeslices.sh  the profile's timeslices (tests/mn_timeslices.c): misses
+#                  in both phases and none inside the pause between them,
+#                  the pause's barrier wait, slices adding up to the run's
+#                  totals, DSM_TIMESLICE_MS and its errors
+check_PROGRAMS += tests/mn_timeslices
+tests_mn_timeslices_SOURCES = tests/mn_timeslices.c
+tests_mn_timeslices_LDADD = libdsm.la
+TESTS += tests/mn_timeslices.sh
+EXTRA_DIST += tests/mn_timeslices.sh
