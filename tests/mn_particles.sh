@@ -1,6 +1,7 @@
 #!/bin/sh
 # mn_particles.sh - the case study of section 4 (apps/particles.c,
-# doc/case-study.md): checks the paper's findings from the DSM_STATS file.
+# doc/case-study.md): checks the paper's findings from the DSM_STATS file and
+# the JSON profile (false sharing of version 2, named by dsmprof).
 #
 # 1. Every version gives "particles: result OK" on 1, 2, 4 and 8 nodes (small
 #    sizes on 1, 2 and 8 nodes: 8 nodes share the machine's cores).
@@ -126,6 +127,40 @@ if [ $((m3max * 10)) -le "$m2min" ]; then
          "($(awk -v a="$m3max" -v b="$m2min" 'BEGIN { printf "%.1f%%", 100 * a / b }'))"
 else
     echo "FAIL part coherence misses: version 3 (largest) $m3max > 10% of version 2 (smallest) $m2min"
+    fail=1
+fi
+# d. the profile of version 2 names the particle array as falsely shared,
+#    with the byte offsets each node writes inside its shared blocks, and
+#    dsmprof's report and advice say so; version 3's has no false sharing
+#    in it.
+fs=$(python3 - "$tmp/v2.1.json" "$tmp/v3.1.json" <<'PY'
+import json, sys
+p2, p3 = (json.load(open(f)) for f in sys.argv[1:3])
+def part(p):
+    return next(s for s in p["structures"] if s["name"] == "part")
+s2, s3 = part(p2), part(p3)
+f2, f3 = s2["false_sharing"], s3["false_sharing"]
+writers = [w for w in f2.get("written", []) if w.get("ranges")]
+print(f2["count"], len(writers), f3["count"])
+PY
+) || { echo "FAIL: cannot read the profiles of versions 2 and 3"; fail=1; }
+set -- $fs
+if [ "${1:-0}" -gt 0 ] && [ "${2:-0}" -ge 2 ] && [ "${3:-1}" -eq 0 ]; then
+    echo "ok   profile: version 2 part has $1 false-sharing transfers, written ranges of $2 nodes; version 3 part has $3"
+else
+    echo "FAIL profile: version 2 part false sharing '$1' with '$2' writers, version 3 '$3' (want > 0, >= 2, 0)"
+    fail=1
+fi
+prof=${DSMPROF:-$top/dsmprof}
+if "$prof" report "$tmp/v2.1.json" --structure part > "$tmp/v2.report" 2>&1 &&
+        grep -qi "false.sharing" "$tmp/v2.report" &&
+        "$prof" advice "$tmp/v2.1.json" > "$tmp/v2.advice" 2>&1 &&
+        grep -q "FalseSharing (structure part)" "$tmp/v2.advice"; then
+    echo "ok   dsmprof report and advice on version 2 name part's false sharing:"
+    grep -m1 "FalseSharing (structure part)" "$tmp/v2.advice" | sed 's/^/       /'
+else
+    echo "FAIL dsmprof report/advice on version 2 do not name part's false sharing:"
+    cat "$tmp/v2.report" "$tmp/v2.advice" 2>/dev/null | head -20 | sed 's/^/    /'
     fail=1
 fi
 if awk -v a="$t3" -v b="$t2" 'BEGIN { exit !(a < b) }'; then
