@@ -9,10 +9,7 @@
 
 #include "node.h"
 
-static int fail(char *why, size_t whylen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *why, size_t whylen, const char *fmt, ...)
+int dsm_msg_why(char *why, size_t whylen, const char *fmt, ...)
 {
     if (why && whylen) {
         va_list ap;
@@ -27,10 +24,10 @@ int dsm_msg_decode(const void *buf, size_t n, dsm_msg_hdr *h, const void **paylo
                    size_t whylen)
 {
     if (!buf || n < sizeof *h)
-        return fail(why, whylen, "%zu bytes, shorter than a header (%zu)", n, sizeof *h);
+        return dsm_msg_why(why, whylen, "%zu bytes, shorter than a header (%zu)", n, sizeof *h);
     memcpy(h, buf, sizeof *h);
     if ((uint64_t)h->len != (uint64_t)(n - sizeof *h))
-        return fail(why, whylen, "%zu bytes, but the header announces %u payload bytes", n,
+        return dsm_msg_why(why, whylen, "%zu bytes, but the header announces %u payload bytes", n,
                     h->len);
     *payload = h->len ? (const unsigned char *)buf + sizeof *h : NULL;
     return 0;
@@ -39,23 +36,23 @@ int dsm_msg_decode(const void *buf, size_t n, dsm_msg_hdr *h, const void **paylo
 int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why, size_t whylen)
 {
     if (h->magic != DSM_MSG_MAGIC)
-        return fail(why, whylen, "bad magic %#x", h->magic);
+        return dsm_msg_why(why, whylen, "bad magic %#x", h->magic);
     if (h->src < 0 || h->src >= lim->nnodes)
-        return fail(why, whylen, "sender %d is not a node (0..%d)", h->src, lim->nnodes - 1);
+        return dsm_msg_why(why, whylen, "sender %d is not a node (0..%d)", h->src, lim->nnodes - 1);
     if (h->dst != lim->self)
-        return fail(why, whylen, "addressed to node %d, received by node %d", h->dst, lim->self);
+        return dsm_msg_why(why, whylen, "addressed to node %d, received by node %d", h->dst, lim->self);
     if (h->flags)
-        return fail(why, whylen, "type %u with unknown flags %#x", h->type, h->flags);
+        return dsm_msg_why(why, whylen, "type %u with unknown flags %#x", h->type, h->flags);
     unsigned t = h->type;
     /* protocol messages: a block of the region, data exactly when the type
      * carries it */
     if (t > 0 && t < PM_NTYPES) {
         if (h->block >= lim->nblocks)
-            return fail(why, whylen, "%s for block %u, past the last block %u", proto_msg_name(t),
+            return dsm_msg_why(why, whylen, "%s for block %u, past the last block %u", proto_msg_name(t),
                         h->block, lim->nblocks - 1);
         uint32_t want = proto_msg_has_data((int)t) ? lim->block_size : 0;
         if (h->len != want)
-            return fail(why, whylen, "%s carries %u bytes, expected %u", proto_msg_name(t), h->len,
+            return dsm_msg_why(why, whylen, "%s carries %u bytes, expected %u", proto_msg_name(t), h->len,
                         want);
         return 0;
     }
@@ -63,40 +60,40 @@ int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why,
     switch (t) {
     case RT_COLL_ENTER:
         if (lim->self != 0)
-            return fail(why, whylen, "collective entry sent to node %d (only node 0 gathers)",
+            return dsm_msg_why(why, whylen, "collective entry sent to node %d (only node 0 gathers)",
                         lim->self);
         if (h->arg[1] < COLL_INIT || h->arg[1] > COLL_STATS)
-            return fail(why, whylen, "collective entry of unknown kind %llu",
+            return dsm_msg_why(why, whylen, "collective entry of unknown kind %llu",
                         (unsigned long long)h->arg[1]);
         break;
     case RT_COLL_DONE:
         if (h->src != 0)
-            return fail(why, whylen, "collective completion from node %d (only node 0 sends it)",
+            return dsm_msg_why(why, whylen, "collective completion from node %d (only node 0 sends it)",
                         h->src);
         break;
     case RT_LOCK_REQ:
     case RT_UNLOCK:
         if (h->block >= lim->locks)
-            return fail(why, whylen, "lock message for lock %u, past the last lock %u", h->block,
+            return dsm_msg_why(why, whylen, "lock message for lock %u, past the last lock %u", h->block,
                         lim->locks - 1);
         if ((int)(h->block % (uint32_t)lim->nnodes) != lim->self)
-            return fail(why, whylen, "lock %u is managed by node %u, not by node %d", h->block,
+            return dsm_msg_why(why, whylen, "lock %u is managed by node %u, not by node %d", h->block,
                         h->block % (uint32_t)lim->nnodes, lim->self);
         if (t == RT_LOCK_REQ && h->arg[0] >= DSM_MAX_THREADS)
-            return fail(why, whylen, "lock request for thread slot %llu (0..%d)",
+            return dsm_msg_why(why, whylen, "lock request for thread slot %llu (0..%d)",
                         (unsigned long long)h->arg[0], DSM_MAX_THREADS - 1);
         break;
     case RT_LOCK_GRANT:
         if (h->block >= lim->locks)
-            return fail(why, whylen, "grant of lock %u, past the last lock %u", h->block,
+            return dsm_msg_why(why, whylen, "grant of lock %u, past the last lock %u", h->block,
                         lim->locks - 1);
         if (h->arg[0] >= DSM_MAX_THREADS)
-            return fail(why, whylen, "lock grant for thread slot %llu (0..%d)",
+            return dsm_msg_why(why, whylen, "lock grant for thread slot %llu (0..%d)",
                         (unsigned long long)h->arg[0], DSM_MAX_THREADS - 1);
         break;
     case RT_FREE:
         if (h->arg[0] >= lim->region_size)
-            return fail(why, whylen, "free of region offset %#llx, past the region (%#llx bytes)",
+            return dsm_msg_why(why, whylen, "free of region offset %#llx, past the region (%#llx bytes)",
                         (unsigned long long)h->arg[0], (unsigned long long)lim->region_size);
         break;
     case RT_PING:
@@ -105,27 +102,27 @@ int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why,
         break;
     case RT_PROF_DATA: /* a piece of a byte stream, parsed by prof.c */
         if (lim->self != 0)
-            return fail(why, whylen, "profile data sent to node %d (only node 0 gathers)",
+            return dsm_msg_why(why, whylen, "profile data sent to node %d (only node 0 gathers)",
                         lim->self);
         maxlen = lim->block_size;
         break;
     case RT_STATS_CTR:
     case RT_STATS_PAT: {
         if (lim->self != 0)
-            return fail(why, whylen, "statistics message sent to node %d (only node 0 gathers)",
+            return dsm_msg_why(why, whylen, "statistics message sent to node %d (only node 0 gathers)",
                         lim->self);
         uint32_t rec = t == RT_STATS_CTR ? DSM_MSG_STATS_REC_SIZE : (uint32_t)sizeof(dsm_stats_pattern);
         if (h->len % rec)
-            return fail(why, whylen, "statistics message of %u bytes, not whole %u-byte records",
+            return dsm_msg_why(why, whylen, "statistics message of %u bytes, not whole %u-byte records",
                         h->len, rec);
         maxlen = lim->block_size;
         break;
     }
     default:
-        return fail(why, whylen, "unknown message type %u", t);
+        return dsm_msg_why(why, whylen, "unknown message type %u", t);
     }
     if (h->len > maxlen)
-        return fail(why, whylen, "message type %u carries %u bytes, at most %u allowed", t, h->len,
+        return dsm_msg_why(why, whylen, "message type %u carries %u bytes, at most %u allowed", t, h->len,
                     maxlen);
     return 0;
 }

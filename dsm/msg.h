@@ -34,4 +34,8 @@ int dsm_msg_decode(const void *buf, size_t n, dsm_msg_hdr *h, const void **paylo
  * line, without the sender, which the caller names). */
 int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why, size_t whylen);
 
+/* Format why (when given) and return -1: how the decoders report a reason. */
+int dsm_msg_why(char *why, size_t whylen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif

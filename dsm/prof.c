@@ -555,10 +555,9 @@ static char *frame_label(const sym *s)
 
 /* ---- serialization ---- */
 
-typedef struct wbuf {
-    unsigned char *p;
-    size_t len, cap;
-} wbuf;
+/* The serialized data being written (wbuf) is the same growable buffer as
+ * what node 0 receives per node (rxbuf). */
+typedef rxbuf wbuf;
 
 static void put(wbuf *w, const void *x, size_t n)
 {
@@ -568,7 +567,7 @@ static void put(wbuf *w, const void *x, size_t n)
             cap *= 2;
         unsigned char *v = realloc(w->p, cap);
         if (!v)
-            dsm_fatal("dsm_finalize", "out of memory serializing the profile");
+            dsm_fatal("dsm_finalize", "out of memory for the profile data");
         w->p = v;
         w->cap = cap;
     }
@@ -709,7 +708,7 @@ void *dsm_prof_serialize(dsm_rt *rt, size_t *len)
     if (p->ipn) {
         ips = malloc(p->ipn * sizeof *ips);
         if (!ips)
-            dsm_fatal("dsm_finalize", "out of memory serializing the profile");
+            dsm_fatal("dsm_finalize", "out of memory for the profile data");
         for (size_t i = 0; i < p->ipcap; i++)
             if (p->ipt[i].used)
                 ips[nips++] = p->ipt[i].ip;
@@ -779,19 +778,7 @@ void dsm_prof_receive(dsm_rt *rt, int src, const void *data, size_t len)
                                   "(set it the same way on every node)", src);
     if (!p->rx && !(p->rx = calloc((size_t)rt->nnodes, sizeof *p->rx)))
         dsm_fatal("dsm_finalize", "out of memory gathering the profile");
-    rxbuf *r = &p->rx[src];
-    if (r->len + len > r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 65536;
-        while (cap < r->len + len)
-            cap *= 2;
-        unsigned char *v = realloc(r->p, cap);
-        if (!v)
-            dsm_fatal("dsm_finalize", "out of memory gathering the profile");
-        r->p = v;
-        r->cap = cap;
-    }
-    memcpy(r->p + r->len, data, len);
-    r->len += len;
+    put(&p->rx[src], data, len);
 }
 
 /* ---- node 0: from the gathered records to the profile ---- */

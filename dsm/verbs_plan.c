@@ -11,19 +11,6 @@
 #include "msg.h"
 #include "proto.h"
 
-static int fail(char *why, size_t whylen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *why, size_t whylen, const char *fmt, ...)
-{
-    if (why && whylen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, whylen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 static int gid_zero(const uint8_t gid[16])
 {
@@ -37,44 +24,44 @@ int dsm_verbs_check_node_rec(const dsm_verbs_node_rec *r, int from, const dsm_ve
                              char *why, size_t whylen)
 {
     if (r->magic != DSM_VERBS_REC_MAGIC || r->version != DSM_VERBS_REC_VERSION)
-        return fail(why, whylen, "connection record of node %d has magic %#x version %u, not a "
+        return dsm_msg_why(why, whylen, "connection record of node %d has magic %#x version %u, not a "
                     "verbs record of version %u (a different libdsm?)", from, r->magic,
                     r->version, DSM_VERBS_REC_VERSION);
     if (r->node != from)
-        return fail(why, whylen, "connection record of node %d claims to be node %d", from,
+        return dsm_msg_why(why, whylen, "connection record of node %d claims to be node %d", from,
                     r->node);
     if (r->nnodes != self->nnodes)
-        return fail(why, whylen, "node %d is in a job of %d nodes, this one of %d", from,
+        return dsm_msg_why(why, whylen, "node %d is in a job of %d nodes, this one of %d", from,
                     r->nnodes, self->nnodes);
     if (r->block_size != self->block_size)
-        return fail(why, whylen, "node %d uses blocks of %u bytes, this node %u (DSM_BLOCK_SIZE "
+        return dsm_msg_why(why, whylen, "node %d uses blocks of %u bytes, this node %u (DSM_BLOCK_SIZE "
                     "must be the same everywhere)", from, r->block_size, self->block_size);
     if (r->region_size != self->region_size)
-        return fail(why, whylen, "node %d has a region of %llu bytes, this node %llu "
+        return dsm_msg_why(why, whylen, "node %d has a region of %llu bytes, this node %llu "
                     "(DSM_REGION_SIZE must be the same everywhere)", from,
                     (unsigned long long)r->region_size, (unsigned long long)self->region_size);
     if (!r->region_addr || r->region_addr + r->region_size < r->region_addr)
-        return fail(why, whylen, "node %d publishes a region at %#llx of %llu bytes, not a valid "
+        return dsm_msg_why(why, whylen, "node %d publishes a region at %#llx of %llu bytes, not a valid "
                     "range", from, (unsigned long long)r->region_addr,
                     (unsigned long long)r->region_size);
     if (r->mtu < 1 || r->mtu > 5)
-        return fail(why, whylen, "node %d publishes MTU code %u (1..5)", from, r->mtu);
+        return dsm_msg_why(why, whylen, "node %d publishes MTU code %u (1..5)", from, r->mtu);
     if (!r->port)
-        return fail(why, whylen, "node %d publishes HCA port 0", from);
+        return dsm_msg_why(why, whylen, "node %d publishes HCA port 0", from);
     if (r->ethernet ? gid_zero(r->gid) : r->lid == 0)
-        return fail(why, whylen, "node %d publishes no address (%s)", from,
+        return dsm_msg_why(why, whylen, "node %d publishes no address (%s)", from,
                     r->ethernet ? "zero GID on an Ethernet port" : "LID 0 on an InfiniBand port");
     if (r->gid_index > 255)
-        return fail(why, whylen, "node %d publishes GID index %u (0..255)", from, r->gid_index);
+        return dsm_msg_why(why, whylen, "node %d publishes GID index %u (0..255)", from, r->gid_index);
     return 0;
 }
 
 int dsm_verbs_check_qp_rec(const dsm_verbs_qp_rec *q, int from, char *why, size_t whylen)
 {
     if (q->qpn < 2 || q->qpn > 0xffffffu)
-        return fail(why, whylen, "node %d publishes QP number %#x (2..0xffffff)", from, q->qpn);
+        return dsm_msg_why(why, whylen, "node %d publishes QP number %#x (2..0xffffff)", from, q->qpn);
     if (q->psn > 0xffffffu)
-        return fail(why, whylen, "node %d publishes PSN %#x (24 bits)", from, q->psn);
+        return dsm_msg_why(why, whylen, "node %d publishes PSN %#x (24 bits)", from, q->psn);
     return 0;
 }
 
@@ -108,7 +95,7 @@ int dsm_verbs_rtr_params(const dsm_verbs_node_rec *self, const dsm_verbs_node_re
 {
     memset(out, 0, sizeof *out);
     if (self->ethernet != peer->ethernet)
-        return fail(why, whylen, "node %d's port is %s, this node's %s: they cannot connect",
+        return dsm_msg_why(why, whylen, "node %d's port is %s, this node's %s: they cannot connect",
                     peer->node, peer->ethernet ? "Ethernet (RoCE)" : "InfiniBand",
                     self->ethernet ? "Ethernet (RoCE)" : "InfiniBand");
     out->path_mtu = self->mtu < peer->mtu ? self->mtu : peer->mtu;
@@ -153,13 +140,13 @@ int dsm_verbs_plan_msg(const dsm_msg_hdr *h, const void *payload, const char *lo
 {
     memset(out, 0, sizeof *out);
     if (h->flags)
-        return fail(why, whylen, "message type %u with flags %#x set by the sender", h->type,
+        return dsm_msg_why(why, whylen, "message type %u with flags %#x set by the sender", h->type,
                     h->flags);
     if (h->len > max_payload)
-        return fail(why, whylen, "message type %u of %u payload bytes, more than %zu", h->type,
+        return dsm_msg_why(why, whylen, "message type %u of %u payload bytes, more than %zu", h->type,
                     h->len, max_payload);
     if (h->len && !payload)
-        return fail(why, whylen, "message type %u announces %u payload bytes but has none",
+        return dsm_msg_why(why, whylen, "message type %u announces %u payload bytes but has none",
                     h->type, h->len);
     uint64_t off = (uint64_t)h->block * block_size;
     /* In place only when the payload is the block itself in our registered
@@ -189,27 +176,27 @@ int dsm_verbs_decode(const void *buf, size_t n, int from, const char *region_bas
                      char *why, size_t whylen)
 {
     if (!buf || n < sizeof *h)
-        return fail(why, whylen, "%zu bytes, shorter than a header (%zu)", n, sizeof *h);
+        return dsm_msg_why(why, whylen, "%zu bytes, shorter than a header (%zu)", n, sizeof *h);
     memcpy(h, buf, sizeof *h);
     if (h->src != from)
-        return fail(why, whylen, "it claims to be from node %d", h->src);
+        return dsm_msg_why(why, whylen, "it claims to be from node %d", h->src);
     if (!(h->flags & DSM_MSG_F_PLACED))
         return dsm_msg_decode(buf, n, h, payload, why, whylen);
     if (h->flags != DSM_MSG_F_PLACED)
-        return fail(why, whylen, "unknown flags %#x", h->flags);
+        return dsm_msg_why(why, whylen, "unknown flags %#x", h->flags);
     if (n != sizeof *h)
-        return fail(why, whylen, "placed data with %zu bytes after the header", n - sizeof *h);
+        return dsm_msg_why(why, whylen, "placed data with %zu bytes after the header", n - sizeof *h);
     if (!is_data_type(h->type))
-        return fail(why, whylen, "type %u placed in the region, but it is not a data message",
+        return dsm_msg_why(why, whylen, "type %u placed in the region, but it is not a data message",
                     h->type);
     if (h->block >= nblocks)
-        return fail(why, whylen, "placed data for block %u, past the last block %u", h->block,
+        return dsm_msg_why(why, whylen, "placed data for block %u, past the last block %u", h->block,
                     nblocks ? nblocks - 1 : 0);
     if (h->len != block_size)
-        return fail(why, whylen, "placed data of %u bytes, the block size is %u", h->len,
+        return dsm_msg_why(why, whylen, "placed data of %u bytes, the block size is %u", h->len,
                     block_size);
     if (!region_base)
-        return fail(why, whylen, "placed data before this node registered its region");
+        return dsm_msg_why(why, whylen, "placed data before this node registered its region");
     h->flags = 0;
     *payload = region_base + (size_t)h->block * block_size;
     return 0;
