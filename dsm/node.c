@@ -76,6 +76,9 @@ static void run_actions(dsm_rt *rt, const void *payload, uint32_t payload_len)
             h.dst = act->msg.dst;
             h.block = act->block;
             int data = proto_msg_has_data(act->msg.type);
+            if (rt->prof && (act->msg.type == PM_GETS || act->msg.type == PM_GETX ||
+                             act->msg.type == PM_UPGRADE || act->msg.type == PM_RECALL))
+                dsm_prof_flush_block(rt, act->block); /* data for it may follow */
             h.len = data ? (uint32_t)rt->region.block_size : 0;
             if (!rt->tp)
                 dsm_fatal("protocol", "message to node %d on a one-node job", act->msg.dst);
@@ -111,6 +114,8 @@ static void run_actions(dsm_rt *rt, const void *payload, uint32_t payload_len)
             if (payload_len != rt->region.block_size)
                 dsm_fatal("protocol", "data message for block %u carries %u bytes, not %zu",
                           act->block, payload_len, rt->region.block_size);
+            if (rt->prof)
+                dsm_prof_flush_block(rt, act->block);
             /* the verbs transport RDMA-writes a block straight into its
              * place and hands it over as the payload: nothing to copy */
             if (payload != copy)
@@ -484,6 +489,13 @@ static void *progress_main(void *arg)
         }
         if (got || atomic_load(&rt->stopping))
             continue;
+        /* Idle: the profile's deferred diffs now (off the reply paths). */
+        if (rt->prof && dsm_prof_pending(rt)) {
+            pthread_mutex_lock(&rt->eng_lock);
+            dsm_prof_flush_pending(rt);
+            pthread_mutex_unlock(&rt->eng_lock);
+            continue;
+        }
         /* While an application thread polls, senders do not wake us; it
          * does when it stops, if messages wait (transport.h, polling). */
         rt->tp->wait(rt->tp, holds_pending(rt) ? 1 : 500);

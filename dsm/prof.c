@@ -61,6 +61,8 @@ typedef struct pblk {
     uint64_t cold_wall, inval_wall, upgrade_wall; /* ticks (dsm_ticks) */
     unsigned char *twin;
     uint64_t twin_t0;
+    uint64_t t1;      /* pending: when write access went (the epoch's end) */
+    uint8_t pending;  /* the epoch ended; its diff waits (dsm_prof_flush_block) */
 } pblk;
 
 typedef struct prof_alloc {
@@ -117,6 +119,10 @@ struct dsm_prof {
     size_t nts, capts;
     uint64_t ts_iv, clock_base;
     size_t ts_cur;         /* the slice of the last fault */
+    /* blocks whose write epoch ended and whose diff is deferred, so that
+     * it is off the path of the INV/RECALL reply (may hold stale entries) */
+    uint32_t pend[256];
+    size_t npend;
     uint64_t ts_end_ticks; /* when it ends, in ticks (estimated; 0: unknown) */
 };
 
@@ -425,7 +431,7 @@ static void end_epoch(dsm_rt *rt, uint32_t block, pblk *b)
         e->block = block;
         e->node = rt->self;
         e->t0 = b->twin_t0;
-        e->t1 = dsm_now_ns();
+        e->t1 = b->pending ? b->t1 : dsm_now_ns();
         diff_block(p, b->twin, cur, p->bs, &e->w);
         p->nep++;
     } else {
@@ -436,7 +442,29 @@ static void end_epoch(dsm_rt *rt, uint32_t block, pblk *b)
     else
         free(b->twin);
     b->twin = NULL;
+    b->pending = 0;
     p->twin_bytes -= p->bs;
+}
+
+void dsm_prof_flush_block(dsm_rt *rt, uint32_t block)
+{
+    pblk *b = pb_get(rt->prof, block);
+    if (b && b->pending && b->twin)
+        end_epoch(rt, block, b);
+}
+
+void dsm_prof_flush_pending(dsm_rt *rt)
+{
+    dsm_prof *p = rt->prof;
+    for (size_t i = 0; i < p->npend; i++)
+        dsm_prof_flush_block(rt, p->pend[i]);
+    p->npend = 0;
+}
+
+/* a racy peek (the progress thread looks before taking eng_lock) */
+int dsm_prof_pending(const dsm_rt *rt)
+{
+    return rt->prof && __atomic_load_n(&rt->prof->npend, __ATOMIC_RELAXED);
 }
 
 void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access)
@@ -446,10 +474,20 @@ void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access)
     if (!b)
         return;
     if (access != PROTO_ACCESS_WRITE) {
-        if (b->twin)
-            end_epoch(rt, block, b);
+        /* The epoch ends now; its diff waits until the node is idle, or
+         * until something may overwrite the copy (see dsm_prof_flush_block's
+         * callers in node.c): the requester is waiting for our reply. */
+        if (b->twin && !b->pending) {
+            if (p->npend == sizeof p->pend / sizeof p->pend[0])
+                dsm_prof_flush_pending(rt);
+            b->pending = 1;
+            b->t1 = dsm_now_ns();
+            p->pend[p->npend++] = block;
+        }
         return;
     }
+    if (b->pending)
+        end_epoch(rt, block, b); /* the copy is unchanged since write access went */
     if (b->twin)
         return;
     if (p->twin_bytes + p->bs > TWIN_BYTES_MAX) {

@@ -44,6 +44,14 @@ void dsm_prof_barrier(dsm_rt *rt, uint64_t t0, uint64_t t1);
 /* The application's access to block is set to `access` (eng_lock held):
  * a write grant takes a twin, leaving write access diffs it. */
 void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access);
+/* The diff of a write epoch is deferred from the moment write access goes;
+ * it must be taken before the node's copy can change: flush_block before
+ * this node requests the block or a home recalls it (data may then arrive,
+ * even placed by RDMA) and before data is installed; flush_pending when the
+ * node is idle.  eng_lock held. */
+void dsm_prof_flush_block(dsm_rt *rt, uint32_t block);
+void dsm_prof_flush_pending(dsm_rt *rt);
+int dsm_prof_pending(const dsm_rt *rt);
 
 /* dsm_finalize: this node's data, serialized (malloc'd; *len bytes). */
 void *dsm_prof_serialize(dsm_rt *rt, size_t *len);
