@@ -71,3 +71,11 @@ double dsm_ticks_ns_factor(void)
     uint64_t dt = dsm_ticks() - ticks0, dn = dsm_now_ns() - ns0;
     return dt ? (double)dn / (double)dt : 1.0;
 }
+
+uint64_t dsm_ticks_to_ns(uint64_t t, double factor)
+{
+    if (!dsm_ticks_tsc)
+        return t;
+    return t >= ticks0 ? ns0 + (uint64_t)((double)(t - ticks0) * factor)
+                       : ns0 - (uint64_t)((double)(ticks0 - t) * factor);
+}

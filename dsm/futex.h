@@ -31,6 +31,9 @@ uint64_t dsm_now_ns(void);
 extern int dsm_ticks_tsc;
 void dsm_ticks_init(void);
 double dsm_ticks_ns_factor(void);
+/* A tick reading as CLOCK_MONOTONIC nanoseconds (for ordering events of
+ * different processes; factor from dsm_ticks_ns_factor). */
+uint64_t dsm_ticks_to_ns(uint64_t t, double factor);
 static inline uint64_t dsm_ticks(void)
 {
 #if defined(__x86_64__)

@@ -60,8 +60,8 @@ typedef struct pblk {
     uint64_t first_ns; /* fault entry of its first miss (ns) */
     uint64_t cold_wall, inval_wall, upgrade_wall; /* ticks (dsm_ticks) */
     unsigned char *twin;
-    uint64_t twin_t0;
-    uint64_t t1;      /* pending: when write access went (the epoch's end) */
+    uint64_t twin_t0; /* ticks (dsm_ticks), as in prof_epoch until serialized */
+    uint64_t t1;      /* pending: when write access went (the epoch's end), ticks */
     uint8_t pending;  /* the epoch ended; its diff waits (dsm_prof_flush_block) */
 } pblk;
 
@@ -107,7 +107,7 @@ struct dsm_prof {
     size_t nep, capep;
     uint64_t ep_dropped, twins_skipped;
     size_t twin_bytes;
-    unsigned char *twin_free[64];
+    unsigned char *twin_free[1024]; /* recycled twins: no malloc per write grant */
     int ntwin_free;
     profile_range runs[RUNS_MAX]; /* a diff's changed runs (under eng_lock) */
     ip_ent *ipt;
@@ -431,7 +431,7 @@ static void end_epoch(dsm_rt *rt, uint32_t block, pblk *b)
         e->block = block;
         e->node = rt->self;
         e->t0 = b->twin_t0;
-        e->t1 = b->pending ? b->t1 : dsm_now_ns();
+        e->t1 = b->pending ? b->t1 : dsm_ticks();
         diff_block(p, b->twin, cur, p->bs, &e->w);
         p->nep++;
     } else {
@@ -481,7 +481,7 @@ void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access)
             if (p->npend == sizeof p->pend / sizeof p->pend[0])
                 dsm_prof_flush_pending(rt);
             b->pending = 1;
-            b->t1 = dsm_now_ns();
+            b->t1 = dsm_ticks();
             p->pend[p->npend++] = block;
         }
         return;
@@ -502,7 +502,7 @@ void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access)
     /* the data is installed before write access is given (PA_INSTALL first) */
     memcpy(t, rt->region.proto + ((size_t)block << rt->region.block_shift), p->bs);
     b->twin = t;
-    b->twin_t0 = dsm_now_ns();
+    b->twin_t0 = dsm_ticks();
     p->twin_bytes += p->bs;
 }
 
@@ -732,8 +732,9 @@ void *dsm_prof_serialize(dsm_rt *rt, size_t *len)
         const prof_epoch *e = &p->ep[i];
         put8(&w, R_EPOCH);
         put32(&w, e->block);
-        put64(&w, e->t0);
-        put64(&w, e->t1);
+        /* epochs of different nodes are ordered by time: ship nanoseconds */
+        put64(&w, dsm_ticks_to_ns(e->t0, f));
+        put64(&w, dsm_ticks_to_ns(e->t1, f));
         put32(&w, e->w.n);
         for (uint32_t r = 0; r < e->w.n; r++) {
             put32(&w, e->w.r[r].lo);
