@@ -10,3 +10,8 @@ include tests/html.mk
 include tests/mpi.mk
 include tests/fuzz.mk
 include tests/verbs.mk
+include tests/sim_machine.mk
+include tests/sim_frontend.mk
+include tests/sim_flash.mk
+include tests/sim_stats.mk
+include tests/apps_sim.mk

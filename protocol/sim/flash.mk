@@ -1,0 +1,1 @@
+# protocol/sim/: the FLASH machine and FlashPoint (issue 6).

@@ -1,0 +1,143 @@
+/* sim.h - simulated machines driven by the protocol engine (issue 6).
+ *
+ * A sim_machine is P simulated processors, each with a cache model and a
+ * node of the same coherence engine the DSM runs (protocol/proto.h): one
+ * block of the engine is one cache line.  Misses, upgrades and evictions
+ * become engine events; the actions the engine emits become timed messages
+ * in an event queue; a network model and a timing model (per machine) turn
+ * them into simulated cycles.  Pure, as protocol/ is: no I/O, no threads, no
+ * clocks; data values are not modelled (the program's memory is real, the
+ * front end in dsm/ lets the real access happen after the model has said
+ * when).
+ *
+ * The front end (dsm/sim_*.c) drives a machine like this:
+ *   m = sim_create(&params, base, bytes, err, sizeof err);
+ *   sim_place(m, addr, len, home)           homes of the pages of a range
+ *   bin = sim_bin(m, addr, len, "name")     a data bin (dsm_alloc names)
+ *   loop: p = the runnable processor with the smallest sim_clock(m, p);
+ *         sim_run_until(m, sim_clock(m, p))    deliver events up to then;
+ *         r = sim_ref(m, p, addr, size, is_write, procedure)
+ *             SIM_HIT: the clock of p advanced, p may go on;
+ *             SIM_STALL: a miss is in flight, p waits until sim_stalled(m, p)
+ *             is 0 again (sim_run_until delivers the completion and sets
+ *             p's clock to the completion time).
+ *   when no processor is runnable: sim_run_until(m, sim_next_event(m)).
+ *   sim_set_clock / sim_add_cycles: synchronisation and busy time.
+ * Ownership of this header: the machine core (sim.c and friends); extend,
+ * do not change the signatures the front end uses without telling it. */
+#ifndef DSM_SIM_H
+#define DSM_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint64_t sim_time;          /* processor cycles */
+#define SIM_NEVER UINT64_MAX
+
+typedef struct sim_machine sim_machine;
+
+/* Miss causes (MemSpy 4.2.7-4.2.8): the first event that removed the line
+ * from this processor's cache; UNKNOWN when that happened while statistics
+ * were off (time sampling, Ch. 6). */
+typedef enum sim_cause {
+    SIM_CAUSE_COLD,          /* this processor never had the line */
+    SIM_CAUSE_REPLACEMENT,   /* evicted by this processor's own cache */
+    SIM_CAUSE_INVALIDATION,  /* taken away by another processor's write */
+    SIM_CAUSE_UPGRADE,       /* write to a read-only copy (not a data miss) */
+    SIM_CAUSE_UNKNOWN,
+    SIM_NCAUSES
+} sim_cause;
+
+/* FlashPoint modes (000_..., section 3): off/control collect statistics at no
+ * cost; DP, FP-NoProc and FP-Proc charge monitoring as handler occupancy. */
+typedef enum sim_fp_mode {
+    SIM_FP_CONTROL = 0,
+    SIM_FP_DP,
+    SIM_FP_NOPROC,
+    SIM_FP_PROC,
+    SIM_FP_NMODES
+} sim_fp_mode;
+
+/* One miss, as the statistics collectors see it (at its completion). */
+typedef struct sim_miss {
+    int proc;                /* requesting processor */
+    int procedure;           /* front end's procedure id, -1: unknown */
+    int bin;                 /* data bin, -1: none */
+    uintptr_t addr;          /* address referenced */
+    uint32_t line;           /* engine block number */
+    int home;                /* home node of the line */
+    uint8_t is_write;
+    uint8_t is_upgrade;      /* write to a read-only copy */
+    uint8_t cause;           /* sim_cause */
+    uint8_t remote;          /* home != proc */
+    uint8_t warm;            /* the line had been touched by some processor before
+                                (FlashPoint's system-wide warm bit) */
+    uint8_t false_sharing;   /* invalidation miss whose bytes the invalidating
+                                writer did not touch (MemSpy true/false) */
+    uint32_t invalidations;  /* INVs the home sent to serve it */
+    int evicted_by_bin;      /* replacement miss: the bin whose fill evicted it */
+    sim_time issue, latency; /* cycles */
+} sim_miss;
+
+#define SIM_MAX_PROCS 1024
+
+/* Machine parameters; sim_params_for fills the defaults of a named machine,
+ * sim_params_set overrides one by key ("cache_size=65536", ...). */
+typedef struct sim_params {
+    char machine[32];        /* "uniform", "numa", "flash" */
+    int nprocs;
+    uint32_t line_size;      /* bytes, power of two */
+    uint32_t cache_size;     /* bytes per processor */
+    uint32_t assoc;          /* ways; 1: direct mapped */
+    uint32_t page_size;      /* home placement unit */
+    sim_time hit_cycles;
+    int replacement_hints;   /* clean evictions tell the home */
+    int excl_clean;          /* read of an unowned line grants exclusive-clean */
+    int fp_mode;             /* sim_fp_mode (FLASH) */
+    uint64_t sample_period;  /* time sampling: 0 = statistics always on; else */
+    uint64_t sample_length;  /* statistics on for sample_length of each sample_period cycles */
+    /* the machine's own timing constants live in its model (timing.h) */
+} sim_params;
+
+int sim_params_for(const char *machine, int nprocs, sim_params *out, char *err, size_t errlen);
+int sim_params_set(sim_params *p, const char *key_eq_value, char *err, size_t errlen);
+/* names of the machines, NULL-terminated */
+extern const char *const sim_machine_names[];
+
+sim_machine *sim_create(const sim_params *p, uintptr_t base, size_t bytes, char *err,
+                        size_t errlen);
+void sim_destroy(sim_machine *m);
+const sim_params *sim_get_params(const sim_machine *m);
+
+/* Homes of the pages in [addr, addr+len): to `home`, or round robin by page
+ * when home < 0.  Every line must be placed before it is referenced. */
+int sim_place(sim_machine *m, uintptr_t addr, size_t len, int home);
+/* A data bin for [addr, addr+len) named `name`; returns its id (>= 0). */
+int sim_bin(sim_machine *m, uintptr_t addr, size_t len, const char *name);
+
+enum { SIM_HIT = 0, SIM_STALL = 1 };
+/* Processor proc references [addr, addr+size) (may span lines) at its clock. */
+int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_write,
+            int procedure);
+int sim_stalled(const sim_machine *m, int proc);
+sim_time sim_clock(const sim_machine *m, int proc);
+void sim_set_clock(sim_machine *m, int proc, sim_time t);
+void sim_add_cycles(sim_machine *m, int proc, sim_time n);
+sim_time sim_next_event(const sim_machine *m);
+/* Deliver every event due at or before t; 0, or a negative engine error
+ * (the text is in sim_error). */
+int sim_run_until(sim_machine *m, sim_time t);
+const char *sim_error(const sim_machine *m);
+
+/* Statistics collectors see every miss; more than one may be attached. */
+typedef void (*sim_miss_fn)(void *arg, const sim_miss *miss);
+int sim_on_miss(sim_machine *m, sim_miss_fn fn, void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

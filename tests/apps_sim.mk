@@ -1,0 +1,1 @@
+# tests for issue 6 (apps_sim)
