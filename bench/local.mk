@@ -1,11 +1,14 @@
 # bench/: benchmarks that print tables; not run by make check.
 #   make bench        build them
 #   make run-bench    run them and print their tables
-EXTRA_PROGRAMS = bench/bench_core bench/bench_patterns bench/bench_profile
+EXTRA_PROGRAMS = bench/bench_core bench/bench_patterns bench/bench_profile bench/bench_profile_miss
 bench_bench_core_SOURCES = bench/bench_core.c bench/core_ops.h bench/core_ops.c
 bench_bench_core_LDADD = libdsm.la
 bench_bench_patterns_SOURCES = bench/bench_patterns.c
 bench_bench_patterns_LDADD = libdsm.la
+# bench_profile_miss: the profile's cost per miss, recording alternated in one run
+bench_bench_profile_miss_SOURCES = bench/bench_profile_miss.c
+bench_bench_profile_miss_LDADD = libdsm.la
 # bench_profile: the profile on vs DSM_PROFILE=off on the apps, as child jobs
 bench_bench_profile_SOURCES = bench/bench_profile.c
 CLEANFILES += $(EXTRA_PROGRAMS)
@@ -14,6 +17,7 @@ bench: $(EXTRA_PROGRAMS)
 run-bench: bench dsmrun apps/jacobi apps/matmul apps/particles
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_core
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_patterns
+	DSM_PROFILE=/dev/null $(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_profile_miss
 	$(top_builddir)/bench/bench_profile
 .PHONY: bench run-bench
 

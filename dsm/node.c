@@ -61,7 +61,9 @@ static void app_polling(dsm_rt *rt, int on)
         atomic_fetch_sub(&rt->app_spinners, 1);
 }
 
-static void run_actions(dsm_rt *rt, const void *payload, uint32_t payload_len)
+/* h: the message being handled (NULL for a local access), payload its data */
+static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload,
+                        uint32_t payload_len)
 {
     proto_actions *a = &rt->acts;
     for (size_t i = 0; i < a->n; i++) {
@@ -79,6 +81,8 @@ static void run_actions(dsm_rt *rt, const void *payload, uint32_t payload_len)
             if (rt->prof && (act->msg.type == PM_GETS || act->msg.type == PM_GETX ||
                              act->msg.type == PM_UPGRADE || act->msg.type == PM_RECALL))
                 dsm_prof_flush_block(rt, act->block); /* data for it may follow */
+            if (rt->prof && (act->msg.type == PM_DATA_X || act->msg.type == PM_UPGRADE_ACK))
+                dsm_prof_grant(rt, act->block, act->msg.dst); /* a remote write epoch begins */
             h.len = data ? (uint32_t)rt->region.block_size : 0;
             if (!rt->tp)
                 dsm_fatal("protocol", "message to node %d on a one-node job", act->msg.dst);
@@ -112,8 +116,13 @@ static void run_actions(dsm_rt *rt, const void *payload, uint32_t payload_len)
             break;
         case PA_INSTALL:
             /* handle_msg validated it (msg.c): a data message carries one block */
-            if (rt->prof)
+            if (rt->prof) {
                 dsm_prof_flush_block(rt, act->block);
+                /* a remote write epoch ends: the home diffs the data coming
+                 * back against its memory, which has not changed since */
+                if (h_in && h_in->type == PM_WB_DATA && payload != copy)
+                    dsm_prof_writeback(rt, act->block, h_in->src, payload);
+            }
             /* the verbs transport RDMA-writes a block straight into its
              * place and hands it over as the payload: nothing to copy */
             if (payload != copy)
@@ -162,7 +171,7 @@ static void release_at(dsm_rt *rt, int i)
     }
     if (proto_release(rt->eng, block, &rt->acts))
         dsm_fatal("protocol", "%s", proto_last_error(rt->eng));
-    run_actions(rt, NULL, 0);
+    run_actions(rt, NULL, NULL, 0);
     if (rt->ctr)
         dsm_stats_call_end(rt, t0); /* a deferred INV/RECALL replayed: an invalidation */
 }
@@ -236,7 +245,7 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
                       (void *)(rt->region.app + ((size_t)block << rt->region.block_shift)));
         dsm_fatal("protocol", "%s", proto_last_error(rt->eng));
     }
-    run_actions(rt, NULL, 0);
+    run_actions(rt, NULL, NULL, 0);
     if (rt->ctr) {
         waits = !proto_cache_settled(proto_cache_state_of(rt->eng, block));
         dsm_stats_call_end(rt, t0);
@@ -294,7 +303,7 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
         int rc = proto_receive(rt->eng, &m, &rt->acts);
         if (rc)
             dsm_fatal("protocol", "%s", proto_last_error(rt->eng));
-        run_actions(rt, payload, h->len);
+        run_actions(rt, h, payload, h->len);
         if (rt->ctr) {
             dsm_stats_call_end(rt, t0);
             counters_add(rt->ctr, CM_RECV_MSGS, h->block, 1); /* activeMessages too, at gathering */
@@ -490,7 +499,7 @@ static void *progress_main(void *arg)
         /* Idle: the profile's deferred diffs now (off the reply paths). */
         if (rt->prof && dsm_prof_pending(rt)) {
             pthread_mutex_lock(&rt->eng_lock);
-            dsm_prof_flush_pending(rt);
+            dsm_prof_flush_pending(rt, 32);
             pthread_mutex_unlock(&rt->eng_lock);
             continue;
         }

@@ -24,8 +24,10 @@
 
 #include "advice.h"
 #include "prof.h"
+#include "prof_diff.h"
 
 #include <dlfcn.h>
+#include <emmintrin.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <execinfo.h>
@@ -63,6 +65,9 @@ typedef struct pblk {
     uint64_t twin_t0; /* ticks (dsm_ticks), as in prof_epoch until serialized */
     uint64_t t1;      /* pending: when write access went (the epoch's end), ticks */
     uint8_t pending;  /* the epoch ended; its diff waits (dsm_prof_flush_block) */
+    uint8_t remote_writer; /* home: a remote node's write epoch was seen */
+    int32_t rowner;   /* home: the remote node in a write epoch (while rt0 != 0) */
+    uint64_t rt0;     /* home: when that epoch was granted, ticks; 0: none open */
 } pblk;
 
 typedef struct prof_alloc {
@@ -121,9 +126,16 @@ struct dsm_prof {
     size_t ts_cur;         /* the slice of the last fault */
     /* blocks whose write epoch ended and whose diff is deferred, so that
      * it is off the path of the INV/RECALL reply (may hold stale entries) */
-    uint32_t pend[256];
-    size_t npend;
+    uint32_t *pend; /* grows with the twins alive: never a forced flush of many */
+    size_t npend, cappend;
     uint64_t ts_end_ticks; /* when it ends, in ticks (estimated; 0: unknown) */
+    int recording; /* 0: no new misses, slices or twins (bench/bench_profile_miss) */
+    /* Remote write epochs are diffed at the home, against its memory, when
+     * the data comes back (no twin at the writer: a 4 KiB copy on every
+     * write grant was most of the profile's cost per miss); only the
+     * home's own epochs take twins.  Off for a transport that places data
+     * in memory itself (verbs): then every writer twins. */
+    int home_diff;
 };
 
 int dsm_prof_init(dsm_rt *rt)
@@ -135,6 +147,8 @@ int dsm_prof_init(dsm_rt *rt)
     if (!p)
         goto oom;
     p->path = strdup(s && *s ? s : "dsm-profile.json");
+    p->recording = 1;
+    p->home_diff = !(rt->tp && !strcmp(rt->tp->name, "verbs"));
     p->bs = rt->region.block_size;
     p->nchunks = (rt->region.nblocks + PB_CHUNK - 1) / PB_CHUNK;
     p->chunk = calloc(p->nchunks, sizeof *p->chunk);
@@ -233,6 +247,8 @@ static ip_ent *ip_get(dsm_prof *p, uintptr_t ip, uint32_t block)
 void dsm_prof_miss(dsm_rt *rt, uint32_t block, int kind, uint64_t wall)
 {
     dsm_prof *p = rt->prof;
+    if (!p->recording)
+        return;
     pblk *b = pb_get(p, block);
     if (!b)
         return;
@@ -305,6 +321,8 @@ static uint64_t job_ns(const dsm_prof *p, uint64_t now)
 void dsm_prof_slice(dsm_rt *rt, uint64_t end, int miss, uint64_t wall)
 {
     dsm_prof *p = rt->prof;
+    if (!p->recording)
+        return;
     if (end >= p->ts_end_ticks) {
         /* once per slice: the clock is read only when the current slice may
          * have ended, its end then estimated in ticks */
@@ -340,83 +358,9 @@ void dsm_prof_barrier(dsm_rt *rt, uint64_t t0, uint64_t t1)
     pthread_mutex_unlock(&rt->eng_lock);
 }
 
-/* Close the smallest gaps between the sorted, disjoint runs r[0..*n) until
- * at most `keep` remain (closing a gap widens a range: it can only create
- * overlaps, so false sharing is never claimed where there was none).  One
- * pass to find the keep-1 widest gaps, one to merge: profile_ranges_add per
- * run, which sorts and merges on every call, made diffs of blocks with many
- * changed runs (a row of doubles) the profiler's hottest code. */
-static void runs_reduce(profile_range *r, size_t *n, size_t keep)
+/* Room for one more write epoch in the log, or NULL (full: counted). */
+static prof_epoch *epoch_slot(dsm_prof *p)
 {
-    if (*n <= keep)
-        return;
-    uint32_t top[PROFILE_MAX_RANGES]; /* the widest gaps, widest first */
-    size_t nt = 0, want = keep - 1;
-    for (size_t k = 1; k < *n; k++) {
-        uint32_t g = r[k].lo - r[k - 1].hi;
-        if (nt == want && g <= top[nt - 1])
-            continue;
-        size_t j = nt < want ? nt++ : nt - 1;
-        while (j > 0 && top[j - 1] < g) {
-            top[j] = top[j - 1];
-            j--;
-        }
-        top[j] = g;
-    }
-    uint32_t thr = top[want - 1];
-    size_t ties = want; /* gaps equal to thr kept: the earliest ones */
-    for (size_t j = 0; j < want; j++)
-        if (top[j] > thr)
-            ties--;
-    size_t m = 0;
-    for (size_t k = 1; k < *n; k++) {
-        uint32_t g = r[k].lo - r[m].hi;
-        if (g > thr || (g == thr && ties && ties--))
-            r[++m] = r[k];
-        else
-            r[m].hi = r[k].hi;
-    }
-    *n = m + 1;
-}
-
-/* Byte ranges where cur differs from twin, into out (at most
- * PROFILE_MAX_RANGES: the smallest gaps closed). */
-static void diff_block(dsm_prof *p, const unsigned char *twin, const unsigned char *cur, size_t n,
-                       profile_ranges *out)
-{
-    profile_range *r = p->runs;
-    size_t nr = 0, i = 0;
-    while (i < n) {
-        if (i + 8 <= n) {
-            uint64_t a, c;
-            memcpy(&a, twin + i, 8);
-            memcpy(&c, cur + i, 8);
-            if (a == c) {
-                i += 8;
-                continue;
-            }
-        }
-        if (twin[i] == cur[i]) {
-            i++;
-            continue;
-        }
-        size_t s = i;
-        while (i < n && twin[i] != cur[i])
-            i++;
-        if (nr == RUNS_MAX)
-            runs_reduce(r, &nr, PROFILE_MAX_RANGES);
-        r[nr++] = (profile_range){ (uint32_t)s, (uint32_t)i };
-    }
-    runs_reduce(r, &nr, PROFILE_MAX_RANGES);
-    memcpy(out->r, r, nr * sizeof *r);
-    out->n = (uint32_t)nr;
-}
-
-static void end_epoch(dsm_rt *rt, uint32_t block, pblk *b)
-{
-    dsm_prof *p = rt->prof;
-    const unsigned char *cur =
-        (const unsigned char *)rt->region.proto + ((size_t)block << rt->region.block_shift);
     if (p->nep == p->capep && p->nep < EPOCH_MAX) {
         size_t cap = p->capep ? p->capep * 2 : 256;
         prof_epoch *v = realloc(p->ep, cap * sizeof *v);
@@ -425,17 +369,27 @@ static void end_epoch(dsm_rt *rt, uint32_t block, pblk *b)
             p->capep = cap;
         }
     }
-    if (p->nep < p->capep) {
-        prof_epoch *e = &p->ep[p->nep];
-        memset(e, 0, sizeof *e);
+    if (p->nep == p->capep) {
+        p->ep_dropped++;
+        return NULL;
+    }
+    prof_epoch *e = &p->ep[p->nep++];
+    memset(e, 0, sizeof *e);
+    return e;
+}
+
+static void end_epoch(dsm_rt *rt, uint32_t block, pblk *b)
+{
+    dsm_prof *p = rt->prof;
+    const unsigned char *cur =
+        (const unsigned char *)rt->region.proto + ((size_t)block << rt->region.block_shift);
+    prof_epoch *e = epoch_slot(p);
+    if (e) {
         e->block = block;
         e->node = rt->self;
         e->t0 = b->twin_t0;
         e->t1 = b->pending ? b->t1 : dsm_ticks();
-        diff_block(p, b->twin, cur, p->bs, &e->w);
-        p->nep++;
-    } else {
-        p->ep_dropped++;
+        prof_diff(b->twin, cur, p->bs, p->runs, RUNS_MAX, &e->w);
     }
     if (p->ntwin_free < (int)(sizeof p->twin_free / sizeof p->twin_free[0]))
         p->twin_free[p->ntwin_free++] = b->twin;
@@ -446,6 +400,40 @@ static void end_epoch(dsm_rt *rt, uint32_t block, pblk *b)
     p->twin_bytes -= p->bs;
 }
 
+void dsm_prof_grant(dsm_rt *rt, uint32_t block, int to)
+{
+    dsm_prof *p = rt->prof;
+    if (!p->home_diff || !p->recording)
+        return;
+    pblk *b = pb_get(p, block);
+    if (!b)
+        return;
+    b->rowner = to;
+    b->rt0 = dsm_ticks();
+}
+
+void dsm_prof_writeback(dsm_rt *rt, uint32_t block, int from, const void *data)
+{
+    dsm_prof *p = rt->prof;
+    if (!p->home_diff)
+        return;
+    pblk *b = pb_get(p, block);
+    if (!b || b->rt0 == 0 || b->rowner != from)
+        return; /* granted while recording was off */
+    b->remote_writer = 1;
+    prof_epoch *e = epoch_slot(p);
+    if (e) {
+        const unsigned char *mem =
+            (const unsigned char *)rt->region.proto + ((size_t)block << rt->region.block_shift);
+        e->block = block;
+        e->node = from;
+        e->t0 = b->rt0;
+        e->t1 = dsm_ticks();
+        prof_diff(mem, data, p->bs, p->runs, RUNS_MAX, &e->w);
+    }
+    b->rt0 = 0;
+}
+
 void dsm_prof_flush_block(dsm_rt *rt, uint32_t block)
 {
     pblk *b = pb_get(rt->prof, block);
@@ -453,18 +441,53 @@ void dsm_prof_flush_block(dsm_rt *rt, uint32_t block)
         end_epoch(rt, block, b);
 }
 
-void dsm_prof_flush_pending(dsm_rt *rt)
+int dsm_prof_flush_pending(dsm_rt *rt, size_t max)
 {
     dsm_prof *p = rt->prof;
-    for (size_t i = 0; i < p->npend; i++)
-        dsm_prof_flush_block(rt, p->pend[i]);
-    p->npend = 0;
+    size_t k = 0;
+    while (p->npend && k < max) {
+        dsm_prof_flush_block(rt, p->pend[--p->npend]);
+        k++;
+    }
+    return p->npend != 0;
+}
+
+void dsm_prof_record(dsm_rt *rt, int on)
+{
+    if (rt->prof) {
+        pthread_mutex_lock(&rt->eng_lock);
+        rt->prof->recording = on;
+        pthread_mutex_unlock(&rt->eng_lock);
+    }
 }
 
 /* a racy peek (the progress thread looks before taking eng_lock) */
 int dsm_prof_pending(const dsm_rt *rt)
 {
     return rt->prof && __atomic_load_n(&rt->prof->npend, __ATOMIC_RELAXED);
+}
+
+/* The twin is written once now and read once at the diff, often much
+ * later: non-temporal stores skip reading its (cold) lines into the cache
+ * first, which was most of a twin's cost.  Twins come from malloc (16-byte
+ * aligned) and blocks are whole pages. */
+static void twin_copy(unsigned char *dst, const unsigned char *src, size_t n)
+{
+    if (((uintptr_t)dst & 15) || (n & 63)) {
+        memcpy(dst, src, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(src + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(src + i + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(src + i + 32));
+        __m128i d = _mm_loadu_si128((const __m128i *)(src + i + 48));
+        _mm_stream_si128((__m128i *)(dst + i), a);
+        _mm_stream_si128((__m128i *)(dst + i + 16), b);
+        _mm_stream_si128((__m128i *)(dst + i + 32), c);
+        _mm_stream_si128((__m128i *)(dst + i + 48), d);
+    }
+    _mm_sfence();
 }
 
 void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access)
@@ -478,17 +501,30 @@ void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access)
          * until something may overwrite the copy (see dsm_prof_flush_block's
          * callers in node.c): the requester is waiting for our reply. */
         if (b->twin && !b->pending) {
-            if (p->npend == sizeof p->pend / sizeof p->pend[0])
-                dsm_prof_flush_pending(rt);
             b->pending = 1;
             b->t1 = dsm_ticks();
+            if (p->npend == p->cappend) {
+                size_t cap = p->cappend ? p->cappend * 2 : 256;
+                uint32_t *v = realloc(p->pend, cap * sizeof *v);
+                if (!v) {
+                    end_epoch(rt, block, b); /* no memory to defer: diff now */
+                    return;
+                }
+                p->pend = v;
+                p->cappend = cap;
+            }
             p->pend[p->npend++] = block;
         }
         return;
     }
     if (b->pending)
         end_epoch(rt, block, b); /* the copy is unchanged since write access went */
-    if (b->twin)
+    if (b->twin || !p->recording)
+        return;
+    /* with home diffs, only the home's own epochs need a twin, and only
+     * for blocks some other node writes too (a false-sharing transfer needs
+     * two writers) */
+    if (p->home_diff && (proto_home(rt->eng, block) != rt->self || !b->remote_writer))
         return;
     if (p->twin_bytes + p->bs > TWIN_BYTES_MAX) {
         p->twins_skipped++;
@@ -500,7 +536,7 @@ void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access)
         return;
     }
     /* the data is installed before write access is given (PA_INSTALL first) */
-    memcpy(t, rt->region.proto + ((size_t)block << rt->region.block_shift), p->bs);
+    twin_copy(t, (const unsigned char *)rt->region.proto + ((size_t)block << rt->region.block_shift), p->bs);
     b->twin = t;
     b->twin_t0 = dsm_ticks();
     p->twin_bytes += p->bs;
@@ -732,6 +768,7 @@ void *dsm_prof_serialize(dsm_rt *rt, size_t *len)
         const prof_epoch *e = &p->ep[i];
         put8(&w, R_EPOCH);
         put32(&w, e->block);
+        put32(&w, (uint32_t)e->node); /* the writer: a home logs its remote writers' epochs */
         /* epochs of different nodes are ordered by time: ship nanoseconds */
         put64(&w, dsm_ticks_to_ns(e->t0, f));
         put64(&w, dsm_ticks_to_ns(e->t1, f));
@@ -1015,8 +1052,10 @@ static void parse_node(builder *b, rbuf *r, uint64_t *lost_ep, uint64_t *lost_tw
         case R_EPOCH: {
             prof_epoch e;
             memset(&e, 0, sizeof e);
-            e.node = r->node;
             e.block = get32(r);
+            e.node = (int32_t)get32(r);
+            if (e.node < 0 || e.node >= b->nnodes)
+                dsm_fatal("dsm_finalize", "bad profile data from node %d", r->node);
             e.t0 = get64(r);
             e.t1 = get64(r);
             uint32_t n = get32(r);

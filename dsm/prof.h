@@ -44,14 +44,29 @@ void dsm_prof_barrier(dsm_rt *rt, uint64_t t0, uint64_t t1);
 /* The application's access to block is set to `access` (eng_lock held):
  * a write grant takes a twin, leaving write access diffs it. */
 void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access);
+/* Home, eng_lock held: write access to block is granted to remote node
+ * `to` (DATA_X / UPGRADE_ACK sent), and the data of that write epoch comes
+ * back (WB_DATA from `from`, before it is installed): the epoch's written
+ * ranges are the diff of `data` against the home's memory. */
+void dsm_prof_grant(dsm_rt *rt, uint32_t block, int to);
+void dsm_prof_writeback(dsm_rt *rt, uint32_t block, int from, const void *data);
 /* The diff of a write epoch is deferred from the moment write access goes;
  * it must be taken before the node's copy can change: flush_block before
  * this node requests the block or a home recalls it (data may then arrive,
  * even placed by RDMA) and before data is installed; flush_pending when the
  * node is idle.  eng_lock held. */
 void dsm_prof_flush_block(dsm_rt *rt, uint32_t block);
-void dsm_prof_flush_pending(dsm_rt *rt);
+/* flush_pending takes at most max diffs (the progress thread polls between
+ * batches, so a request never waits behind a long flush); returns whether
+ * diffs remain. */
+int dsm_prof_flush_pending(dsm_rt *rt, size_t max);
 int dsm_prof_pending(const dsm_rt *rt);
+
+/* Recording on (the default) or off: off, no new misses, timeslices or
+ * twins are recorded (write epochs already open still end).  For
+ * bench/bench_profile_miss, which alternates it to measure the profile's
+ * cost per miss within one run; takes eng_lock. */
+void dsm_prof_record(dsm_rt *rt, int on);
 
 /* dsm_finalize: this node's data, serialized (malloc'd; *len bytes). */
 void *dsm_prof_serialize(dsm_rt *rt, size_t *len);

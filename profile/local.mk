@@ -5,7 +5,8 @@
 #                    is dsm/prof.c, listed here with it
 #   dsmprof          reports from a profile file: report, csv, diff
 AM_CPPFLAGS += -I$(top_srcdir)/profile $(JSON_C_CFLAGS) $(LIBDW_CFLAGS)
-libdsm_la_SOURCES += profile/profile.h profile/profile_write.c dsm/prof.h dsm/prof.c
+libdsm_la_SOURCES += profile/profile.h profile/profile_write.c dsm/prof.h dsm/prof.c \
+	dsm/prof_diff.h dsm/prof_diff.c
 libdsm_la_LIBADD += libdsmadvice.la $(JSON_C_LIBS) $(LIBDW_LIBS)
 
 bin_PROGRAMS += dsmprof

@@ -83,13 +83,15 @@ if not bad:
     pair, counter, table = S["pair"], S["counter"], S["table"]
     fs = pair["false_sharing"]
     rounds = 20
-    # each round moves the block to the other writer: 2*rounds-1 transfers
-    check("pair: false-sharing transfers", fs["count"], 2 * rounds - 1)
+    # each round moves the block to the other writer: 2*rounds-1 transfers,
+    # less the one out of the home's first epoch, which is not diffed (the
+    # home twins a block once it has seen a remote writer: profile-format.md)
+    check("pair: false-sharing transfers", fs["count"], 2 * rounds - 2)
     check("pair: true-sharing transfers", fs["true_sharing_transfers"], 0)
     check("pair: share", round(fs["share"], 3), round(fs["count"] / fs["coherence_misses"], 3))
     check("pair: written ranges", sorted((w["node"], w["ranges"]) for w in fs["written"]),
           [(0, [[0, 8]]), (1, [[2048, 2056]])])
-    check("pair: top block transfers", fs["top_blocks"][0]["transfers"], 2 * rounds - 1)
+    check("pair: top block transfers", fs["top_blocks"][0]["transfers"], 2 * rounds - 2)
     check("pair: blocks listed", len(pair["block_list"]), 1)
     check("counter: false sharing", counter["false_sharing"]["count"], 0)
     check("counter: true sharing > 0", counter["false_sharing"]["true_sharing_transfers"] > 0, True)
