@@ -9,6 +9,9 @@
  * application prints itself (the measured phase, which is what profiling
  * slows down) and, apart, the median wall time of the whole job (start-up,
  * and at finalize the gathering, symbolization and the JSON file, paid once).
+ * Interference on a shared machine only ever adds time, so the best (least)
+ * loop time of each setting is shown too: on a busy machine it is the
+ * steadier estimate of what the profile itself costs.
  * The counters (DSM_COUNTERS) are on in both settings: the profile is built
  * on them, their own cost is bench_patterns'.
  *
@@ -48,6 +51,15 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+static double least(const double *v, int n)
+{
+    double m = v[0];
+    for (int i = 1; i < n; i++)
+        if (v[i] < m)
+            m = v[i];
+    return m;
 }
 
 static double median(double *v, int n)
@@ -163,10 +175,11 @@ int main(int argc, char **argv)
            "timeslices) vs DSM_PROFILE=off\n");
     printf("%d nodes, %d runs per setting, interleaved; medians; target: overhead <= %.0f%%\n\n",
            nodes, pairs, TARGET_PCT);
-    printf("%-14s %-26s %10s %10s %9s   %10s %10s %9s\n", "application", "arguments", "loop off",
-           "loop on", "overhead", "job off", "job on", "overhead");
-    int met = 1, failed = 0;
-    double worst = 0;
+    printf("%-14s %-26s %10s %10s %9s   %10s %10s %9s   %10s %10s %9s\n", "application",
+           "arguments", "loop off", "loop on", "overhead", "best off", "best on", "overhead",
+           "job off", "job on", "overhead");
+    int met = 1, met_best = 1, failed = 0;
+    double worst = 0, worst_best = 0;
     for (size_t k = 0; k < NAPPS; k++) {
         const app *a = &apps[k];
         double loop[2][MAX_PAIRS], wall[2][MAX_PAIRS];
@@ -182,13 +195,20 @@ int main(int argc, char **argv)
         }
         double l0 = median(loop[0], pairs), l1 = median(loop[1], pairs);
         double w0 = median(wall[0], pairs), w1 = median(wall[1], pairs);
+        double b0 = least(loop[0], pairs), b1 = least(loop[1], pairs);
         double ov = 100.0 * (l1 - l0) / l0, ovw = 100.0 * (w1 - w0) / w0;
+        double ovb = 100.0 * (b1 - b0) / b0;
         if (ov > worst)
             worst = ov;
         if (ov > TARGET_PCT)
             met = 0;
-        printf("%-14s %-26s %8.3f s %8.3f s %+8.1f%%   %8.3f s %8.3f s %+8.1f%%\n", a->label,
-               a->args, l0, l1, ov, w0, w1, ovw);
+        if (ovb > worst_best)
+            worst_best = ovb;
+        if (ovb > TARGET_PCT)
+            met_best = 0;
+        printf("%-14s %-26s %8.3f s %8.3f s %+8.1f%%   %8.3f s %8.3f s %+8.1f%%   %8.3f s %8.3f s "
+               "%+8.1f%%\n",
+               a->label, a->args, l0, l1, ov, b0, b1, ovb, w0, w1, ovw);
         fflush(stdout);
     }
     char rm[4200];
@@ -199,7 +219,8 @@ int main(int argc, char **argv)
         printf("\nbench_profile: some runs failed (above): no verdict\n");
         return 1;
     }
-    printf("\nloop-time overhead of the profile: worst %+.1f%%: target <= %.0f%% %s\n", worst,
-           TARGET_PCT, met ? "MET" : "NOT MET");
+    printf("\nloop-time overhead of the profile: medians worst %+.1f%%, best runs worst %+.1f%%: "
+           "target <= %.0f%% %s (medians) / %s (best runs)\n",
+           worst, worst_best, TARGET_PCT, met ? "MET" : "NOT MET", met_best ? "MET" : "NOT MET");
     return 0;
 }
