@@ -59,7 +59,7 @@ __thread uintptr_t dsm_prof_fault_ip;
 typedef struct pblk {
     uint32_t cold, inval, upgrade;
     uint8_t had;      /* this node had a copy before */
-    uint64_t first_ns; /* fault entry of its first miss (ns) */
+    uint64_t first_tick; /* fault entry of its first miss (ticks; ns when shipped) */
     uint64_t cold_wall, inval_wall, upgrade_wall; /* ticks (dsm_ticks) */
     unsigned char *twin;
     uint64_t twin_t0; /* ticks (dsm_ticks), as in prof_epoch until serialized */
@@ -263,8 +263,9 @@ void dsm_prof_miss(dsm_rt *rt, uint32_t block, int kind, uint64_t wall)
     } else {
         b->cold++;
         b->cold_wall += wall;
-        /* the fault's entry, in ns: the earliest in the job is the first touch */
-        b->first_ns = dsm_now_ns() - (uint64_t)((double)wall * dsm_ticks_ns_factor());
+        /* the fault's entry: the earliest in the job is the first touch
+         * (ticks now, no clock call on the miss path; nanoseconds when shipped) */
+        b->first_tick = dsm_ticks() - wall;
     }
     b->had = 1;
     ip_ent *e = ip_get(p, dsm_prof_fault_ip, block);
@@ -758,7 +759,7 @@ void *dsm_prof_serialize(dsm_rt *rt, size_t *len)
             put32(&w, b->cold);
             put32(&w, b->inval);
             put32(&w, b->upgrade);
-            put64(&w, b->first_ns);
+            put64(&w, dsm_ticks_to_ns(b->first_tick, f));
             put64(&w, (uint64_t)((double)b->cold_wall * f));
             put64(&w, (uint64_t)((double)b->inval_wall * f));
             put64(&w, (uint64_t)((double)b->upgrade_wall * f));
