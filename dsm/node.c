@@ -520,7 +520,7 @@ int dsm_rt_start(dsm_rt *rt)
     /* room for the largest fan-out (an INV per node) so the fault path never grows it */
     rt->acts.cap = (size_t)rt->nnodes + 16;
     rt->acts.v = calloc(rt->acts.cap, sizeof *rt->acts.v);
-    proto_config pc = { rt->self, rt->nnodes, rt->region.nblocks };
+    proto_config pc = { .self = rt->self, .nnodes = rt->nnodes, .nblocks = rt->region.nblocks };
     rt->eng = proto_engine_create(&pc);
     if (rt->eng)
         proto_set_augment(rt->eng, rt->cfg.patterns);

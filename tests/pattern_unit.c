@@ -47,7 +47,7 @@ static void setup_sys(int augment, int home)
     proto_actions_init(&acts);
     qh = qn = 0;
     for (int i = 0; i < N; i++) {
-        proto_config c = { i, N, NBLK };
+        proto_config c = { .self = i, .nnodes = N, .nblocks = NBLK };
         E[i] = proto_engine_create(&c);
         ck_assert_ptr_nonnull(E[i]);
         ck_assert_int_eq(proto_set_home(E[i], 0, NBLK, home), PROTO_OK);
