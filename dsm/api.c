@@ -11,10 +11,21 @@
 #include "error.h"
 #include "futex.h"
 #include "node.h"
+#include "sim_front.h" /* sim mode */
 #include "transport_mpi.h"
 #include "transport_verbs.h"
 
 static dsm_rt the_rt;
+
+/* sim mode: once dsm_init entered simulation mode (DSM_MACHINE set, dsm/sim_run.c)
+ * every call below goes to dsm/sim_api.c instead. */
+#define SIM_DIVERT(call, stmt)                                                                    \
+    do {                                                                                          \
+        if (__builtin_expect(dsm_sim_active, 0)) {                                                \
+            dsm_sim_need(call);                                                                   \
+            stmt;                                                                                 \
+        }                                                                                         \
+    } while (0)
 
 static dsm_rt *need_init(const char *call)
 {
@@ -126,8 +137,9 @@ static void mark(dsm_transport *tp, int state)
 
 int dsm_init(int *argc, char ***argv)
 {
-    (void)argc;
-    (void)argv;
+    const char *sim_machine = getenv("DSM_MACHINE"); /* sim mode */
+    if (dsm_sim_active || (sim_machine && *sim_machine))
+        return dsm_sim_init(argc, argv);
     if (dsm_g) {
         fprintf(stderr, "dsm: node %d: dsm_init: called twice\n", dsm_g->self);
         errno = EALREADY;
@@ -203,6 +215,10 @@ int dsm_init(int *argc, char ***argv)
 
 void dsm_finalize(void)
 {
+    if (dsm_sim_active) { /* sim mode */
+        dsm_sim_finalize();
+        return;
+    }
     dsm_rt *rt = need_init("dsm_finalize");
     dsm_stats_finalize(rt); /* gathers at node 0 before the finalize collective */
     dsm_collective(rt, COLL_FINALIZE, 0, "dsm_finalize");
@@ -218,23 +234,42 @@ void dsm_finalize(void)
     fflush(stdout);
 }
 
-int dsm_node(void) { return need_init("dsm_node")->self; }
-int dsm_nodes(void) { return need_init("dsm_nodes")->nnodes; }
-size_t dsm_block_size(void) { return need_init("dsm_block_size")->region.block_size; }
-unsigned dsm_lock_count(void) { return need_init("dsm_lock_count")->cfg.locks; }
+int dsm_node(void)
+{
+    SIM_DIVERT("dsm_node", return dsm_sim_node());
+    return need_init("dsm_node")->self;
+}
+int dsm_nodes(void)
+{
+    SIM_DIVERT("dsm_nodes", return dsm_sim_nodes());
+    return need_init("dsm_nodes")->nnodes;
+}
+size_t dsm_block_size(void)
+{
+    SIM_DIVERT("dsm_block_size", return dsm_sim_block_size());
+    return need_init("dsm_block_size")->region.block_size;
+}
+unsigned dsm_lock_count(void)
+{
+    SIM_DIVERT("dsm_lock_count", return dsm_sim_lock_count());
+    return need_init("dsm_lock_count")->cfg.locks;
+}
 
 void *dsm_alloc(size_t size, const char *name)
 {
+    SIM_DIVERT("dsm_alloc", return dsm_sim_alloc(size, name, (uintptr_t)__builtin_return_address(0)));
     return dsm_alloc_collective(need_init("dsm_alloc"), size, name);
 }
 
 void *dsm_malloc(size_t size, const char *name)
 {
+    SIM_DIVERT("dsm_malloc", return dsm_sim_malloc(size, name, (uintptr_t)__builtin_return_address(0)));
     return dsm_alloc_local(need_init("dsm_malloc"), size, name);
 }
 
 void dsm_free(void *p)
 {
+    SIM_DIVERT("dsm_free", dsm_sim_free(p); return);
     dsm_rt *rt = need_init("dsm_free");
     if (!p)
         return;
@@ -245,6 +280,7 @@ void dsm_free(void *p)
 
 void dsm_barrier(void)
 {
+    SIM_DIVERT("dsm_barrier", dsm_sim_barrier(); return);
     dsm_rt *rt = need_init("dsm_barrier");
     uint64_t t0 = rt->ctr ? dsm_now_ns() : 0;
     dsm_collective(rt, COLL_BARRIER, 0, "dsm_barrier");
@@ -266,6 +302,7 @@ static void check_lock(dsm_rt *rt, unsigned id, const char *call)
 
 void dsm_lock(unsigned id)
 {
+    SIM_DIVERT("dsm_lock", dsm_sim_lock(id); return);
     dsm_rt *rt = need_init("dsm_lock");
     check_lock(rt, id, "dsm_lock");
     dsm_sync_lock(rt, id);
@@ -273,6 +310,7 @@ void dsm_lock(unsigned id)
 
 void dsm_unlock(unsigned id)
 {
+    SIM_DIVERT("dsm_unlock", dsm_sim_unlock(id); return);
     dsm_rt *rt = need_init("dsm_unlock");
     check_lock(rt, id, "dsm_unlock");
     dsm_sync_unlock(rt, id);
@@ -280,12 +318,14 @@ void dsm_unlock(unsigned id)
 
 double dsm_wtime(void)
 {
+    SIM_DIVERT("dsm_wtime", return dsm_sim_wtime());
     dsm_rt *rt = need_init("dsm_wtime");
     return (double)(dsm_now_ns() - rt->clock_base_ns) / 1e9;
 }
 
 int dsm_home_of(const void *p)
 {
+    SIM_DIVERT("dsm_home_of", return dsm_sim_home_of(p));
     dsm_rt *rt = need_init("dsm_home_of");
     if (!dsm_region_contains(&rt->region, p))
         return -1;
@@ -297,6 +337,7 @@ int dsm_home_of(const void *p)
 
 long dsm_block_index(const void *p)
 {
+    SIM_DIVERT("dsm_block_index", return dsm_sim_block_index(p));
     dsm_rt *rt = need_init("dsm_block_index");
     if (!dsm_region_contains(&rt->region, p))
         return -1;

@@ -1,5 +1,7 @@
 /* dsmrun.c - the launcher of a DSM job on one machine (shm transport):
  *   dsmrun -n N [-p] [--timeout S] prog args...
+ * or of a simulated run (issue 6; see run_simulated below):
+ *   dsmrun --machine=NAME[,key=value...] [--quantum=K] -n P prog args...
  * creates the job's control/message segment, starts N copies of prog (the
  * nodes) with the environment the library needs, optionally prefixes their
  * output with the node number, and turns their fates into one exit status.
@@ -13,6 +15,7 @@
 #endif
 #include "settings.h"
 #include "shm_layout.h"
+#include "sim/sim.h"
 #include "transport.h"
 
 #include <errno.h>
@@ -54,6 +57,12 @@ static void usage(FILE *f)
             "  -n, --nodes N        number of nodes, 1 to %d (required)\n"
             "  -p, --prefix         prefix each line a node prints with \"[NODE] \"\n"
             "      --timeout SECS   end the job after SECS seconds (exit status 124)\n"
+            "      --machine=NAME[,KEY=VALUE...]\n"
+            "                       run PROGRAM once as N simulated processors of machine NAME\n"
+            "                       (--machine=list shows the machines); KEY=VALUE set its\n"
+            "                       parameters (cache_size=65536, assoc=2, ...)\n"
+            "      --quantum K      simulated references between scheduling decisions\n"
+            "                       (default 100; 1: exact interleaving)\n"
             "  -h, --help           show this help and exit\n"
             "      --version        show the version and exit\n"
             "\n"
@@ -139,6 +148,62 @@ static int check_executable(const char *prog)
         path = end + 1;
     }
     return err;
+}
+
+/* --- simulated runs (--machine) -------------------------------------------- */
+
+/* The program runs once, its processors simulated inside it (libdsm's
+ * simulation mode, dsm/sim_run.c); here the machine and its options are
+ * checked so a bad name fails before the program starts, and the settings
+ * go to the program as DSM_MACHINE, DSM_SIM_PROCS and DSM_SIM_QUANTUM.
+ * --timeout becomes an alarm the program inherits (it ends by SIGALRM). */
+static int run_simulated(const char *machine, int nprocs, const char *quantum, int prefix,
+                         double timeout_s, char **cmd)
+{
+    char err[256] = "";
+    char buf[256];
+    if (strlen(machine) >= sizeof buf) {
+        fprintf(stderr, "%s: --machine: '%s' is too long\n", prog_name, machine);
+        return 2;
+    }
+    strcpy(buf, machine);
+    char *save = NULL, *name = strtok_r(buf, ",", &save);
+    sim_params params;
+    if (!name || sim_params_for(name, nprocs, &params, err, sizeof err)) {
+        fprintf(stderr, "%s: --machine=%s: %s (dsmrun --machine=list shows the machines)\n",
+                prog_name, machine, name ? err : "no machine named");
+        return 2;
+    }
+    for (char *kv = strtok_r(NULL, ",", &save); kv; kv = strtok_r(NULL, ",", &save))
+        if (sim_params_set(&params, kv, err, sizeof err)) {
+            fprintf(stderr, "%s: --machine=%s: option '%s': %s\n", prog_name, machine, kv, err);
+            return 2;
+        }
+    if (prefix) {
+        fprintf(stderr, "%s: -p cannot be used with --machine: the simulated processors share "
+                        "one process and its output\n",
+                prog_name);
+        return 2;
+    }
+    int err_exec = check_executable(cmd[0]);
+    if (err_exec) {
+        fprintf(stderr, "%s: cannot execute '%s': %s\n", prog_name, cmd[0], strerror(err_exec));
+        return 127;
+    }
+    char v_procs[16];
+    snprintf(v_procs, sizeof v_procs, "%d", nprocs);
+    if (setenv("DSM_MACHINE", machine, 1) || setenv("DSM_SIM_PROCS", v_procs, 1) ||
+        (quantum && setenv("DSM_SIM_QUANTUM", quantum, 1))) {
+        fprintf(stderr, "%s: setenv: %s\n", prog_name, strerror(errno));
+        return 1;
+    }
+    unsetenv("DSM_NODES");
+    fflush(NULL);
+    if (timeout_s > 0)
+        alarm(timeout_s < 1 ? 1 : (unsigned)(timeout_s + 0.5));
+    execvp(cmd[0], cmd);
+    fprintf(stderr, "%s: cannot execute '%s': %s\n", prog_name, cmd[0], strerror(errno));
+    return 127;
 }
 
 /* --- the segment --------------------------------------------------------- */
@@ -297,9 +362,12 @@ int main(int argc, char **argv)
         {"timeout", required_argument, NULL, 'T'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
+        {"machine", required_argument, NULL, 'M'},
+        {"quantum", required_argument, NULL, 'Q'},
         {NULL, 0, NULL, 0},
     };
     int nnodes = 0, prefix = 0, c;
+    const char *machine = NULL, *quantum = NULL; /* --machine, --quantum */
     double timeout_s = 0;
     const char *timeout_arg = NULL;
 
@@ -326,6 +394,23 @@ int main(int argc, char **argv)
                 usage_error("--timeout wants a positive number of seconds, not '%s'", optarg);
             timeout_arg = optarg;
             break;
+        case 'M':
+            if (!strcmp(optarg, "list")) {
+                for (int i = 0; sim_machine_names[i]; i++)
+                    printf("%s\n", sim_machine_names[i]);
+                return 0;
+            }
+            machine = optarg;
+            break;
+        case 'Q': {
+            errno = 0;
+            long v = strtol(optarg, &end, 10);
+            if (errno || end == optarg || *end || v < 1 || v > 1L << 30)
+                usage_error("--quantum wants a number of references from 1 to 2^30, not '%s'",
+                            optarg);
+            quantum = optarg;
+            break;
+        }
         case 'h':
             usage(stdout);
             return 0;
@@ -348,6 +433,10 @@ int main(int argc, char **argv)
     if (optind >= argc)
         usage_error("%s", "no program to run");
     char **cmd = argv + optind;
+    if (quantum && !machine)
+        usage_error("%s", "--quantum needs --machine");
+    if (machine)
+        return run_simulated(machine, nnodes, quantum, prefix, timeout_s, cmd);
 
     dsm_config cfg;
     if (dsm_config_load(&cfg, prog_name))

@@ -44,6 +44,13 @@ int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why,
     if (h->flags)
         return dsm_msg_why(why, whylen, "type %u with unknown flags %#x", h->type, h->flags);
     unsigned t = h->type;
+    /* The engine's hardware messages (evictions, exclusive-clean grants)
+     * belong to the simulated machines: the runtime never evicts and never
+     * grants exclusive-clean, so on the wire they are malformed.  Refused
+     * here, with their name, before they reach the engine. */
+    if (t >= PM_PUTS && t < PM_NTYPES)
+        return dsm_msg_why(why, whylen, "%s is a simulated-machine message, never sent by the DSM "
+                           "runtime", proto_msg_name(t));
     /* protocol messages: a block of the region, data exactly when the type
      * carries it */
     if (t > 0 && t < PM_NTYPES) {

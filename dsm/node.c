@@ -254,7 +254,7 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
     dsm_rt_wait(rt, block_settled, &block);
     pthread_mutex_lock(&rt->eng_lock);
     proto_cache_state st = proto_cache_state_of(rt->eng, block);
-    if (st == PC_SH || st == PC_MH) {
+    if (proto_cache_held(st)) {
         add_hold(rt, block, slot);
         kick_progress(rt);
     }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dsmprof_cmds.h"
+#include "dsmprof_sim.h"
 
 #define SCHEMA "dsm-profile/1"
 
@@ -24,7 +25,10 @@ static void usage(FILE *f)
             "       dsmprof diff BEFORE AFTER\n"
             "       dsmprof html FILE [-o OUT.html] [--title TEXT] [--threshold-NAME=PCT]...\n"
             "       dsmprof advice FILE [--first] [--threshold-NAME=PCT]...\n"
-            "Reports from a DSM profile (dsm-profile/1, written by every run at dsm_finalize).\n"
+            "       dsmprof memspy FILE [--bin NAME] [--top N]\n"
+            "       dsmprof flashpoint RUN CONTROL\n"
+            "Reports from a DSM profile (dsm-profile/1, written by every run at dsm_finalize),\n"
+            "and from a simulated run's statistics (dsm-sim/1, written by dsmrun --machine).\n"
             "\n"
             "  report      rankings by structure, by procedure, by (procedure, structure)\n"
             "              pair, and per node; --structure NAME: that structure in detail\n"
@@ -36,6 +40,8 @@ static void usage(FILE *f)
             "              before and after\n"
             "  html        one self-contained page with SVG charts (dsmprof html --help)\n"
             "  advice      the findings of the bottleneck search (doc/advice.md)\n"
+            "  memspy      MemSpy's displays of a simulated run (dsmprof memspy --help)\n"
+            "  flashpoint  FlashPoint's tables of a simulated FLASH run against its control run\n"
             "  -h, --help  show this help and exit\n"
             "  --version   show the version and exit\n"
             "\n"
@@ -532,6 +538,11 @@ int main(int argc, char **argv)
         return dsmprof_cmd_html(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "advice"))
         return dsmprof_cmd_advice(argc - 1, argv + 1);
+    /* simulated runs (dsm-sim/1): profile/dsmprof_sim.h */
+    if (argc >= 2 && !strcmp(argv[1], "memspy"))
+        return dsmprof_memspy(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "flashpoint"))
+        return dsmprof_flashpoint(argc - 1, argv + 1);
     static const struct option opts[] = {
         { "structure", required_argument, NULL, 's' },
         { "top", required_argument, NULL, 't' },

@@ -43,6 +43,9 @@ proto_engine *proto_engine_create(const proto_config *cfg)
     e->self = cfg->self;
     e->nnodes = cfg->nnodes;
     e->nblocks = cfg->nblocks;
+    e->replacement_hints = cfg->replacement_hints != 0;
+    e->excl_clean = cfg->excl_clean != 0;
+    e->sharers_ops = cfg->sharers_ops;
     e->home = malloc(sizeof *e->home * cfg->nblocks);
     e->cstate = calloc(cfg->nblocks, 1);   /* PC_I == 0 */
     e->deferred = calloc(cfg->nblocks, 1);
@@ -143,7 +146,7 @@ static dir_entry *dir_get(proto_engine *e, uint32_t block)
     if (d)
         return d;
     d = calloc(1, sizeof *d);
-    if (!d || dsm_sharers_init(&d->sharers, e->nnodes)) {
+    if (!d || dsm_sharers_init_with(&d->sharers, e->nnodes, e->sharers_ops)) {
         free(d);
         return NULL;
     }
@@ -211,6 +214,12 @@ static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, in
     case ST_SEND_UPGRADE: return send_msg(e, out, PM_UPGRADE, home, block);
     case ST_SEND_INV_ACK: return send_msg(e, out, PM_INV_ACK, home, block);
     case ST_SEND_WB_DATA: return send_msg(e, out, PM_WB_DATA, home, block);
+    case ST_SEND_PUTS_IF_HINTS:
+        /* without hints the home keeps us as a sharer: its INV will be
+         * acknowledged from whatever state we are in by then */
+        return e->replacement_hints ? send_msg(e, out, PM_PUTS, home, block) : PROTO_OK;
+    case ST_SEND_PUTX: return send_msg(e, out, PM_PUTX, home, block);
+    case ST_SEND_PUTE: return send_msg(e, out, PM_PUTE, home, block);
     case ST_ACCESS_NONE: return simple_action(out, PA_SET_ACCESS, block, PROTO_ACCESS_NONE);
     case ST_ACCESS_READ: return simple_action(out, PA_SET_ACCESS, block, PROTO_ACCESS_READ);
     case ST_ACCESS_WRITE: return simple_action(out, PA_SET_ACCESS, block, PROTO_ACCESS_WRITE);
@@ -258,10 +267,11 @@ static int cache_event(proto_engine *e, uint32_t block, int ev, int from, proto_
 
 /* ---- directory side ---- */
 
-static int dir_classify(const dir_entry *d, int type, int from)
+static int dir_classify(const proto_engine *e, const dir_entry *d, int type, int from)
 {
     switch (type) {
-    case PM_GETS: return DE_GETS;
+    case PM_GETS:
+        return e->excl_clean && d->state == PD_UNOWNED ? DE_GETS_EXCL_CLEAN : DE_GETS;
     case PM_GETX: return DE_GETX;
     case PM_UPGRADE:
         if (!sharers_contains(&d->sharers, from))
@@ -272,6 +282,19 @@ static int dir_classify(const dir_entry *d, int type, int from)
             return DE_INV_ACK_MORE;
         return d->grant == GRANT_UPG ? DE_INV_ACK_LAST_UPG : DE_INV_ACK_LAST_X;
     case PM_WB_DATA: return d->grant == GRANT_S ? DE_WB_DATA_S : DE_WB_DATA_X;
+    case PM_PUTS:
+        if (!sharers_contains(&d->sharers, from))
+            return DE_PUTS_STALE;
+        return sharers_count(&d->sharers) == 1 ? DE_PUTS_LAST : DE_PUTS_MORE;
+    case PM_PUTX:
+    case PM_PUTE: {
+        int x = type == PM_PUTX;
+        if (d->state != PD_BUSY_RECALL)
+            return x ? DE_PUTX_OWNER : DE_PUTE_OWNER;
+        if (d->grant == GRANT_S)
+            return x ? DE_PUTX_RECALLED_S : DE_PUTE_RECALLED_S;
+        return x ? DE_PUTX_RECALLED_X : DE_PUTE_RECALLED_X;
+    }
     default: return -1;
     }
 }
@@ -350,6 +373,10 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
         d->grant = GRANT_NONE;
         return send_msg(e, out, PM_DATA_S, to, block);
     }
+    case ST_D_DATA_E: return send_msg(e, out, PM_DATA_E, req, block);
+    case ST_D_REMOVE_SHARER: sharers_remove(&d->sharers, req); return PROTO_OK;
+    case ST_D_OWNER_NONE: d->owner = -1; return PROTO_OK;
+    case ST_D_PUT_ACK: return send_msg(e, out, PM_PUT_ACK, req, block);
     default:
         snprintf(e->err, sizeof e->err, "protocol: step %d is not a directory step", step);
         return PROTO_EREJECT;
@@ -361,11 +388,17 @@ static int dir_is_busy(int st) { return st == PD_BUSY_INV || st == PD_BUSY_RECAL
 static int dir_event(proto_engine *e, dir_entry *d, uint32_t block, int type, int from,
                      proto_actions *out)
 {
-    int ev = dir_classify(d, type, from);
+    int ev = dir_classify(e, d, type, from);
     int st = d->state;
     if (ev < 0)
         return reject(e, "directory", proto_dir_state_name(st), proto_msg_name(type), block, from,
                       "not a request or reply for the home");
+    /* only the owner has a copy to write back; the table's entries assume
+     * the sender is the one recorded */
+    if ((type == PM_PUTX || type == PM_PUTE) && (st == PD_EXCL || st == PD_BUSY_RECALL) &&
+        from != d->owner)
+        return reject(e, "directory", proto_dir_state_name(st), proto_dir_event_name(ev), block,
+                      from, "the sender is not the block's owner");
     const proto_table_entry *t = &proto_dir_table[st][ev];
     if (!t->valid)
         return reject(e, "directory", proto_dir_state_name(st), proto_dir_event_name(ev), block,
@@ -403,7 +436,7 @@ static int dir_drain(proto_engine *e, dir_entry *d, uint32_t block, proto_action
 static int is_home_msg(int type)
 {
     return type == PM_GETS || type == PM_GETX || type == PM_UPGRADE || type == PM_INV_ACK ||
-           type == PM_WB_DATA;
+           type == PM_WB_DATA || type == PM_PUTS || type == PM_PUTX || type == PM_PUTE;
 }
 
 static int cache_event_of(int type)
@@ -414,6 +447,8 @@ static int cache_event_of(int type)
     case PM_UPGRADE_ACK: return CE_UPGRADE_ACK;
     case PM_INV: return CE_INV;
     case PM_RECALL: return CE_RECALL;
+    case PM_DATA_E: return CE_DATA_E;
+    case PM_PUT_ACK: return CE_PUT_ACK;
     default: return -1;
     }
 }
@@ -495,6 +530,17 @@ int proto_release(proto_engine *e, uint32_t block, proto_actions *out)
     return run_self_queue(e, out);
 }
 
+int proto_evict(proto_engine *e, uint32_t block, proto_actions *out)
+{
+    int rc = check_block(e, block, "eviction");
+    if (rc)
+        return rc;
+    rc = cache_event(e, block, CE_EVICT, e->self, out);
+    if (rc)
+        return rc;
+    return run_self_queue(e, out);
+}
+
 int proto_receive(proto_engine *e, const proto_msg *m, proto_actions *out)
 {
     if (m->dst != e->self || m->src < 0 || m->src >= e->nnodes || m->src == e->self) {
@@ -526,10 +572,11 @@ static void put(wbuf *w, const void *src, size_t len)
     w->n += len;
 }
 
+/* Sharer sets are saved as their member lists (count, then the nodes in
+ * ascending order), so that any representation can be saved and restored. */
 size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap)
 {
     wbuf w = { buf, 0, cap };
-    size_t words = dsm_sharers_words(e->nnodes);
     put(&w, e->home, sizeof *e->home * e->nblocks);
     put(&w, e->cstate, e->nblocks);
     put(&w, e->deferred, e->nblocks);
@@ -544,7 +591,12 @@ size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap)
         put(&w, &d->pending, sizeof d->pending);
         put(&w, &d->acks, sizeof d->acks);
         put(&w, &d->grant, 1);
-        put(&w, d->sharers.bits, words * sizeof(uint64_t));
+        int32_t nsharers = sharers_count(&d->sharers);
+        put(&w, &nsharers, sizeof nsharers);
+        SHARERS_FOREACH(&d->sharers, s) {
+            int32_t node = s;
+            put(&w, &node, sizeof node);
+        }
         put(&w, &d->qlen, sizeof d->qlen);
         for (uint32_t i = 0; i < d->qlen; i++) {
             const dir_waiter *wt = &d->q[(d->qhead + i) % d->qcap];
@@ -558,7 +610,6 @@ size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap)
 int proto_engine_load(proto_engine *e, const void *buf, size_t len)
 {
     const unsigned char *p = buf, *end = p + len;
-    size_t words = dsm_sharers_words(e->nnodes);
 #define GET(dst, n)                 \
     do {                            \
         if ((size_t)(end - p) < (n)) \
@@ -588,10 +639,18 @@ int proto_engine_load(proto_engine *e, const void *buf, size_t len)
         GET(&d->pending, sizeof d->pending);
         GET(&d->acks, sizeof d->acks);
         GET(&d->grant, 1);
-        GET(d->sharers.bits, words * sizeof(uint64_t));
-        d->sharers.n = 0;
-        for (size_t i = 0; i < words; i++)
-            d->sharers.n += __builtin_popcountll(d->sharers.bits[i]);
+        int32_t nsharers;
+        GET(&nsharers, sizeof nsharers);
+        if (nsharers < 0 || nsharers > e->nnodes)
+            return PROTO_EINVAL;
+        sharers_clear(&d->sharers);
+        for (int32_t i = 0; i < nsharers; i++) {
+            int32_t node;
+            GET(&node, sizeof node);
+            if (node < 0 || node >= e->nnodes)
+                return PROTO_EINVAL;
+            sharers_add(&d->sharers, node);
+        }
         uint32_t qlen;
         GET(&qlen, sizeof qlen);
         d->qhead = d->qlen = 0;

@@ -23,6 +23,9 @@ enum proto_step {
     ST_WAIT,            /* the faulting access waits for the request in flight */
     ST_DEFER,           /* keep the message until the hold ends */
     ST_REPLAY,          /* handle the deferred message, if any, in the new state */
+    ST_SEND_PUTS_IF_HINTS, /* with replacement hints: tell the home a clean copy is gone */
+    ST_SEND_PUTX,       /* write the evicted dirty copy back to the home */
+    ST_SEND_PUTE,       /* tell the home the exclusive-clean copy is gone (no data) */
     /* directory side */
     ST_D_DATA_S,        /* send a read copy to req */
     ST_D_DATA_X,        /* send a writable copy to req */
@@ -41,6 +44,10 @@ enum proto_step {
     ST_D_GRANT_DATA_X,  /* DATA_X to the pending requester, which becomes owner */
     ST_D_GRANT_UPG,     /* UPGRADE_ACK to the pending requester, which becomes owner */
     ST_D_GRANT_DATA_S,  /* DATA_S to the pending requester, the only sharer */
+    ST_D_DATA_E,        /* send an exclusive-clean copy to req */
+    ST_D_REMOVE_SHARER, /* sharers -= req (its replacement hint) */
+    ST_D_OWNER_NONE,    /* owner := none (the owner evicted the block) */
+    ST_D_PUT_ACK,       /* acknowledge req's writeback (PUT_ACK) */
     ST_NSTEPS
 };
 
@@ -76,6 +83,9 @@ typedef struct dir_entry {
 struct proto_engine {
     int self, nnodes;
     uint32_t nblocks;
+    int replacement_hints;  /* proto_config options, fixed at creation */
+    int excl_clean;
+    const dsm_sharers_ops *sharers_ops;
     int32_t *home;          /* per block; -1: not allocated */
     uint8_t *cstate;        /* per block: proto_cache_state */
     uint8_t *deferred;      /* per block: message type deferred while held, or 0 */

@@ -6,11 +6,13 @@
 
 static const char *const cache_states[PC_NSTATES] = {
     [PC_I] = "I", [PC_S] = "S", [PC_M] = "M", [PC_IS] = "IS", [PC_IM] = "IM", [PC_SM] = "SM", [PC_SH] = "SH", [PC_MH] = "MH",
+    [PC_E] = "E", [PC_EH] = "EH", [PC_MI] = "MI",
 };
 static const char *const cache_events[CE_NEVENTS] = {
     [CE_LOAD] = "Load", [CE_STORE] = "Store", [CE_DATA_S] = "DATA_S", [CE_DATA_X] = "DATA_X",
     [CE_UPGRADE_ACK] = "UPGRADE_ACK", [CE_INV] = "INV",
-    [CE_RECALL] = "RECALL", [CE_RELEASE] = "Release",
+    [CE_RECALL] = "RECALL", [CE_RELEASE] = "Release", [CE_EVICT] = "Evict",
+    [CE_DATA_E] = "DATA_E", [CE_PUT_ACK] = "PUT_ACK",
 };
 static const char *const dir_states[PD_NSTATES] = {
     [PD_UNOWNED] = "Unowned", [PD_SHARED] = "Shared", [PD_EXCL] = "Exclusive",
@@ -22,12 +24,20 @@ static const char *const dir_events[DE_NEVENTS] = {
     [DE_INV_ACK_MORE] = "INV_ACK(more due)", [DE_INV_ACK_LAST_X] = "INV_ACK(last, for GETX)",
     [DE_INV_ACK_LAST_UPG] = "INV_ACK(last, for UPGRADE)", [DE_WB_DATA_S] = "WB_DATA(for GETS)",
     [DE_WB_DATA_X] = "WB_DATA(for GETX)",
+    [DE_GETS_EXCL_CLEAN] = "GETS(exclusive-clean grant)",
+    [DE_PUTS_LAST] = "PUTS(last sharer)", [DE_PUTS_MORE] = "PUTS(other sharers)",
+    [DE_PUTS_STALE] = "PUTS(not a sharer)", [DE_PUTX_OWNER] = "PUTX(owner)",
+    [DE_PUTE_OWNER] = "PUTE(owner)", [DE_PUTX_RECALLED_S] = "PUTX(crossed a recall for GETS)",
+    [DE_PUTX_RECALLED_X] = "PUTX(crossed a recall for GETX)",
+    [DE_PUTE_RECALLED_S] = "PUTE(crossed a recall for GETS)",
+    [DE_PUTE_RECALLED_X] = "PUTE(crossed a recall for GETX)",
 };
 static const char *const msgs[PM_NTYPES] = {
     [PM_GETS] = "GETS", [PM_GETX] = "GETX", [PM_UPGRADE] = "UPGRADE", [PM_DATA_S] = "DATA_S",
     [PM_DATA_X] = "DATA_X", [PM_UPGRADE_ACK] = "UPGRADE_ACK", [PM_INV] = "INV",
     [PM_INV_ACK] = "INV_ACK", [PM_RECALL] = "RECALL",
-    [PM_WB_DATA] = "WB_DATA",
+    [PM_WB_DATA] = "WB_DATA", [PM_PUTS] = "PUTS", [PM_PUTX] = "PUTX", [PM_PUTE] = "PUTE",
+    [PM_PUT_ACK] = "PUT_ACK", [PM_DATA_E] = "DATA_E",
 };
 static const char *const steps[ST_NSTEPS] = {
     [ST_END] = "end",
@@ -61,6 +71,13 @@ static const char *const steps[ST_NSTEPS] = {
     [ST_D_GRANT_DATA_X] = "send DATA_X to pending, owner := pending",
     [ST_D_GRANT_UPG] = "send UPGRADE_ACK to pending, owner := pending",
     [ST_D_GRANT_DATA_S] = "send DATA_S to pending, sharers := {pending}",
+    [ST_SEND_PUTS_IF_HINTS] = "send PUTS to home if replacement hints are on",
+    [ST_SEND_PUTX] = "send PUTX (with data) to home",
+    [ST_SEND_PUTE] = "send PUTE to home",
+    [ST_D_DATA_E] = "send DATA_E to requester",
+    [ST_D_REMOVE_SHARER] = "remove requester from sharers",
+    [ST_D_OWNER_NONE] = "owner := none",
+    [ST_D_PUT_ACK] = "send PUT_ACK to requester",
 };
 
 const char *proto_cache_state_name(int s) { return NAME(cache_states, s); }
@@ -72,5 +89,6 @@ const char *proto_step_name(int step) { return NAME(steps, step); }
 
 int proto_msg_has_data(int type)
 {
-    return type == PM_DATA_S || type == PM_DATA_X || type == PM_WB_DATA;
+    return type == PM_DATA_S || type == PM_DATA_X || type == PM_WB_DATA || type == PM_PUTX ||
+           type == PM_DATA_E;
 }

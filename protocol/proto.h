@@ -31,6 +31,19 @@
  * engine: they are queued inside it and handled before the call returns, and
  * they move no data (the home's memory is the node's memory), so no
  * PA_INSTALL is emitted for them.  PA_SEND actions always have dst != self.
+ *
+ * Hardware additions (simulated machines, protocol/sim/; the DSM runtime
+ * uses none of them and behaves as without them):
+ *  - evictions (proto_evict): a cache that replaces a block in S drops it,
+ *    silently or with a PUTS replacement hint to the home; in M (or E) it
+ *    writes it back with PUTX (PUTE: clean, no data) and waits in MI for the
+ *    home's PUT_ACK.  A silently dropped sharer may still be sent an INV,
+ *    which it acknowledges in whatever state it is in by then (I, IS, IM).
+ *  - exclusive-clean grant (proto_config.excl_clean): a read of an unowned
+ *    block is answered DATA_E; the reader holds it in E (read access) and
+ *    its first store upgrades silently to M.  The directory treats it as the
+ *    owner (EXCL), so another reader recalls it.
+ * See doc/protocol.md, "Evictions and exclusive-clean".
  */
 #ifndef DSM_PROTO_H
 #define DSM_PROTO_H
@@ -54,6 +67,9 @@ typedef enum proto_cache_state {
     PC_SM,  /* upgrade in flight (UPGRADE sent), still readable */
     PC_SH,  /* shared, held: just granted, the faulting access has not retried yet */
     PC_MH,  /* modified, held: just granted, the faulting access has not retried yet */
+    PC_E,   /* exclusive clean (excl_clean): read access, the owner; a store makes it M */
+    PC_EH,  /* exclusive clean, held: just granted, the faulting access has not retried yet */
+    PC_MI,  /* writeback in flight (PUTX or PUTE sent after an eviction): no access */
     PC_NSTATES
 } proto_cache_state;
 
@@ -66,6 +82,9 @@ typedef enum proto_cache_event {
     CE_INV,         /* home invalidates this sharer */
     CE_RECALL,      /* home recalls the dirty copy; the owner keeps nothing */
     CE_RELEASE,     /* the faulting access retried: a held grant may be taken away */
+    CE_EVICT,       /* the local cache replaces the block (proto_evict) */
+    CE_DATA_E,      /* exclusive-clean read grant with data (excl_clean) */
+    CE_PUT_ACK,     /* the home took the written-back (or clean) evicted copy */
     CE_NEVENTS
 } proto_cache_event;
 
@@ -93,6 +112,16 @@ typedef enum proto_dir_event {
     DE_INV_ACK_LAST_UPG, /* last ack; the requester kept its copy (upgrade) */
     DE_WB_DATA_S,        /* the recalled owner's data, for a read request */
     DE_WB_DATA_X,        /* the recalled owner's data, for a write request */
+    DE_GETS_EXCL_CLEAN,  /* read request at an unowned block, excl_clean on */
+    DE_PUTS_LAST,        /* replacement hint from the only sharer */
+    DE_PUTS_MORE,        /* replacement hint from one of several sharers */
+    DE_PUTS_STALE,       /* replacement hint from a node no longer a sharer */
+    DE_PUTX_OWNER,       /* dirty eviction by the owner, no recall in progress */
+    DE_PUTE_OWNER,       /* clean eviction by the exclusive-clean owner */
+    DE_PUTX_RECALLED_S,  /* PUTX crossed a recall made for a read request */
+    DE_PUTX_RECALLED_X,  /* PUTX crossed a recall made for a write request */
+    DE_PUTE_RECALLED_S,  /* PUTE crossed a recall made for a read request */
+    DE_PUTE_RECALLED_X,  /* PUTE crossed a recall made for a write request */
     DE_NEVENTS
 } proto_dir_event;
 
@@ -108,7 +137,12 @@ typedef enum proto_msg_type {
     PM_INV_ACK,     /* sharer -> home */
     PM_RECALL,      /* home -> owner: send the data back, keep no copy */
     PM_WB_DATA,     /* owner -> home, carries data */
-    PM_NTYPES
+    PM_PUTS,        /* sharer -> home: replacement hint (clean copy dropped) */
+    PM_PUTX,        /* owner -> home: eviction of a dirty copy, carries data */
+    PM_PUTE,        /* exclusive-clean owner -> home: eviction, no data */
+    PM_PUT_ACK,     /* home -> evicting owner: the writeback is done */
+    PM_DATA_E,      /* home -> cache: exclusive-clean read grant, carries data */
+    PM_NTYPES       /* 16: message types fit in 4 bits (tests/explore relies on it) */
 } proto_msg_type;
 
 typedef struct proto_msg {
@@ -157,6 +191,11 @@ typedef struct proto_config {
     int self;          /* this node */
     int nnodes;        /* 1 .. PROTO_MAX_NODES */
     uint32_t nblocks;  /* blocks in the shared region */
+    /* Hardware options; zero/NULL is the DSM runtime's protocol.  Every node
+     * of a machine must be given the same values. */
+    int replacement_hints;  /* an eviction from S sends PUTS to the home */
+    int excl_clean;         /* a read of an unowned block is granted in E */
+    const dsm_sharers_ops *sharers_ops; /* directory sharer sets; NULL: bit vector */
 } proto_config;
 
 #define PROTO_MAX_NODES 65536
@@ -177,10 +216,21 @@ int proto_receive(proto_engine *e, const proto_msg *m, proto_actions *out);
 /* The access that faulted on block has been retried: end the hold of its
  * grant (replaying a deferred INV/RECALL).  Harmless when nothing is held. */
 int proto_release(proto_engine *e, uint32_t block, proto_actions *out);
-/* Is the block in a state where no request is in flight? */
+/* The local cache replaces the block (a simulated cache chose it as its
+ * victim).  Valid in S, E and M only: the caller never evicts a block with a
+ * request or a writeback in flight, nor a held grant (PROTO_EREJECT).  From
+ * S the block goes to I (PUTS to the home with replacement_hints); from M and
+ * E to MI (PUTX with the data / PUTE) until the home's PUT_ACK. */
+int proto_evict(proto_engine *e, uint32_t block, proto_actions *out);
+/* Is the block in a state where no request (or writeback) is in flight? */
 static inline int proto_cache_settled(proto_cache_state s)
 {
-    return s != PC_IS && s != PC_IM && s != PC_SM;
+    return s != PC_IS && s != PC_IM && s != PC_SM && s != PC_MI;
+}
+/* Is the block held (SH, MH, EH): granted, its faulting access not retried? */
+static inline int proto_cache_held(proto_cache_state s)
+{
+    return s == PC_SH || s == PC_MH || s == PC_EH;
 }
 
 /* Read-only views, for the runtime's fast paths, tests and reports. */

@@ -1,7 +1,8 @@
 /* sharers.c - full bit-vector representation of a directory's sharer set
- * (one bit per node, as the SGI Origin keeps it).  Works for any node count;
- * the count is cached so that the protocol's "exactly one sharer" tests cost
- * nothing. */
+ * (one bit per node, as the SGI Origin keeps it), and the initialisation of a
+ * set with any representation (dsm_sharers_init_with).  Works for any node
+ * count; the count is cached so that the protocol's "exactly one sharer"
+ * tests cost nothing. */
 #include "sharers.h"
 
 #include <stdlib.h>
@@ -65,21 +66,41 @@ static int bv_next(const dsm_sharers *s, int from)
 }
 
 const dsm_sharers_ops dsm_sharers_bitvector = {
-    "bitvector", bv_add, bv_remove, bv_contains, bv_count, bv_clear, bv_next,
+    .name = "bitvector",
+    .add = bv_add,
+    .remove = bv_remove,
+    .contains = bv_contains,
+    .count = bv_count,
+    .clear = bv_clear,
+    .next = bv_next,
+    .init = NULL,     /* the bits are allocated by dsm_sharers_init_with */
+    .destroy = NULL,
 };
 
-int dsm_sharers_init(dsm_sharers *s, int nnodes)
+int dsm_sharers_init_with(dsm_sharers *s, int nnodes, const dsm_sharers_ops *ops)
 {
-    s->ops = &dsm_sharers_bitvector;
+    s->ops = ops ? ops : &dsm_sharers_bitvector;
     s->nnodes = nnodes;
     s->n = 0;
+    s->bits = NULL;
+    s->impl = NULL;
+    if (s->ops->init)
+        return s->ops->init(s, nnodes) ? -1 : 0;
     s->bits = calloc(dsm_sharers_words(nnodes), sizeof(uint64_t));
     return s->bits ? 0 : -1;
 }
 
+int dsm_sharers_init(dsm_sharers *s, int nnodes)
+{
+    return dsm_sharers_init_with(s, nnodes, NULL);
+}
+
 void dsm_sharers_destroy(dsm_sharers *s)
 {
+    if (s->ops && s->ops->destroy)
+        s->ops->destroy(s);
     free(s->bits);
     s->bits = NULL;
+    s->impl = NULL;
     s->n = 0;
 }

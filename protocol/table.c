@@ -5,11 +5,30 @@
  *
  * Ordering assumption: FIFO per pair of nodes.  That is why, for example, a
  * node waiting for DATA_S can never see an INV: the home adds it to the
- * sharers only when it sends the DATA_S, and the INV would come after it. */
+ * sharers only when it sends the DATA_S, and the INV would come after it.
+ *
+ * Evictions (CE_EVICT, proto_evict) are made by a simulated cache, which
+ * chooses its victims among settled, unheld blocks only: S, E and M.  A
+ * block with a request in flight (IS, IM, SM) or a writeback in flight (MI)
+ * is not a line the cache could replace yet, and a held grant (SH, MH, EH)
+ * must first serve the access that faulted for it (the hold is what makes
+ * that access progress).  Without replacement hints a dropped S copy stays in
+ * the home's sharer set, so an INV can find its node in I, IS or IM: the INV
+ * was sent before the home served the node's new request (FIFO per pair
+ * would have brought a grant first otherwise), so it concerns the dropped
+ * copy and is simply acknowledged. */
 #include "engine_internal.h"
 
 #define OK(nx, ...) { 1, nx, { __VA_ARGS__ }, NULL }
 #define NO(reason) { 0, 0, { 0 }, reason }
+
+#define EVICT_IN_FLIGHT \
+    "the cache evicts only settled blocks (S, E, M), never one with a request or writeback in flight"
+#define EVICT_HELD \
+    "a held grant must first serve the access that faulted for it; the cache evicts S, E, M only"
+#define NO_WRITEBACK "no writeback is in flight"
+#define NOT_READING "no read request is in flight"
+#define DROPPED_INV_ACK OK(PC_I, ST_SEND_INV_ACK) /* see the header: a silently dropped copy */
 
 const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
     [PC_I] = {
@@ -18,9 +37,13 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_S] = NO("no read request is in flight"),
         [CE_DATA_X] = NO("no write request is in flight"),
         [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
-        [CE_INV] = NO("the home invalidates sharers only, and FIFO delivery brings a grant before an INV"),
-        [CE_RECALL] = NO("the home recalls only from the owner"),
+        /* the copy was dropped silently: the home still lists this node */
+        [CE_INV] = DROPPED_INV_ACK,
+        [CE_RECALL] = NO("the home recalls only from the owner, and an evicting owner is in MI until its PUT_ACK, which FIFO delivery brings after any RECALL"),
         [CE_RELEASE] = OK(PC_I, ST_END),  /* nothing held (already released) */
+        [CE_EVICT] = NO("nothing to evict: the cache evicts only blocks in S, E or M"),
+        [CE_DATA_E] = NO(NOT_READING),
+        [CE_PUT_ACK] = NO(NO_WRITEBACK),
     },
     [PC_S] = {
         [CE_LOAD] = OK(PC_S, ST_COMPLETE),   /* a thread faulted before another's grant: retry */
@@ -31,6 +54,10 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_INV] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_INV_ACK),
         [CE_RECALL] = NO("a sharer is not an owner"),
         [CE_RELEASE] = OK(PC_S, ST_END),  /* nothing held (already released) */
+        /* silent without replacement hints: the home keeps listing us */
+        [CE_EVICT] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_PUTS_IF_HINTS),
+        [CE_DATA_E] = NO(NOT_READING),
+        [CE_PUT_ACK] = NO(NO_WRITEBACK),
     },
     [PC_M] = {
         [CE_LOAD] = OK(PC_M, ST_COMPLETE),
@@ -41,6 +68,9 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_INV] = NO("the owner is recalled, never invalidated"),
         [CE_RECALL] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_WB_DATA),
         [CE_RELEASE] = OK(PC_M, ST_END),  /* nothing held (already released) */
+        [CE_EVICT] = OK(PC_MI, ST_ACCESS_NONE, ST_SEND_PUTX),
+        [CE_DATA_E] = NO(NOT_READING),
+        [CE_PUT_ACK] = NO(NO_WRITEBACK),
     },
     [PC_IS] = {
         [CE_LOAD] = OK(PC_IS, ST_WAIT),
@@ -48,9 +78,14 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_S] = OK(PC_SH, ST_INSTALL, ST_ACCESS_READ, ST_COMPLETE),
         [CE_DATA_X] = NO("a read request is answered with DATA_S"),
         [CE_UPGRADE_ACK] = NO("a read request is answered with DATA_S"),
-        [CE_INV] = NO("FIFO delivery brings the DATA_S before any INV"),
+        /* sent before the home served our GETS (an INV sent after it
+         * would follow the DATA_S): it is for the copy dropped silently */
+        [CE_INV] = OK(PC_IS, ST_SEND_INV_ACK),
         [CE_RECALL] = NO("not an owner"),
         [CE_RELEASE] = OK(PC_IS, ST_END),  /* nothing held (already released) */
+        [CE_EVICT] = NO(EVICT_IN_FLIGHT),
+        [CE_DATA_E] = OK(PC_EH, ST_INSTALL, ST_ACCESS_READ, ST_COMPLETE),
+        [CE_PUT_ACK] = NO(NO_WRITEBACK),
     },
     [PC_IM] = {
         [CE_LOAD] = OK(PC_IM, ST_WAIT),
@@ -58,9 +93,14 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_S] = NO("a write request is answered with DATA_X"),
         [CE_DATA_X] = OK(PC_MH, ST_INSTALL, ST_ACCESS_WRITE, ST_COMPLETE),
         [CE_UPGRADE_ACK] = NO("the home answers an upgrade from a non-sharer with DATA_X"),
-        [CE_INV] = NO("not a sharer: it was removed when it was invalidated"),
+        /* as in IS: for a copy dropped silently before the GETX (a node
+         * that came from SM was invalidated once and is no sharer now) */
+        [CE_INV] = OK(PC_IM, ST_SEND_INV_ACK),
         [CE_RECALL] = NO("not an owner yet"),
         [CE_RELEASE] = OK(PC_IM, ST_END),  /* nothing held (already released) */
+        [CE_EVICT] = NO(EVICT_IN_FLIGHT),
+        [CE_DATA_E] = NO("a write request is answered with DATA_X"),
+        [CE_PUT_ACK] = NO(NO_WRITEBACK),
     },
     [PC_SH] = {
         [CE_LOAD] = OK(PC_SH, ST_COMPLETE),
@@ -71,6 +111,9 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_INV] = OK(PC_SH, ST_DEFER),
         [CE_RECALL] = NO("a sharer is not an owner"),
         [CE_RELEASE] = OK(PC_S, ST_REPLAY),
+        [CE_EVICT] = NO(EVICT_HELD),
+        [CE_DATA_E] = NO(NOT_READING),
+        [CE_PUT_ACK] = NO(NO_WRITEBACK),
     },
     [PC_MH] = {
         [CE_LOAD] = OK(PC_MH, ST_COMPLETE),
@@ -81,6 +124,9 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_INV] = NO("the owner is recalled, never invalidated"),
         [CE_RECALL] = OK(PC_MH, ST_DEFER),
         [CE_RELEASE] = OK(PC_M, ST_REPLAY),
+        [CE_EVICT] = NO(EVICT_HELD),
+        [CE_DATA_E] = NO(NOT_READING),
+        [CE_PUT_ACK] = NO(NO_WRITEBACK),
     },
     [PC_SM] = {
         [CE_LOAD] = OK(PC_SM, ST_COMPLETE),  /* still readable */
@@ -91,8 +137,60 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_INV] = OK(PC_IM, ST_ACCESS_NONE, ST_SEND_INV_ACK),  /* another writer won */
         [CE_RECALL] = NO("not an owner"),
         [CE_RELEASE] = OK(PC_SM, ST_END),  /* nothing held (already released) */
+        [CE_EVICT] = NO(EVICT_IN_FLIGHT),
+        [CE_DATA_E] = NO("an upgrade is answered with UPGRADE_ACK or DATA_X"),
+        [CE_PUT_ACK] = NO(NO_WRITEBACK),
+    },
+    /* exclusive clean: the owner with read access; the home cannot tell it
+     * from M, so it recalls it like M (the WB_DATA is clean, harmless) */
+    [PC_E] = {
+        [CE_LOAD] = OK(PC_E, ST_COMPLETE),   /* a thread faulted before another's grant: retry */
+        [CE_STORE] = OK(PC_M, ST_ACCESS_WRITE, ST_COMPLETE),  /* silent upgrade: no message */
+        [CE_DATA_S] = NO(NOT_READING),
+        [CE_DATA_X] = NO("no write request is in flight"),
+        [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
+        [CE_INV] = NO("the owner is recalled, never invalidated"),
+        [CE_RECALL] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_WB_DATA),
+        [CE_RELEASE] = OK(PC_E, ST_END),  /* nothing held (already released) */
+        [CE_EVICT] = OK(PC_MI, ST_ACCESS_NONE, ST_SEND_PUTE),
+        [CE_DATA_E] = NO(NOT_READING),
+        [CE_PUT_ACK] = NO(NO_WRITEBACK),
+    },
+    [PC_EH] = {
+        [CE_LOAD] = OK(PC_EH, ST_COMPLETE),
+        [CE_STORE] = OK(PC_MH, ST_ACCESS_WRITE, ST_COMPLETE),  /* silent upgrade, still held */
+        [CE_DATA_S] = NO(NOT_READING),
+        [CE_DATA_X] = NO("no write request is in flight"),
+        [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
+        [CE_INV] = NO("the owner is recalled, never invalidated"),
+        [CE_RECALL] = OK(PC_EH, ST_DEFER),
+        [CE_RELEASE] = OK(PC_E, ST_REPLAY),
+        [CE_EVICT] = NO(EVICT_HELD),
+        [CE_DATA_E] = NO(NOT_READING),
+        [CE_PUT_ACK] = NO(NO_WRITEBACK),
+    },
+    /* writeback in flight: the evicted copy is on its way home (PUTX/PUTE) */
+    [PC_MI] = {
+        [CE_LOAD] = OK(PC_MI, ST_WAIT),   /* asks again after the PUT_ACK */
+        [CE_STORE] = OK(PC_MI, ST_WAIT),
+        [CE_DATA_S] = NO("no request is in flight: an access in MI waits for the PUT_ACK first"),
+        [CE_DATA_X] = NO("no request is in flight: an access in MI waits for the PUT_ACK first"),
+        [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
+        [CE_INV] = NO("an owner is recalled, never invalidated"),
+        /* the recall crossed our PUTX/PUTE, which the home takes as the
+         * recalled data: nothing to send */
+        [CE_RECALL] = OK(PC_MI, ST_END),
+        [CE_RELEASE] = OK(PC_MI, ST_END),  /* nothing held (already released) */
+        [CE_EVICT] = NO(EVICT_IN_FLIGHT),
+        [CE_DATA_E] = NO("no request is in flight: an access in MI waits for the PUT_ACK first"),
+        [CE_PUT_ACK] = OK(PC_I, ST_COMPLETE),  /* waiting accesses retry, and miss */
     },
 };
+
+#define NO_RECALL "no recall in progress"
+#define NO_OWNER_UNOWNED \
+    "no owner when unowned (an owner's writeback is acknowledged only after the home took it)"
+#define EXCL_CLEAN_UNOWNED "a read request is granted exclusive-clean only at an unowned block"
 
 const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
     [PD_UNOWNED] = {
@@ -106,6 +204,16 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_INV_ACK_LAST_UPG] = NO("no invalidation in progress"),
         [DE_WB_DATA_S] = NO("no recall in progress"),
         [DE_WB_DATA_X] = NO("no recall in progress"),
+        [DE_GETS_EXCL_CLEAN] = OK(PD_EXCL, ST_D_OWNER_REQ, ST_D_DATA_E),
+        [DE_PUTS_LAST] = NO("no sharers when unowned"),
+        [DE_PUTS_MORE] = NO("no sharers when unowned"),
+        [DE_PUTS_STALE] = OK(PD_UNOWNED, ST_END),  /* the hint's sharer was already removed */
+        [DE_PUTX_OWNER] = NO(NO_OWNER_UNOWNED),
+        [DE_PUTE_OWNER] = NO(NO_OWNER_UNOWNED),
+        [DE_PUTX_RECALLED_S] = NO(NO_RECALL),
+        [DE_PUTX_RECALLED_X] = NO(NO_RECALL),
+        [DE_PUTE_RECALLED_S] = NO(NO_RECALL),
+        [DE_PUTE_RECALLED_X] = NO(NO_RECALL),
     },
     [PD_SHARED] = {
         [DE_GETS] = OK(PD_SHARED, ST_D_ADD_SHARER, ST_D_DATA_S),
@@ -118,6 +226,16 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_INV_ACK_LAST_UPG] = NO("no invalidation in progress"),
         [DE_WB_DATA_S] = NO("no recall in progress"),
         [DE_WB_DATA_X] = NO("no recall in progress"),
+        [DE_GETS_EXCL_CLEAN] = NO(EXCL_CLEAN_UNOWNED),
+        [DE_PUTS_LAST] = OK(PD_UNOWNED, ST_D_REMOVE_SHARER),
+        [DE_PUTS_MORE] = OK(PD_SHARED, ST_D_REMOVE_SHARER),
+        [DE_PUTS_STALE] = OK(PD_SHARED, ST_END),
+        [DE_PUTX_OWNER] = NO("no owner while shared"),
+        [DE_PUTE_OWNER] = NO("no owner while shared"),
+        [DE_PUTX_RECALLED_S] = NO(NO_RECALL),
+        [DE_PUTX_RECALLED_X] = NO(NO_RECALL),
+        [DE_PUTE_RECALLED_S] = NO(NO_RECALL),
+        [DE_PUTE_RECALLED_X] = NO(NO_RECALL),
     },
     [PD_EXCL] = {
         [DE_GETS] = OK(PD_BUSY_RECALL, ST_D_PENDING_S, ST_D_RECALL),
@@ -130,6 +248,16 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_INV_ACK_LAST_UPG] = NO("no invalidation in progress"),
         [DE_WB_DATA_S] = NO("no recall in progress"),
         [DE_WB_DATA_X] = NO("no recall in progress"),
+        [DE_GETS_EXCL_CLEAN] = NO(EXCL_CLEAN_UNOWNED),
+        [DE_PUTS_LAST] = NO("no sharers while a node owns the block"),
+        [DE_PUTS_MORE] = NO("no sharers while a node owns the block"),
+        [DE_PUTS_STALE] = OK(PD_EXCL, ST_END),
+        [DE_PUTX_OWNER] = OK(PD_UNOWNED, ST_D_INSTALL, ST_D_OWNER_NONE, ST_D_PUT_ACK),
+        [DE_PUTE_OWNER] = OK(PD_UNOWNED, ST_D_OWNER_NONE, ST_D_PUT_ACK),  /* memory is current */
+        [DE_PUTX_RECALLED_S] = NO(NO_RECALL),
+        [DE_PUTX_RECALLED_X] = NO(NO_RECALL),
+        [DE_PUTE_RECALLED_S] = NO(NO_RECALL),
+        [DE_PUTE_RECALLED_X] = NO(NO_RECALL),
     },
     [PD_BUSY_INV] = {
         [DE_GETS] = OK(PD_BUSY_INV, ST_D_QUEUE),
@@ -142,6 +270,17 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_INV_ACK_LAST_UPG] = OK(PD_EXCL, ST_D_ACK, ST_D_GRANT_UPG),
         [DE_WB_DATA_S] = NO("no recall in progress"),
         [DE_WB_DATA_X] = NO("no recall in progress"),
+        [DE_GETS_EXCL_CLEAN] = NO(EXCL_CLEAN_UNOWNED),
+        /* hints wait in the FIFO like requests: keeps each node's order */
+        [DE_PUTS_LAST] = OK(PD_BUSY_INV, ST_D_QUEUE),
+        [DE_PUTS_MORE] = OK(PD_BUSY_INV, ST_D_QUEUE),
+        [DE_PUTS_STALE] = OK(PD_BUSY_INV, ST_D_QUEUE),
+        [DE_PUTX_OWNER] = NO("no owner while invalidating sharers (BusyInv comes from Shared)"),
+        [DE_PUTE_OWNER] = NO("no owner while invalidating sharers (BusyInv comes from Shared)"),
+        [DE_PUTX_RECALLED_S] = NO(NO_RECALL),
+        [DE_PUTX_RECALLED_X] = NO(NO_RECALL),
+        [DE_PUTE_RECALLED_S] = NO(NO_RECALL),
+        [DE_PUTE_RECALLED_X] = NO(NO_RECALL),
     },
     [PD_BUSY_RECALL] = {
         [DE_GETS] = OK(PD_BUSY_RECALL, ST_D_QUEUE),
@@ -154,5 +293,18 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_INV_ACK_LAST_UPG] = NO("a recall collects no invalidation acks"),
         [DE_WB_DATA_S] = OK(PD_SHARED, ST_D_INSTALL, ST_D_GRANT_DATA_S),
         [DE_WB_DATA_X] = OK(PD_EXCL, ST_D_INSTALL, ST_D_GRANT_DATA_X),
+        [DE_GETS_EXCL_CLEAN] = NO(EXCL_CLEAN_UNOWNED),
+        [DE_PUTS_LAST] = NO("the sharer set is empty during a recall (cleared when the owner got the block)"),
+        [DE_PUTS_MORE] = NO("the sharer set is empty during a recall (cleared when the owner got the block)"),
+        [DE_PUTS_STALE] = OK(PD_BUSY_RECALL, ST_D_QUEUE),
+        [DE_PUTX_OWNER] = NO("a PUTX during a recall is the recalled data: PUTX(crossed a recall ...)"),
+        [DE_PUTE_OWNER] = NO("a PUTE during a recall is the recalled data: PUTE(crossed a recall ...)"),
+        /* the owner evicted the block as the RECALL was on its way (it
+         * drops the RECALL in MI): its PUTX/PUTE is the recalled data,
+         * served as WB_DATA would be, and acknowledged */
+        [DE_PUTX_RECALLED_S] = OK(PD_SHARED, ST_D_INSTALL, ST_D_PUT_ACK, ST_D_GRANT_DATA_S),
+        [DE_PUTX_RECALLED_X] = OK(PD_EXCL, ST_D_INSTALL, ST_D_PUT_ACK, ST_D_GRANT_DATA_X),
+        [DE_PUTE_RECALLED_S] = OK(PD_SHARED, ST_D_PUT_ACK, ST_D_GRANT_DATA_S),
+        [DE_PUTE_RECALLED_X] = OK(PD_EXCL, ST_D_PUT_ACK, ST_D_GRANT_DATA_X),
     },
 };

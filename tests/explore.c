@@ -7,7 +7,11 @@
  * head of one channel (proto_receive at its destination) or a step of an
  * application thread (start its next access: a read or a write of block 0 or
  * 1, at most K accesses per node; fault into the engine; wake up; retry; a
- * hold expiring), see "Threads" below.
+ * hold expiring), see "Threads" below.  Configurations for the simulated
+ * machines' additions also let the cache of any node evict any block it holds
+ * in S, E or M at any moment (proto_evict; a budget of evictions per run
+ * bounds the search), with and without replacement hints, and grant reads of
+ * unowned blocks exclusive-clean (excl_clean).
  * States (every engine's proto_engine_save bytes, the channels and the
  * harness state) are kept in a hash set; the search is a depth-first search
  * that restores states with proto_engine_load.
@@ -16,16 +20,19 @@
  *  1. single writer / multiple readers: the access rights set by
  *     PA_SET_ACCESS never give one node write access while another has any;
  *     and they always match the engine's cache state (I/IS/IM none, S/SM/SH
- *     read, M/MH write);
+ *     read, M/MH write; E/EH read, MI none);
  *  2. every read returns the most recent write: the data is modelled as a
  *     current/stale flag per node and block; a data message carries the flag
  *     of its sender's copy, PA_INSTALL copies it into the receiver's copy, a
  *     write makes the writer's copy current and every other copy and every
  *     data message in flight stale; a read must find its copy current.  The
- *     home's copy is the home memory (self messages move no data);
+ *     home's copy is the home memory (self messages move no data), and it
+ *     must be current whenever the directory is Unowned or Shared (a
+ *     writeback, PUTX, carries the data home; a PUTE, none, must not be
+ *     needed);
  *  3. every request completes: a state without enabled transitions must have
  *     every access done, every hold released, every channel empty, every
- *     directory idle and every cache in I, S or M (no deadlock); the state
+ *     directory idle and every cache in I, S, E or M (no deadlock); the state
  *     graph must be acyclic
  *     (with a finite budget of accesses, a cycle is a livelock);
  *  4. the engine never returns PROTO_EREJECT or PROTO_EINVAL.
@@ -33,8 +40,9 @@
  *
  * Threads, as the runtime (dsm/node.c) runs them: a thread whose access is
  * not allowed faults; it ends its own hold records (proto_release), calls
- * proto_access and sleeps until the block is settled (not IS, IM, SM); on
- * waking it takes a hold record if the block is held for it (SH, MH), then
+ * proto_access and sleeps until the block is settled (not IS, IM, SM, MI);
+ * on waking it takes a hold record if the block is held for it (SH, MH, EH),
+ * then
  * retries the access, which completes or faults again.  A hold record whose
  * access retried may expire at any time (the runtime's DSM_HOLD_US timer,
  * assumed longer than a woken thread takes to retry).  A release ends the
@@ -53,8 +61,11 @@
  * catch, each by a different check: drop one INV_ACK (deadlock), ignore
  * PA_INSTALL (stale read), ignore PA_SET_ACCESS none (two writers), deliver
  * messages out of FIFO order (rejected pair), keep void hold records
- * (livelock).  The default run (make check) runs the clean configurations
- * and asserts that each mutant is detected by its check.
+ * (livelock), drop one PUT_ACK (deadlock), ignore the data of a PUTX at the
+ * home (stale memory), let a node write a block it holds exclusive-clean
+ * without telling the engine (stale memory: its PUTE brings nothing home).
+ * The default run (make check) runs the clean configurations and asserts
+ * that each mutant is detected by its check.
  *
  * usage: explore          the whole suite (used by make check)
  *        explore --help   the options of a single run
@@ -80,15 +91,17 @@ enum { TH_IDLE, TH_FAULTED, TH_WAITING, TH_READY };
 /* Hold record of a thread: none; taken at the wake-up, the access has not
  * retried yet; the access retried (the hold may expire). */
 enum { HOLD_NONE, HOLD_PRE, HOLD_POST };
-enum { T_DELIVER, T_ISSUE, T_CALL, T_WAKE, T_RETRY, T_EXPIRE };
+enum { T_DELIVER, T_ISSUE, T_CALL, T_WAKE, T_RETRY, T_EXPIRE, T_EVICT };
 enum { M_NONE, M_DROP_INV_ACK, M_NO_INSTALL, M_KEEP_ACCESS, M_NONFIFO, M_STALE_HOLDS, M_NOT_INERT,
-       M_COUNT };
+       M_DROP_PUT_ACK, M_PUTX_NO_DATA, M_SILENT_E_WRITE, M_COUNT };
 static const char *const mutant_names[M_COUNT] = {
     "none", "drop-inv-ack", "no-install", "keep-access", "nonfifo", "stale-holds", "not-inert",
+    "drop-put-ack", "putx-no-data", "silent-e-write",
 };
 /* The check each injected fault must trip (start of the violation message). */
 static const char *const mutant_expect[M_COUNT] = {
     "", "deadlock", "stale read", "coherence", "engine error", "livelock", "inertness",
+    "deadlock", "stale memory", "stale memory",
 };
 
 typedef struct {
@@ -101,7 +114,8 @@ typedef struct {
     uint8_t access[NN][NB];
     uint8_t fresh[NN][NB];    /* the node's copy of the block holds the latest write */
     uint8_t budget[NN];       /* accesses the node may still start */
-    uint8_t dropped;          /* mutant drop-inv-ack: the one INV_ACK is gone */
+    uint8_t dropped;          /* mutants drop-inv-ack, drop-put-ack: the one message is gone */
+    uint8_t evicts;           /* evictions the caches may still make */
     uint8_t cstate[NN][NB];   /* mirror of the engines' cache states (not encoded: implied) */
     thread_st th[NN][MAXT];
     uint8_t chlen[NN][NN];
@@ -130,6 +144,9 @@ typedef struct {
     int home1;        /* home of block 1 (block 0's is node 0) */
     int blocks;       /* blocks the threads access: 1 (block 0 only) or 2 */
     int mutant;
+    int evicts;       /* evictions per run (any node, any block in S, E or M) */
+    int hints;        /* proto_config.replacement_hints */
+    int excl;         /* proto_config.excl_clean */
 } config;
 static config cfg;
 #define cfg_threads MAXT  /* thread slots encoded per node */
@@ -299,6 +316,7 @@ static size_t encode(const world *w, unsigned char *out)
             out[n++] = h->fresh[i][b] && (home_of[b] == i || expected_access(h->cstate[i][b]));
     memcpy(out + n, h->budget, sizeof h->budget), n += sizeof h->budget;
     out[n++] = h->dropped;
+    out[n++] = h->evicts;
     for (int i = 0; i < NN; i++)
         for (int t = 0; t < cfg_threads; t++)
             out[n++] = (uint8_t)(h->th[i][t].phase | h->th[i][t].block << 2 |
@@ -352,6 +370,13 @@ static int enabled(const world *w, trans *tr)
             if (th->hold == HOLD_POST)
                 tr[n++] = (trans){ T_EXPIRE, (uint8_t)i, (uint8_t)t, 0 };
         }
+    if (h->evicts)
+        for (int i = 0; i < NN; i++)
+            for (int b = 0; b < cfg_blocks; b++) {
+                int cs = h->cstate[i][b];
+                if (cs == PC_S || cs == PC_E || cs == PC_M)
+                    tr[n++] = (trans){ T_EVICT, (uint8_t)i, (uint8_t)b, 0 };
+            }
     return n;
 }
 
@@ -387,6 +412,10 @@ static void describe(const world *w, const trans *t, char *buf, size_t cap)
         snprintf(buf, cap, "node %d thread %d retries its %s of block %d", t->node, t->a,
                  th->write ? "write" : "read", th->block);
         break;
+    case T_EVICT:
+        snprintf(buf, cap, "node %d evicts block %d from state %s (proto_evict)", t->node, t->a,
+                 proto_cache_state_name(h->cstate[t->node][t->a]));
+        break;
     default:
         snprintf(buf, cap, "node %d: the hold of thread %d on block %d expires (proto_release)",
                  t->node, t->a, th->hblock);
@@ -406,6 +435,11 @@ static int fail(const char *fmt, ...)
 
 static int permitted(const hstate *h, int node, int block, int write)
 {
+    /* mutant silent-e-write: a store to an exclusive-clean block performs
+     * without a fault, so the engine never learns the block is dirty */
+    if (cfg_mutant == M_SILENT_E_WRITE && write &&
+        (h->cstate[node][block] == PC_E || h->cstate[node][block] == PC_EH))
+        return 1;
     return h->access[node][block] >= (write ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ);
 }
 
@@ -436,7 +470,7 @@ static int perform(hstate *h, int node, int t)
 static int expected_access(int cs)
 {
     switch (cs) {
-    case PC_S: case PC_SM: case PC_SH: return PROTO_ACCESS_READ;
+    case PC_S: case PC_SM: case PC_SH: case PC_E: case PC_EH: return PROTO_ACCESS_READ;
     case PC_M: case PC_MH: return PROTO_ACCESS_WRITE;
     default: return PROTO_ACCESS_NONE;
     }
@@ -503,7 +537,7 @@ static int run_actions(hstate *h, int n, int msg_data, int waiter)
 static proto_engine *S[NN];
 static proto_actions sacts;
 static unsigned long inert_calls;
-enum { CALL_RECEIVE, CALL_ACCESS, CALL_RELEASE };
+enum { CALL_RECEIVE, CALL_ACCESS, CALL_RELEASE, CALL_EVICT };
 #define INERT_FAIL (-100) /* engine_call's own failure; verr says why */
 
 static int same_action(const proto_action *a, const proto_action *b)
@@ -527,10 +561,12 @@ static int engine_call(int n, int kind, const proto_msg *m, uint32_t block, int 
     size_t from = acts.n;
     int rc = kind == CALL_RECEIVE  ? proto_receive(E[n], m, &acts)
              : kind == CALL_ACCESS ? proto_access(E[n], block, write, &acts)
+             : kind == CALL_EVICT  ? proto_evict(E[n], block, &acts)
                                    : proto_release(E[n], block, &acts);
     sacts.n = 0;
     int rc2 = kind == CALL_RECEIVE  ? proto_receive(S[n], m, &sacts)
               : kind == CALL_ACCESS ? proto_access(S[n], block, write, &sacts)
+              : kind == CALL_EVICT  ? proto_evict(S[n], block, &sacts)
                                     : proto_release(S[n], block, &sacts);
     inert_calls++;
     if (cfg_mutant == M_NOT_INERT && sacts.n)
@@ -578,7 +614,7 @@ static void wake(hstate *h, int n, int t)
 {
     thread_st *th = &h->th[n][t];
     int cs = h->cstate[n][th->block];
-    if (cs == PC_SH || cs == PC_MH) {
+    if (proto_cache_held((proto_cache_state)cs)) {
         th->hold = HOLD_PRE;
         th->hblock = th->block;
     }
@@ -611,13 +647,16 @@ static int apply(world *w, const trans *t)
         uint8_t c = h->ch[s][n][t->b];
         memmove(&h->ch[s][n][t->b], &h->ch[s][n][t->b + 1], h->chlen[s][n] - t->b - 1u);
         h->ch[s][n][--h->chlen[s][n]] = 0;
-        if (cfg_mutant == M_DROP_INV_ACK && MSG_TYPE(c) == PM_INV_ACK && !h->dropped) {
+        if (((cfg_mutant == M_DROP_INV_ACK && MSG_TYPE(c) == PM_INV_ACK) ||
+             (cfg_mutant == M_DROP_PUT_ACK && MSG_TYPE(c) == PM_PUT_ACK)) && !h->dropped) {
             h->dropped = 1;  /* the injected fault: this ack is lost */
             return 0;
         }
         proto_msg m = { MSG_TYPE(c), s, n, MSG_BLOCK(c) };
         if (proto_msg_has_data(m.type))
             msg_data = MSG_FRESH(c);
+        if (cfg_mutant == M_PUTX_NO_DATA && m.type == PM_PUTX)
+            msg_data = 0;  /* the injected fault: the writeback carries old data */
         rc = engine_call(n, CALL_RECEIVE, &m, 0, 0);
         if (rc == INERT_FAIL)
             return -1;
@@ -666,6 +705,17 @@ static int apply(world *w, const trans *t)
         if (release_hold(h, n, t->a))
             return -1;
         break;
+    case T_EVICT:
+        h->evicts--;
+        rc = engine_call(n, CALL_EVICT, NULL, t->a, 0);
+        if (rc == INERT_FAIL)
+            return -1;
+        if (rc != PROTO_OK)
+            return fail("engine error %d (%s) on node %d: %s", rc, rc_name(rc), n,
+                        proto_last_error(E[n]));
+        if (run_actions(h, n, -1, -1))
+            return -1;
+        break;
     }
     /* Invariants. */
     for (int b = 0; b < NB; b++) {
@@ -682,6 +732,14 @@ static int apply(world *w, const trans *t)
         if (cfg_mutant != M_KEEP_ACCESS && h->access[n][b] != expected_access(cs))
             return fail("node %d block %d: access %d does not match cache state %s", n, b,
                         h->access[n][b], proto_cache_state_name(cs));
+        /* Without an owner the home's memory is the data: every writeback
+         * (WB_DATA, PUTX) must have brought the latest write home. */
+        if (home_of[b] == n) {
+            int ds = proto_dir_state_of(E[n], (uint32_t)b);
+            if ((ds == PD_UNOWNED || ds == PD_SHARED) && !h->fresh[n][b])
+                return fail("stale memory: block %d's directory is %s but the home's memory does "
+                            "not hold the latest write", b, proto_dir_state_name(ds));
+        }
     }
     size_t l = proto_engine_save(E[n], w->eb[n], EMAX);
     if (l > EMAX)
@@ -705,7 +763,7 @@ static int check_final(const world *w)
             return fail("proto_engine_load failed on node %d", i);
         for (int b = 0; b < NB; b++) {
             int cs = proto_cache_state_of(E[i], (uint32_t)b);
-            if (cs != PC_I && cs != PC_S && cs != PC_M)
+            if (cs != PC_I && cs != PC_S && cs != PC_M && cs != PC_E)
                 return fail("deadlock: node %d block %d stays in state %s", i, b,
                             proto_cache_state_name(cs));
             if (home_of[b] == i) {
@@ -778,21 +836,22 @@ static result explore(void)
     home_of[0] = 0;
     home_of[1] = cfg.home1;
     for (int i = 0; i < NN; i++) {
-        proto_config c = { i, NN, NB };
+        proto_config c = { .self = i, .nnodes = NN, .nblocks = NB,
+                           .replacement_hints = cfg.hints, .excl_clean = cfg.excl };
         E[i] = proto_engine_create(&c);
         if (!E[i] || proto_set_home(E[i], 0, 1, home_of[0]) || proto_set_home(E[i], 1, 1, home_of[1])) {
             fprintf(stderr, "explore: cannot create the engines\n");
             exit(99);
         }
         proto_engine_set_trace(E[i], trace_hook, NULL);
+        /* the shadow has the run's options too (they are not in snapshots) */
+        proto_engine_destroy(S[i]);
+        S[i] = proto_engine_create(&c);
         if (!S[i]) {
-            S[i] = proto_engine_create(&c);
-            if (!S[i]) {
-                fprintf(stderr, "explore: cannot create the shadow engines\n");
-                exit(99);
-            }
-            proto_set_augment(S[i], 0);
+            fprintf(stderr, "explore: cannot create the shadow engines\n");
+            exit(99);
         }
+        proto_set_augment(S[i], 0);
         proto_set_home(S[i], 0, 1, home_of[0]);
         proto_set_home(S[i], 1, 1, home_of[1]);
     }
@@ -802,6 +861,7 @@ static result explore(void)
     memset(&w0, 0, sizeof w0);
     for (int i = 0; i < NN; i++) {
         w0.h.budget[i] = (uint8_t)cfg.budget[i];
+        w0.h.evicts = (uint8_t)cfg.evicts;
         for (int b = 0; b < NB; b++)
             w0.h.fresh[i][b] = home_of[b] == i; /* only the home holds the initial data */
         w0.elen[i] = (uint16_t)proto_engine_save(E[i], w0.eb[i], EMAX);
@@ -872,12 +932,20 @@ static result run(const config *c)
     cfg = *c;
     fmt_list(c->threads, th, sizeof th);
     fmt_list(c->budget, bu, sizeof bu);
-    printf("explore --threads %s --budget %s --homes 0%d --blocks %d%s%s\n"
+    char opts[64];
+    snprintf(opts, sizeof opts, "%s%.0d%s%s", c->evicts ? " --evicts " : "", c->evicts,
+             c->hints ? " --hints" : "", c->excl ? " --excl-clean" : "");
+    printf("explore --threads %s --budget %s --homes 0%d --blocks %d%s%s%s\n"
            "  %d nodes, block 0 homed at node 0, block 1 at node %d; threads per node %s; "
-           "accesses per node %s, to %s\n",
-           th, bu, c->home1, c->blocks, c->mutant ? " --mutant " : "",
+           "accesses per node %s, to %s",
+           th, bu, c->home1, c->blocks, opts, c->mutant ? " --mutant " : "",
            c->mutant ? mutant_names[c->mutant] : "", NN, c->home1, th, bu,
            c->blocks == NB ? "blocks 0 and 1" : "block 0 only");
+    if (c->evicts)
+        printf("; %d evictions, %s replacement hints", c->evicts, c->hints ? "with" : "without");
+    if (c->excl)
+        printf("; exclusive-clean read grants");
+    printf("\n");
     fflush(stdout);
     result r = explore();
     printf("  %s: %zu states, %zu transitions, %zu final states, depth %zu, %.1f s, %.0f MiB; "
@@ -913,7 +981,19 @@ static result run(const config *c)
  * applied by the suite. */
 #define RELEASE_WHY \
     "a release ends the hold and voids every record of it, so the runtime releases a block " \
-    "only while it is held (SH or MH)"
+    "only while it is held (SH, MH or EH)"
+/* A node in S is in the home's sharer set (with replacement hints every
+ * drop of the copy is announced): it leaves the set only by its own PUTS, or
+ * at a grant after it acknowledged an INV, and it sends that INV_ACK after
+ * the PUTS on the same FIFO channel.  So a PUTS arrives while its sender is
+ * a sharer, and it is stale only when it waited in the home's queue; the
+ * queue is served in Shared or Exclusive, and a node's PUTS waits there
+ * ahead of any later request of the same node, so the queue never brings
+ * the directory to Unowned before a stale PUTS. */
+#define PUTS_WHY \
+    "a PUTS arrives while its sender is a sharer (an INV_ACK it owes follows it on the same FIFO " \
+    "channel); it becomes stale only while queued, and the queue is served in Shared or Exclusive"
+
 
 static const struct {
     int dir, state, event;
@@ -925,9 +1005,15 @@ static const struct {
     { 0, PC_IS, CE_RELEASE, RELEASE_WHY },
     { 0, PC_IM, CE_RELEASE, RELEASE_WHY },
     { 0, PC_SM, CE_RELEASE, RELEASE_WHY },
+    { 0, PC_E, CE_RELEASE, RELEASE_WHY },
+    { 0, PC_MI, CE_RELEASE, RELEASE_WHY },
     { 1, PD_UNOWNED, DE_UPGRADE_STALE,
-      "a node sends UPGRADE only from S, and once a node got a copy the directory never returns "
-      "to Unowned (blocks are never evicted)" },
+      "a node sends UPGRADE only from S, while the home lists it (a sharer leaves the set only by "
+      "its PUTS or an INV_ACK, both sent after the UPGRADE would be), and a queued UPGRADE is "
+      "served in Shared or Exclusive" },
+    { 1, PD_UNOWNED, DE_PUTS_STALE, PUTS_WHY },
+    { 1, PD_BUSY_INV, DE_PUTS_STALE, PUTS_WHY },
+    { 1, PD_BUSY_RECALL, DE_PUTS_STALE, PUTS_WHY },
     { 1, PD_BUSY_INV, DE_UPGRADE_STALE, UPG_WHY },
     { 1, PD_BUSY_RECALL, DE_UPGRADE_STALE, UPG_WHY },
     { 1, PD_BUSY_RECALL, DE_UPGRADE_SOLE,
@@ -998,12 +1084,18 @@ static void usage_to(FILE *f)
     fprintf(f,
             "usage: explore            the suite: clean runs, coverage, self-check (make check)\n"
             "       explore [--threads T|T0,T1,T2] [--budget K|K0,K1,K2] [--homes 00|01]\n"
-            "               [--blocks 1|2] [--mutant drop-inv-ack|no-install|keep-access|nonfifo|stale-holds]\n"
+            "               [--blocks 1|2] [--evicts N] [--hints] [--excl-clean] [--mutant NAME]\n"
             "  --threads  application threads per node, 1 or 2 (default 1)\n"
             "  --budget   accesses each node starts (default 2)\n"
             "  --homes    00: both blocks homed at node 0; 01: block 1 homed at node 1 (default)\n"
             "  --blocks   blocks the threads access (default 2; with 1, block 1 stays idle)\n"
-            "  --mutant   inject a fault the checker must report (exit status 1)\n"
+            "  --evicts   evictions the caches may make in all (default 0): any node, any\n"
+            "             block it holds in S, E or M, at any moment (proto_evict)\n"
+            "  --hints    replacement hints: an eviction from S tells the home (PUTS)\n"
+            "  --excl-clean  reads of unowned blocks are granted exclusive-clean (E)\n"
+            "  --mutant   inject a fault the checker must report (exit status 1): drop-inv-ack,\n"
+            "             no-install, keep-access, nonfifo, stale-holds, not-inert,\n"
+            "             drop-put-ack, putx-no-data, silent-e-write\n"
             "exit status: 0 no violation, 1 violation (or suite failure), 99 usage\n");
 }
 
@@ -1050,9 +1142,17 @@ static int passed(int expect_violation, const result *r)
     return 0;
 }
 
+/* The suite's runs of the hardware additions (tuned to stay within the
+ * time box; see the coverage report for what they reach). */
+#define EVICTION_RUNS \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 0, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 1, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 2, 1, 1 }, \
+        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1 },
+
 int main(int argc, char **argv)
 {
-    config c = { { 1, 1, 1 }, { 2, 2, 2 }, 1, NB, M_NONE };
+    config c = { { 1, 1, 1 }, { 2, 2, 2 }, 1, NB, M_NONE, 0, 0, 0 };
     int single = 0;
     setvbuf(stdout, NULL, _IOLBF, 0);
     proto_actions_init(&acts);
@@ -1066,6 +1166,14 @@ int main(int argc, char **argv)
             int v[NN];
             arg_list(argv[++i], 1, NB, v);
             c.blocks = v[0];
+        } else if (!strcmp(argv[i], "--evicts") && i + 1 < argc) {
+            int v[NN];
+            arg_list(argv[++i], 0, 100, v);
+            c.evicts = v[0];
+        } else if (!strcmp(argv[i], "--hints")) {
+            c.hints = 1;
+        } else if (!strcmp(argv[i], "--excl-clean")) {
+            c.excl = 1;
         } else if (!strcmp(argv[i], "--homes") && i + 1 < argc) {
             const char *h = argv[++i];
             if (strcmp(h, "00") && strcmp(h, "01"))
@@ -1091,13 +1199,17 @@ int main(int argc, char **argv)
      * the homes, covers the directory and the message-driven cache entries;
      * runs with two threads on some nodes cover the joins (Load/Store in
      * IS, IM, SM) and the faults that race with another thread's grant or
-     * release (Load/Store in S, M, SH, MH).  About 20 s and 1 GiB at most. */
+     * release (Load/Store in S, M, SH, MH).  The runs with evictions (with
+     * and without replacement hints) and exclusive-clean grants cover the
+     * hardware additions.  About 50 s and 1 GiB at most. */
     static const config clean[] = {
-        { { 1, 1, 1 }, { 4, 4, 4 }, 0, 2, M_NONE },
-        { { 1, 1, 1 }, { 4, 4, 4 }, 1, 2, M_NONE },
-        { { 2, 2, 2 }, { 2, 2, 2 }, 0, 1, M_NONE },
-        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE },
-        { { 1, 2, 1 }, { 2, 2, 2 }, 1, 2, M_NONE },
+        /* threads, budget, home of block 1, blocks, mutant, evicts, hints, excl */
+        { { 1, 1, 1 }, { 4, 4, 4 }, 0, 2, M_NONE, 0, 0, 0 },
+        { { 1, 1, 1 }, { 4, 4, 4 }, 1, 2, M_NONE, 0, 0, 0 },
+        { { 2, 2, 2 }, { 2, 2, 2 }, 0, 1, M_NONE, 0, 0, 0 },
+        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE, 0, 0, 0 },
+        { { 1, 2, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0 },
+        EVICTION_RUNS
     };
     int ok = 1;
     for (size_t i = 0; i < sizeof clean / sizeof clean[0]; i++) {
@@ -1110,9 +1222,13 @@ int main(int argc, char **argv)
     }
     printf("self-check: each injected fault must be reported as a violation\n");
     for (int m = 1; m < M_COUNT; m++) {
-        config mc = { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m };
+        config mc = { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 0, 0, 0 };
         if (m == M_STALE_HOLDS)
-            mc = (config){ { 2, 2, 1 }, { 2, 3, 1 }, 0, 1, m };
+            mc = (config){ { 2, 2, 1 }, { 2, 3, 1 }, 0, 1, m, 0, 0, 0 };
+        else if (m == M_DROP_PUT_ACK || m == M_PUTX_NO_DATA)
+            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 0 };
+        else if (m == M_SILENT_E_WRITE)
+            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 1 };
         result r = run(&mc);
         if (passed(1, &r))
             printf("  detected (%s), as it must be\n", mutant_expect[m]);

@@ -47,6 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (dsm_msg_validate(&h, &lim, why, sizeof why) == 0) {
             if (h.src < 0 || h.src >= lim.nnodes || h.dst != lim.self || h.magic != DSM_MSG_MAGIC)
                 abort();
+            if (h.type >= PM_PUTS && h.type < PM_NTYPES)
+                abort(); /* simulated machines only: never valid on the wire */
             if (h.type > 0 && h.type < PM_NTYPES) {
                 if (h.block >= lim.nblocks)
                     abort();

@@ -1,1 +1,34 @@
-# tests for issue 6 (sim_flash)
+# tests/sim_flash.mk - the FLASH machine and FlashPoint (issue 6), and the
+# build lines of FlashPoint's profile side, which join lists defined by
+# dsm/local.mk, profile/local.mk and profile/sim.mk (read before this file):
+#   profile/flashpoint_json.c     the "flashpoint" section of dsm-sim/1 (libdsm,
+#                                 next to profile/simprof.c which embeds it)
+#   profile/dsmprof_flashpoint.c  dsmprof flashpoint RUN CONTROL
+# Tests:
+#   flash_unit         Check: pointer-list sharer sets against the bit vector
+#                      (random sequences up to 4096 nodes, next() order, walk
+#                      lengths), handler classes, Table 4 costs per
+#                      FlashPoint mode, options, network delay and contention,
+#                      miss latencies and occupancy queuing on a simulated
+#                      machine, the FlashPoint collector and its JSON section
+#   dsmprof_flashpoint.sh  dsmprof flashpoint on fixtures (tests/data/fp_*.json):
+#                      Tables 1-3, --check passing and failing, and its errors
+#                      on bad or mismatched files
+#   flash_apps.sh      FFT, LU, radix and the stencil on
+#                      --machine=flash,fp_mode=noproc and fp_mode=control, 4
+#                      processors: misses within 3%, bin shares within 7
+#                      points, parallel time under 10% slower
+libdsm_la_SOURCES += profile/flashpoint_json.h profile/flashpoint_json.c
+dsmprof_SOURCES += profile/dsmprof_flashpoint.c
+
+if HAVE_CHECK
+check_PROGRAMS += tests/flash_unit
+tests_flash_unit_SOURCES = tests/flash_unit.c profile/flashpoint_json.c
+tests_flash_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_flash_unit_LDADD = libdsmsim.la libdsmproto.la $(JSON_C_LIBS) $(CHECK_LIBS)
+TESTS += tests/flash_unit
+endif
+
+TESTS += tests/dsmprof_flashpoint.sh tests/flash_apps.sh
+EXTRA_DIST += tests/dsmprof_flashpoint.sh tests/flash_apps.sh \
+	tests/data/fp_run.json tests/data/fp_control.json tests/data/fp_far.json

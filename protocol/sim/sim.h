@@ -100,11 +100,17 @@ typedef struct sim_params {
     int fp_mode;             /* sim_fp_mode (FLASH) */
     uint64_t sample_period;  /* time sampling: 0 = statistics always on; else */
     uint64_t sample_length;  /* statistics on for sample_length of each sample_period cycles */
-    /* the machine's own timing constants live in its model (timing.h) */
+    /* the machine's own timing constants live in its model (timing.h):
+     * "key=value" options for it, separated by ';', in the order given
+     * (sim_params_set validates and appends them; sim_create replays them) */
+    char model_options[512];
 } sim_params;
 
 int sim_params_for(const char *machine, int nprocs, sim_params *out, char *err, size_t errlen);
 int sim_params_set(sim_params *p, const char *key_eq_value, char *err, size_t errlen);
+/* The checks sim_create makes (power-of-two line size, cache at least a
+ * line, ...): 0, or -1 with a message naming the bad parameter. */
+int sim_params_check(const sim_params *p, char *err, size_t errlen);
 /* names of the machines, NULL-terminated */
 extern const char *const sim_machine_names[];
 
@@ -120,7 +126,11 @@ int sim_place(sim_machine *m, uintptr_t addr, size_t len, int home);
 int sim_bin(sim_machine *m, uintptr_t addr, size_t len, const char *name);
 
 enum { SIM_HIT = 0, SIM_STALL = 1 };
-/* Processor proc references [addr, addr+size) (may span lines) at its clock. */
+/* Processor proc references [addr, addr+size) (may span lines) at its clock.
+ * A reference whose lines all hit costs hit_cycles; one that misses costs
+ * the latencies of its misses instead.  Addresses outside the machine's
+ * region cost hit_cycles and are not simulated.  Negative: an engine error
+ * (sim_error says which); the machine is then unusable. */
 int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_write,
             int procedure);
 int sim_stalled(const sim_machine *m, int proc);
@@ -133,7 +143,17 @@ sim_time sim_next_event(const sim_machine *m);
 int sim_run_until(sim_machine *m, sim_time t);
 const char *sim_error(const sim_machine *m);
 
-/* Statistics collectors see every miss; more than one may be attached. */
+int sim_nbins(const sim_machine *m);
+const char *sim_bin_name(const sim_machine *m, int bin);
+/* Is the statistics window open (time sampling: sample_period/length)? */
+int sim_stats_on(const sim_machine *m);
+/* References simulated so far (all processors), for progress and benchmarks. */
+uint64_t sim_references(const sim_machine *m);
+/* ... of which made while the statistics window was open (time sampling). */
+uint64_t sim_references_sampled(const sim_machine *m);
+
+/* Statistics collectors see every miss while the statistics window is open;
+ * more than one may be attached. */
 typedef void (*sim_miss_fn)(void *arg, const sim_miss *miss);
 int sim_on_miss(sim_machine *m, sim_miss_fn fn, void *arg);
 

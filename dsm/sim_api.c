@@ -1,0 +1,332 @@
+/* sim_api.c - the dsm.h calls when the program runs simulated (api.c
+ * diverts to these once dsm_init entered simulation mode).
+ *
+ * The API keeps its meaning with P processors in one process:
+ *   dsm_alloc     collective by call order: processor p's k-th call returns
+ *                 the k-th allocation, made by the first processor to get
+ *                 there (same size required, as on the DSM); page aligned,
+ *                 homes by the DSM's policy (DSM_HOMES=blocked: P
+ *                 contiguous runs of pages; cyclic: page round robin), one
+ *                 data bin named by `name` or by the allocation site
+ *   dsm_malloc    from the caller's arena (upper half of the region, homed
+ *                 at the caller), one bin per call; dsm_free only checks
+ *                 the pointer (memory is not reused in a simulated run)
+ *   dsm_barrier   every processor's clock becomes the latest arrival plus
+ *                 SIM_BARRIER_CYCLES
+ *   dsm_lock      FIFO; a free lock costs SIM_LOCK_CYCLES, a lock handed
+ *                 over on dsm_unlock reaches the next waiter at the
+ *                 releaser's clock plus SIM_LOCK_HANDOFF_CYCLES
+ *   dsm_wtime     simulated seconds: the processor's clock at 1 GHz
+ * Synchronisation is not itself simulated as memory references (the lock
+ * and barrier words are not in the region): its costs are the constants
+ * above, as in MemSpy's and Tango-lite's synchronisation models.
+ * Misuse ends the run with one line naming the processor and the call. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_front.h"
+
+#define SIM_BARRIER_CYCLES 100
+#define SIM_LOCK_CYCLES 20
+#define SIM_LOCK_HANDOFF_CYCLES 50
+#define SIM_HZ 1e9
+
+typedef struct coll_alloc {
+    uintptr_t addr;
+    size_t size;
+} coll_alloc;
+
+typedef struct sim_lock {
+    int holder;                 /* -1: free */
+    int *queue;                 /* FIFO of waiting processors */
+    int qhead, qlen, qcap;
+} sim_lock;
+
+static struct {
+    int nprocs;
+    uintptr_t base;
+    size_t bytes;
+    uint32_t page, line;
+    int homes_cyclic;
+    /* collective allocations */
+    coll_alloc *allocs;
+    int nallocs, capallocs;
+    int *alloc_seq;             /* per processor: calls made */
+    size_t coll_next, coll_end;
+    /* per-processor dsm_malloc arenas */
+    size_t arena_size;
+    size_t *arena_next;
+    /* page homes, for dsm_home_of */
+    int16_t *page_home;
+    /* locks */
+    unsigned nlocks;
+    sim_lock *locks;
+    /* barrier and finalize gathering */
+    int arrived;
+    unsigned char *in_gather;   /* per processor: waits in the gathering */
+    const char *gathering;      /* "dsm_barrier" / "dsm_finalize" while processors wait */
+    sim_time latest;
+} A;
+
+static int me(void) { return dsm_sim_hot_state.cur; }
+
+int dsm_sim_api_start(int nprocs, uintptr_t base, size_t bytes, unsigned locks, int homes_cyclic)
+{
+    const sim_params *sp = sim_get_params(dsm_sim_machine);
+    A.nprocs = nprocs;
+    A.base = base;
+    A.bytes = bytes;
+    A.page = sp->page_size ? sp->page_size : 4096;
+    A.line = sp->line_size;
+    A.homes_cyclic = homes_cyclic;
+    size_t pages = bytes / A.page;
+    size_t coll_pages = pages / 2;
+    size_t arena_pages = (pages - coll_pages) / (size_t)nprocs;
+    if (!coll_pages || !arena_pages) {
+        fprintf(stderr, "dsm: dsm_init: DSM_REGION_SIZE (%zu bytes) is too small for %d simulated "
+                        "processors with %u-byte pages\n",
+                bytes, nprocs, A.page);
+        return -1;
+    }
+    A.coll_next = 0;
+    A.coll_end = coll_pages * A.page;
+    A.arena_size = arena_pages * A.page;
+    A.alloc_seq = calloc((size_t)nprocs, sizeof *A.alloc_seq);
+    A.arena_next = calloc((size_t)nprocs, sizeof *A.arena_next);
+    A.page_home = malloc(pages * sizeof *A.page_home);
+    A.in_gather = calloc((size_t)nprocs, 1);
+    A.nlocks = locks;
+    A.locks = calloc(locks, sizeof *A.locks);
+    if (!A.alloc_seq || !A.arena_next || !A.page_home || !A.locks || !A.in_gather) {
+        fprintf(stderr, "dsm: dsm_init: out of memory for %d simulated processors\n", nprocs);
+        return -1;
+    }
+    for (size_t i = 0; i < pages; i++)
+        A.page_home[i] = -1;
+    for (unsigned i = 0; i < locks; i++)
+        A.locks[i].holder = -1;
+    for (int p = 0; p < nprocs; p++) {
+        size_t off = A.coll_end + (size_t)p * A.arena_size;
+        if (sim_place(dsm_sim_machine, base + off, A.arena_size, p)) {
+            fprintf(stderr, "dsm: dsm_init: the simulated machine refused the arena of processor "
+                            "%d: %s\n",
+                    p, sim_error(dsm_sim_machine));
+            return -1;
+        }
+        for (size_t i = 0; i < arena_pages; i++)
+            A.page_home[off / A.page + i] = (int16_t)p;
+    }
+    return 0;
+}
+
+int dsm_sim_node(void) { return me(); }
+int dsm_sim_nodes(void) { return A.nprocs; }
+size_t dsm_sim_block_size(void) { return A.line; }
+unsigned dsm_sim_lock_count(void) { return A.nlocks; }
+
+static int in_region(const void *p)
+{
+    return (uintptr_t)p >= A.base && (uintptr_t)p < A.base + A.bytes;
+}
+
+int dsm_sim_home_of(const void *p)
+{
+    return in_region(p) ? A.page_home[((uintptr_t)p - A.base) / A.page] : -1;
+}
+
+long dsm_sim_block_index(const void *p)
+{
+    return in_region(p) ? (long)(((uintptr_t)p - A.base) / A.line) : -1;
+}
+
+/* Homes of a new collective allocation of npages pages at region offset
+ * off: the DSM's policy (alloc.c), by page instead of by block. */
+static void place_collective(size_t off, size_t npages, int seq)
+{
+    size_t n = (size_t)A.nprocs, rot = (size_t)seq % n;
+    for (size_t i = 0; i < npages; i++) {
+        size_t home;
+        if (A.homes_cyclic || npages < n)
+            home = (i + rot) % n;
+        else
+            home = i * n / npages;
+        uintptr_t a = A.base + off + i * A.page;
+        if (sim_place(dsm_sim_machine, a, A.page, (int)home))
+            dsm_sim_fatal("dsm_alloc", "the simulated machine refused page %#lx: %s",
+                          (unsigned long)a, sim_error(dsm_sim_machine));
+        A.page_home[(off / A.page) + i] = (int16_t)home;
+    }
+}
+
+static void new_bin(uintptr_t addr, size_t size, const char *name, uintptr_t site,
+                    const char *call)
+{
+    char *owned = NULL;
+    if (!name || !*name)
+        name = owned = dsm_sim_symbolize(site);
+    if (sim_bin(dsm_sim_machine, addr, size, name) < 0)
+        dsm_sim_fatal(call, "the simulated machine refused the data bin '%s': %s", name,
+                      sim_error(dsm_sim_machine));
+    free(owned);
+}
+
+void *dsm_sim_alloc(size_t size, const char *name, uintptr_t site)
+{
+    int p = me();
+    int k = A.alloc_seq[p]++;
+    if (k < A.nallocs) {
+        if (A.allocs[k].size != size)
+            dsm_sim_fatal("dsm_alloc", "allocation #%d asks for %zu bytes, but the processor that "
+                                       "made it first asked for %zu (dsm_alloc is collective: "
+                                       "same calls in the same order on every processor)",
+                          k + 1, size, A.allocs[k].size);
+        return (void *)A.allocs[k].addr;
+    }
+    size_t len = size ? (size + A.page - 1) / A.page * A.page : A.page;
+    if (len < size || len > A.coll_end - A.coll_next)
+        dsm_sim_fatal("dsm_alloc", "no room for %zu bytes: %zu of %zu bytes of the collective "
+                                   "arena are in use (raise DSM_REGION_SIZE)",
+                      size, A.coll_next, A.coll_end);
+    if (A.nallocs == A.capallocs) {
+        int c = A.capallocs ? A.capallocs * 2 : 32;
+        coll_alloc *v = realloc(A.allocs, (size_t)c * sizeof *v);
+        if (!v)
+            dsm_sim_fatal("dsm_alloc", "out of memory");
+        A.allocs = v;
+        A.capallocs = c;
+    }
+    size_t off = A.coll_next;
+    A.coll_next += len;
+    place_collective(off, len / A.page, k);
+    uintptr_t addr = A.base + off;
+    new_bin(addr, size ? size : len, name, site, "dsm_alloc");
+    A.allocs[A.nallocs++] = (coll_alloc){ addr, size };
+    return (void *)addr;
+}
+
+void *dsm_sim_malloc(size_t size, const char *name, uintptr_t site)
+{
+    int p = me();
+    size_t len = size ? (size + 15) & ~(size_t)15 : 16;
+    if (len < size || len > A.arena_size - A.arena_next[p])
+        return NULL;
+    uintptr_t addr = A.base + A.coll_end + (size_t)p * A.arena_size + A.arena_next[p];
+    A.arena_next[p] += len;
+    new_bin(addr, size ? size : len, name, site, "dsm_malloc");
+    return (void *)addr;
+}
+
+void dsm_sim_free(void *p)
+{
+    if (!p)
+        return;
+    if (!in_region(p))
+        dsm_sim_fatal("dsm_free", "%p is outside the shared region", p);
+}
+
+/* --- barriers and the finalize gathering ----------------------------------- */
+
+/* Every processor arrives; the last one sets every clock to the latest
+ * arrival plus `cost` and wakes the others.  Returns 1 in the last. */
+static int gather(const char *call, sim_time cost)
+{
+    int p = me();
+    if (A.gathering && strcmp(A.gathering, call))
+        dsm_sim_fatal(call, "called while other processors wait in %s (collective calls must "
+                            "match on every processor)",
+                      A.gathering);
+    sim_time t = sim_clock(dsm_sim_machine, p);
+    if (!A.arrived || t > A.latest)
+        A.latest = t;
+    if (++A.arrived < A.nprocs) {
+        A.gathering = call;
+        A.in_gather[p] = 1;
+        dsm_sim_block(p, call);
+        dsm_sim_schedule();
+        return 0;
+    }
+    sim_time release = A.latest + cost;
+    A.arrived = 0;
+    A.gathering = NULL;
+    for (int q = 0; q < A.nprocs; q++) {
+        if (A.in_gather[q] || q == p) {
+            A.in_gather[q] = 0;
+            dsm_sim_wake(q);
+            sim_set_clock(dsm_sim_machine, q, release);
+        }
+    }
+    return 1;
+}
+
+void dsm_sim_barrier(void)
+{
+    gather("dsm_barrier", SIM_BARRIER_CYCLES);
+    dsm_sim_schedule();
+}
+
+int dsm_sim_finalize_arrive(void) { return gather("dsm_finalize", 0); }
+
+/* --- locks ------------------------------------------------------------------- */
+
+static sim_lock *lock_of(unsigned id, const char *call)
+{
+    if (id >= A.nlocks)
+        dsm_sim_fatal(call, "lock id %u is out of range (0..%u; set DSM_LOCKS for more)", id,
+                      A.nlocks - 1);
+    return &A.locks[id];
+}
+
+void dsm_sim_lock(unsigned id)
+{
+    sim_lock *l = lock_of(id, "dsm_lock");
+    int p = me();
+    if (l->holder == p)
+        dsm_sim_fatal("dsm_lock", "lock %u is already held by this processor", id);
+    if (l->holder < 0) {
+        l->holder = p;
+        sim_add_cycles(dsm_sim_machine, p, SIM_LOCK_CYCLES);
+        dsm_sim_schedule();
+        return;
+    }
+    if (l->qlen == l->qcap) {
+        int c = l->qcap ? l->qcap * 2 : 8;
+        int *v = malloc((size_t)c * sizeof *v);
+        if (!v)
+            dsm_sim_fatal("dsm_lock", "out of memory");
+        for (int i = 0; i < l->qlen; i++)
+            v[i] = l->queue[(l->qhead + i) % l->qcap];
+        free(l->queue);
+        l->queue = v;
+        l->qhead = 0;
+        l->qcap = c;
+    }
+    l->queue[(l->qhead + l->qlen++) % l->qcap] = p;
+    dsm_sim_block(p, "dsm_lock");
+    dsm_sim_schedule(); /* back once dsm_unlock handed it over */
+}
+
+void dsm_sim_unlock(unsigned id)
+{
+    sim_lock *l = lock_of(id, "dsm_unlock");
+    int p = me();
+    if (l->holder != p)
+        dsm_sim_fatal("dsm_unlock", "lock %u is not held by this processor", id);
+    if (!l->qlen) {
+        l->holder = -1;
+        return;
+    }
+    int next = l->queue[l->qhead];
+    l->qhead = (l->qhead + 1) % l->qcap;
+    l->qlen--;
+    l->holder = next;
+    sim_time t = sim_clock(dsm_sim_machine, p) + SIM_LOCK_HANDOFF_CYCLES;
+    if (sim_clock(dsm_sim_machine, next) < t)
+        sim_set_clock(dsm_sim_machine, next, t);
+    dsm_sim_wake(next);
+    dsm_sim_schedule();
+}
+
+double dsm_sim_wtime(void) { return (double)sim_clock(dsm_sim_machine, me()) / SIM_HZ; }

@@ -1,0 +1,125 @@
+/* sim_front.h - the execution front end of the simulated machines (issue 6):
+ * how a program compiled by dsmcc runs as P simulated processors inside one
+ * process.  Internal to libdsm.
+ *
+ *   sim_hooks.c   the compiler's instrumentation entry points (gcc's
+ *                 thread-sanitizer calls and -finstrument-functions):
+ *                 references to the shared region become sim_ref calls
+ *   sim_procs.c   procedure ids (function address -> small int), the
+ *                 per-processor procedure stacks, names through libdw
+ *   sim_sched.c   the simulated processors as user-level contexts and the
+ *                 deterministic scheduler (smallest simulated clock first)
+ *   sim_run.c     entering simulation mode (dsm_init with DSM_MACHINE set),
+ *                 leaving it (dsm_finalize: statistics and summary), progress
+ *   sim_api.c     the dsm.h calls in simulation mode: allocation, barriers,
+ *                 locks, time
+ *
+ * The machine itself (caches, network, timing, coherence) is protocol/sim/
+ * (sim.h); the statistics file is written by profile/simprof.c. */
+#ifndef DSM_SIM_FRONT_H
+#define DSM_SIM_FRONT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/sim.h"
+
+/* What the instrumentation hooks look at on every call, kept together on
+ * one cache line.  `refs_on` is 0 natively and on the DSM: every hook is
+ * then one predictable branch. */
+typedef struct dsm_sim_hot {
+    int refs_on;            /* simulation running: shared references are simulated */
+    int track_procs;        /* DSM_MACHINE was set at load: keep procedure stacks */
+    int cur;                /* the simulated processor running now */
+    uintptr_t base, end;    /* the shared region [base, end) */
+} dsm_sim_hot;
+extern dsm_sim_hot dsm_sim_hot_state;
+
+/* Simulation mode is on (set by dsm_sim_init): api.c diverts every call. */
+extern int dsm_sim_active;
+
+/* --- sim_hooks.c ------------------------------------------------------- */
+/* A reference by the running processor (the hooks' slow path). */
+void dsm_sim_access(uintptr_t addr, uint32_t size, int is_write);
+
+/* --- sim_procs.c ------------------------------------------------------- */
+/* Procedure stacks: entry/exit of the function at address fn on processor
+ * `proc`. */
+void dsm_sim_proc_enter(int proc, void *fn);
+void dsm_sim_proc_exit(int proc);
+/* The procedure id (index into the names) on top of proc's stack, -1: none. */
+int dsm_sim_proc_current(int proc);
+/* Give processor `proc` (a new context) an empty stack. */
+void dsm_sim_proc_reset(int proc);
+/* Number of procedure ids given so far and their names (symbolized once
+ * with libdw at the first call; the array lives until exit). */
+int dsm_sim_proc_count(void);
+const char *const *dsm_sim_proc_names(void);
+/* Name of the code at ip (the allocation site of an unnamed dsm_alloc):
+ * "function (file:line)" or an address; malloc'd. */
+char *dsm_sim_symbolize(uintptr_t ip);
+/* The address of the program's main (0: not found). */
+uintptr_t dsm_sim_find_main(void);
+
+/* --- sim_sched.c ------------------------------------------------------- */
+enum dsm_sim_pstate {
+    SIMP_RUNNABLE = 0,
+    SIMP_BLOCKED,   /* in a barrier, a lock or dsm_finalize */
+    SIMP_DONE,      /* returned from main */
+};
+
+/* Create nprocs processors: 0 is the calling thread, the others are new
+ * contexts that will call entry(k) when first scheduled.  0 or -1. */
+int dsm_sim_sched_start(int nprocs, void (*entry)(int proc), size_t stack_bytes);
+int dsm_sim_sched_nprocs(void);
+int dsm_sim_state(int proc);
+/* What a blocked processor waits in (for the deadlock message). */
+void dsm_sim_block(int proc, const char *call);
+void dsm_sim_wake(int proc);
+/* Let the processor with the smallest clock run: deliver machine events in
+ * time order, switch contexts if the running processor is no longer the
+ * one to run.  Returns when the calling processor runs again.  A deadlock
+ * (nothing can ever run again) ends the job with a message. */
+void dsm_sim_schedule(void);
+/* The running processor ended (returned from main): never returns. */
+_Noreturn void dsm_sim_exit_current(void);
+/* Context switches so far. */
+uint64_t dsm_sim_switches(void);
+/* Shared with the scheduler and the API. */
+extern sim_machine *dsm_sim_machine;
+
+/* --- sim_run.c ---------------------------------------------------------- */
+int dsm_sim_init(int *argc, char ***argv);
+/* Ends the run with a message when the running processor has not called
+ * dsm_init or has called dsm_finalize (api.c calls it before diverting). */
+void dsm_sim_need(const char *call);
+void dsm_sim_finalize(void);
+/* Progress on a terminal, called by the hooks now and then. */
+void dsm_sim_progress(void);
+/* One line "dsm: processor P: call: message", non-zero exit. */
+_Noreturn void dsm_sim_fatal(const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* References between scheduling decisions (DSM_SIM_QUANTUM). */
+extern uint32_t dsm_sim_quantum;
+
+/* --- sim_api.c ---------------------------------------------------------- */
+int dsm_sim_node(void);
+int dsm_sim_nodes(void);
+void *dsm_sim_alloc(size_t size, const char *name, uintptr_t site);
+void *dsm_sim_malloc(size_t size, const char *name, uintptr_t site);
+void dsm_sim_free(void *p);
+void dsm_sim_barrier(void);
+void dsm_sim_lock(unsigned id);
+void dsm_sim_unlock(unsigned id);
+double dsm_sim_wtime(void);
+size_t dsm_sim_block_size(void);
+unsigned dsm_sim_lock_count(void);
+int dsm_sim_home_of(const void *p);
+long dsm_sim_block_index(const void *p);
+/* Set up the allocator and the locks (sim_run.c calls it). */
+int dsm_sim_api_start(int nprocs, uintptr_t base, size_t bytes, unsigned locks, int homes_cyclic);
+/* The collective finalize: every processor arrives, the last one returns 1
+ * (it writes the statistics); the others 0. */
+int dsm_sim_finalize_arrive(void);
+
+#endif

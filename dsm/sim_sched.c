@@ -1,0 +1,258 @@
+/* sim_sched.c - the simulated processors and their deterministic scheduler.
+ *
+ * The P processors of a simulated run are user-level contexts of one
+ * process and one thread: processor 0 is the thread that called dsm_init,
+ * the others are contexts with their own stacks that start in main.  Only
+ * one runs at a time, so the program's real loads and stores happen in the
+ * order the simulation decides, and data values are real.
+ *
+ * The rule: the runnable processor with the smallest simulated clock runs
+ * next (ties: the lowest id).  Before it runs, the machine's events due by
+ * its clock are delivered, one time step at a time, so a miss completion
+ * that makes a waiting processor runnable again is seen in time order.  The
+ * running processor asks for a decision (dsm_sim_schedule) at every
+ * synchronisation, at every miss (it cannot go on until the miss
+ * completes) and every K references (the quantum, sim_hooks.c); a decision
+ * that picks the running processor costs no switch.
+ *
+ * Contexts are switched with a small assembly routine on x86-64 (callee-
+ * saved registers and the stack pointer only: no signal-mask system call)
+ * and with swapcontext elsewhere; tests/sim_frontend_unit measures it. */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "sim_front.h"
+
+sim_machine *dsm_sim_machine;
+
+/* --- contexts ---------------------------------------------------------------- */
+
+#if defined(__x86_64__)
+/* sim_ctx_switch(&save_sp, new_sp): push the callee-saved registers (and
+ * the x87/SSE control words, callee-saved in the SysV ABI), save the stack
+ * pointer, load the other one, pop its registers, return into it. */
+void dsm_sim_ctx_switch(void **save_sp, void *new_sp);
+__asm__(".text\n"
+        ".globl dsm_sim_ctx_switch\n"
+        ".hidden dsm_sim_ctx_switch\n"
+        ".type dsm_sim_ctx_switch,@function\n"
+        "dsm_sim_ctx_switch:\n"
+        "  pushq %rbp\n"
+        "  pushq %rbx\n"
+        "  pushq %r12\n"
+        "  pushq %r13\n"
+        "  pushq %r14\n"
+        "  pushq %r15\n"
+        "  subq $16, %rsp\n"
+        "  stmxcsr 8(%rsp)\n"
+        "  fnstcw (%rsp)\n"
+        "  movq %rsp, (%rdi)\n"
+        "  movq %rsi, %rsp\n"
+        "  fldcw (%rsp)\n"
+        "  ldmxcsr 8(%rsp)\n"
+        "  addq $16, %rsp\n"
+        "  popq %r15\n"
+        "  popq %r14\n"
+        "  popq %r13\n"
+        "  popq %r12\n"
+        "  popq %rbx\n"
+        "  popq %rbp\n"
+        "  ret\n"
+        ".size dsm_sim_ctx_switch, .-dsm_sim_ctx_switch\n");
+#define OWN_SWITCH 1
+#else
+#define OWN_SWITCH 0
+#endif
+
+typedef struct sproc {
+    int state;               /* enum dsm_sim_pstate */
+    const char *waits_in;    /* the call it is blocked in */
+#if OWN_SWITCH
+    void *sp;                /* saved stack pointer */
+#else
+    ucontext_t uc;
+#endif
+    void *stack;
+    size_t stack_len;
+} sproc;
+
+static sproc *procs;
+static int nprocs;
+static void (*entry_fn)(int proc);
+static uint64_t switches;
+
+static noreturn void start_context(int proc)
+{
+    entry_fn(proc);
+    dsm_sim_exit_current();
+}
+
+#if OWN_SWITCH
+/* The first switch into a new context "returns" into this, with the
+ * processor number found in the running state. */
+static noreturn void first_entry(void)
+{
+    start_context(dsm_sim_hot_state.cur);
+}
+#else
+static void uc_entry(int proc) { start_context(proc); }
+#endif
+
+static int make_context(int k, size_t stack_bytes)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t len = (stack_bytes + (size_t)pg - 1) / (size_t)pg * (size_t)pg + (size_t)pg;
+    void *s = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (s == MAP_FAILED)
+        return -1;
+    mprotect(s, (size_t)pg, PROT_NONE); /* a guard page: overflow faults, not corrupts */
+    procs[k].stack = s;
+    procs[k].stack_len = len;
+#if OWN_SWITCH
+    /* The frame dsm_sim_ctx_switch pops: control words, six registers, and
+     * the return address first_entry, placed so that first_entry starts
+     * with the stack aligned as after a call (rsp+8 a multiple of 16). */
+    uintptr_t top = ((uintptr_t)s + len) & ~(uintptr_t)15;
+    uint64_t *sp = (uint64_t *)top;
+    *--sp = 0;                          /* padding: first_entry's "return address" */
+    *--sp = (uint64_t)(uintptr_t)first_entry;
+    for (int i = 0; i < 6; i++)
+        *--sp = 0;                      /* rbp rbx r12-r15 */
+    uint32_t mxcsr;
+    uint16_t fcw;
+    __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+    __asm__ volatile("fnstcw %0" : "=m"(fcw));
+    *--sp = mxcsr;
+    *--sp = fcw;
+    procs[k].sp = sp;
+#else
+    if (getcontext(&procs[k].uc))
+        return -1;
+    procs[k].uc.uc_stack.ss_sp = s;
+    procs[k].uc.uc_stack.ss_size = len;
+    procs[k].uc.uc_link = NULL;
+    makecontext(&procs[k].uc, (void (*)(void))uc_entry, 1, k);
+#endif
+    return 0;
+}
+
+/* Switch from processor `from` (NULL save when it ended) to `to`. */
+static void switch_to(int from, int to, int save)
+{
+    switches++;
+    dsm_sim_hot_state.cur = to;
+    dsm_error_node = to;
+#if OWN_SWITCH
+    static void *discard;
+    dsm_sim_ctx_switch(save ? &procs[from].sp : &discard, procs[to].sp);
+#else
+    if (save)
+        swapcontext(&procs[from].uc, &procs[to].uc);
+    else
+        setcontext(&procs[to].uc);
+#endif
+}
+
+int dsm_sim_sched_start(int n, void (*entry)(int proc), size_t stack_bytes)
+{
+    procs = calloc((size_t)n, sizeof *procs);
+    if (!procs)
+        return -1;
+    nprocs = n;
+    entry_fn = entry;
+    for (int k = 1; k < n; k++)
+        if (make_context(k, stack_bytes)) {
+            fprintf(stderr, "dsm: dsm_init: cannot create the stack of simulated processor %d "
+                            "(%zu bytes): %s\n",
+                    k, stack_bytes, strerror(errno));
+            return -1;
+        }
+    dsm_sim_hot_state.cur = 0;
+    return 0;
+}
+
+int dsm_sim_sched_nprocs(void) { return nprocs; }
+int dsm_sim_state(int proc) { return procs[proc].state; }
+uint64_t dsm_sim_switches(void) { return switches; }
+
+void dsm_sim_block(int proc, const char *call)
+{
+    procs[proc].state = SIMP_BLOCKED;
+    procs[proc].waits_in = call;
+}
+
+void dsm_sim_wake(int proc)
+{
+    if (procs[proc].state == SIMP_BLOCKED) {
+        procs[proc].state = SIMP_RUNNABLE;
+        procs[proc].waits_in = NULL;
+    }
+}
+
+/* Nothing can run and no event will come: say who waits where. */
+static noreturn void deadlock(void)
+{
+    char buf[400];
+    size_t n = 0;
+    int shown = 0;
+    for (int p = 0; p < nprocs && n < sizeof buf - 64; p++) {
+        if (procs[p].state == SIMP_BLOCKED && shown < 8) {
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%sprocessor %d in %s",
+                                  shown ? ", " : "", p, procs[p].waits_in);
+            shown++;
+        }
+    }
+    int ended = 0;
+    for (int p = 0; p < nprocs; p++)
+        ended += procs[p].state == SIMP_DONE;
+    dsm_sim_fatal("scheduler", "deadlock: no simulated processor can ever run again (%s%s; %d "
+                               "ended)",
+                  n ? buf : "none waiting", shown >= 8 ? ", ..." : "", ended);
+}
+
+void dsm_sim_schedule(void)
+{
+    sim_machine *m = dsm_sim_machine;
+    int me = dsm_sim_hot_state.cur;
+    for (;;) {
+        int best = -1;
+        sim_time bc = SIM_NEVER;
+        for (int p = 0; p < nprocs; p++) {
+            if (procs[p].state != SIMP_RUNNABLE || sim_stalled(m, p))
+                continue;
+            sim_time c = sim_clock(m, p);
+            if (best < 0 || c < bc) {
+                best = p;
+                bc = c;
+            }
+        }
+        sim_time te = sim_next_event(m);
+        if (te != SIM_NEVER && (best < 0 || te <= bc)) {
+            if (sim_run_until(m, te) < 0)
+                dsm_sim_fatal("simulated machine", "%s", sim_error(m));
+            continue;
+        }
+        if (best < 0)
+            deadlock();
+        if (best != me)
+            switch_to(me, best, procs[me].state != SIMP_DONE);
+        return;
+    }
+}
+
+void dsm_sim_exit_current(void)
+{
+    int me = dsm_sim_hot_state.cur;
+    procs[me].state = SIMP_DONE;
+    dsm_sim_schedule(); /* never comes back: a done processor is never picked */
+    abort();
+}

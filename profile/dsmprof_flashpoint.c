@@ -1,0 +1,500 @@
+/* dsmprof_flashpoint.c - `dsmprof flashpoint RUN.json CONTROL.json`: the
+ * FlashPoint paper's tables (000_2c9235d232d2914d.txt) for a simulated FLASH
+ * run against its control run, from the "flashpoint" sections of two
+ * dsm-sim/1 files (profile/flashpoint_json.h):
+ *   Table 1  accuracy: read and write miss counts (total, local, remote),
+ *            then per bin its misses and its share of all misses
+ *   Table 2  overhead: the measured (parallel) section's simulated time,
+ *            and the average miss latencies
+ *   Table 3  per-bin statistics: for the top bins, each of the ten metrics
+ *            as the bin's share of that metric over all bins
+ * Errors ("run" is RUN minus CONTROL): relative for counts and times, in
+ * percentage points for shares (a share of 0.4% moving to 0.6% is not a 50%
+ * error for a reader looking for bottlenecks).
+ *
+ * --check=MISS,SHARE,TIME makes it a test oracle: exit 3 unless every total
+ * miss count (read, write, all) is within MISS% of the control, every bin's
+ * share of each count metric within SHARE points, and the run's parallel
+ * time at most TIME% above the control's.  Exit status otherwise as the
+ * other dsmprof commands: 0, 1 on bad usage, 2 on bad input. */
+#include <getopt.h>
+#include <json.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsmprof_sim.h"
+
+#define FP_SCHEMA "flashpoint/1"
+#define NMETRICS 10
+
+/* Table 3's metrics, as flashpoint_json.c names them, with their titles;
+ * is_count: a count (checked by --check), not a latency sum. */
+static const struct {
+    const char *key, *title;
+    int is_count;
+} metrics[NMETRICS] = {
+    {"read_miss_local", "Read Miss Local", 1},
+    {"read_latency_local", "Read Latency Local", 0},
+    {"read_miss_remote", "Read Miss Remote", 1},
+    {"read_latency_remote", "Read Latency Remote", 0},
+    {"write_miss_local", "Write Miss Local", 1},
+    {"write_latency_local", "Write Latency Local", 0},
+    {"write_miss_remote", "Write Miss Remote", 1},
+    {"write_latency_remote", "Write Latency Remote", 0},
+    {"cold_misses", "Cold Misses", 1},
+    {"invalidations", "Invalidations", 1},
+};
+enum { RML, RLL, RMR, RLR, WML, WLL, WMR, WLR, COLD, INVS };
+
+typedef struct fp_bin {
+    char *name;
+    double v[NMETRICS];
+} fp_bin;
+
+typedef struct fp_run {
+    const char *path;
+    char program[256];
+    char mode[16];
+    int processors;
+    double parallel_cycles;
+    double total[NMETRICS];
+    fp_bin *bins;
+    int nbins;
+} fp_run;
+
+static void free_run(fp_run *r)
+{
+    for (int i = 0; i < r->nbins; i++)
+        free(r->bins[i].name);
+    free(r->bins);
+}
+
+static int bad_input(const char *path, const char *what)
+{
+    fprintf(stderr, "dsmprof flashpoint: %s: %s\n", path, what);
+    return 2;
+}
+
+static int get_number(json_object *o, const char *key, double *out)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) ||
+        (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double)))
+        return -1;
+    *out = json_object_get_double(v);
+    return 0;
+}
+
+static int get_metrics(json_object *o, double v[NMETRICS], const char **missing)
+{
+    for (int k = 0; k < NMETRICS; k++)
+        if (get_number(o, metrics[k].key, &v[k])) {
+            *missing = metrics[k].key;
+            return -1;
+        }
+    return 0;
+}
+
+/* Read one file's "flashpoint" section into r; 0, or 2 after an error line. */
+static int load_run(const char *path, fp_run *r)
+{
+    char msg[512];
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    json_object *root = json_object_from_file(path);
+    if (!root) {
+        snprintf(msg, sizeof msg, "cannot read it as JSON (%s)", json_util_get_last_err());
+        msg[strcspn(msg, "\n")] = 0;
+        return bad_input(path, msg);
+    }
+    int rc = 2;
+    json_object *fp, *v;
+    if (!json_object_is_type(root, json_type_object) ||
+        !json_object_object_get_ex(root, "flashpoint", &fp)) {
+        bad_input(path, "no \"flashpoint\" section: not the statistics of a simulated FLASH run "
+                        "(dsmrun --machine=flash writes one)");
+        goto out;
+    }
+    if (!json_object_object_get_ex(fp, "schema", &v) ||
+        strcmp(json_object_get_string(v), FP_SCHEMA)) {
+        snprintf(msg, sizeof msg, "flashpoint section schema is %s, expected " FP_SCHEMA,
+                 json_object_object_get_ex(fp, "schema", &v) ? json_object_get_string(v)
+                                                             : "missing");
+        bad_input(path, msg);
+        goto out;
+    }
+    if (json_object_object_get_ex(root, "program", &v))
+        snprintf(r->program, sizeof r->program, "%s", json_object_get_string(v));
+    double d;
+    if (!json_object_object_get_ex(fp, "mode", &v) || get_number(fp, "processors", &d) ||
+        get_number(fp, "parallel_cycles", &r->parallel_cycles)) {
+        bad_input(path, "flashpoint section lacks mode, processors or parallel_cycles");
+        goto out;
+    }
+    snprintf(r->mode, sizeof r->mode, "%s", json_object_get_string(v));
+    r->processors = (int)d;
+    const char *missing = NULL;
+    json_object *totals, *bins;
+    if (!json_object_object_get_ex(fp, "totals", &totals) ||
+        get_metrics(totals, r->total, &missing)) {
+        snprintf(msg, sizeof msg, "flashpoint totals lack %s", missing ? missing : "everything");
+        bad_input(path, msg);
+        goto out;
+    }
+    if (!json_object_object_get_ex(fp, "bins", &bins) ||
+        !json_object_is_type(bins, json_type_array)) {
+        bad_input(path, "flashpoint section has no bins array");
+        goto out;
+    }
+    size_t n = json_object_array_length(bins);
+    r->bins = calloc(n ? n : 1, sizeof *r->bins);
+    if (!r->bins) {
+        bad_input(path, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_object *b = json_object_array_get_idx(bins, i), *name, *bt;
+        if (!json_object_object_get_ex(b, "name", &name) ||
+            !json_object_object_get_ex(b, "totals", &bt) ||
+            get_metrics(bt, r->bins[i].v, &missing)) {
+            snprintf(msg, sizeof msg, "bin %zu of the flashpoint section lacks a name or %s", i,
+                     missing ? missing : "totals");
+            bad_input(path, msg);
+            goto out;
+        }
+        r->bins[i].name = strdup(json_object_get_string(name));
+        r->nbins++;
+    }
+    rc = 0;
+out:
+    json_object_put(root);
+    return rc;
+}
+
+static double total_misses(const double v[NMETRICS])
+{
+    return v[RML] + v[RMR] + v[WML] + v[WMR];
+}
+
+static double rel_error(double run, double control)
+{
+    if (control == 0)
+        return run == 0 ? 0 : INFINITY;
+    return 100.0 * (run - control) / control;
+}
+
+static double share(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0; }
+
+static const fp_bin *find_bin(const fp_run *r, const char *name)
+{
+    for (int i = 0; i < r->nbins; i++)
+        if (!strcmp(r->bins[i].name, name))
+            return &r->bins[i];
+    return NULL;
+}
+
+static const double zero_metrics[NMETRICS];
+
+static const double *bin_values(const fp_run *r, const char *name)
+{
+    const fp_bin *b = find_bin(r, name);
+    return b ? b->v : zero_metrics;
+}
+
+static void print_error(FILE *f, double e)
+{
+    if (isinf(e))
+        fprintf(f, "%9s", "new");
+    else
+        fprintf(f, "%8.1f%%", e);
+}
+
+static void table1(FILE *f, const fp_run *run, const fp_run *ctl)
+{
+    fprintf(f, "Table 1: Cache miss counts, %s run against the control\n", run->mode);
+    fprintf(f, "  %-22s %14s %14s %9s\n", "", "control", run->mode, "error");
+    static const struct {
+        const char *label;
+        int a, b;
+    } rows[] = {
+        {"Read misses total", RML, RMR}, {"  local", RML, -1}, {"  remote", RMR, -1},
+        {"Write misses total", WML, WMR}, {"  local", WML, -1}, {"  remote", WMR, -1},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double c = ctl->total[rows[i].a] + (rows[i].b >= 0 ? ctl->total[rows[i].b] : 0);
+        double r = run->total[rows[i].a] + (rows[i].b >= 0 ? run->total[rows[i].b] : 0);
+        fprintf(f, "  %-22s %14.0f %14.0f ", rows[i].label, c, r);
+        print_error(f, rel_error(r, c));
+        fputc('\n', f);
+    }
+    double c = total_misses(ctl->total), r = total_misses(run->total);
+    fprintf(f, "  %-22s %14.0f %14.0f ", "All misses", c, r);
+    print_error(f, rel_error(r, c));
+    fputs("\n\n", f);
+
+    fprintf(f, "  Per bin: misses and share of all misses (error of the share in points)\n");
+    fprintf(f, "  %-24s %12s %7s %12s %7s %8s\n", "bin", "control", "share", run->mode, "share",
+            "error");
+    for (int i = 0; i < ctl->nbins; i++) {
+        const double *rv = bin_values(run, ctl->bins[i].name);
+        double cm = total_misses(ctl->bins[i].v), rm = total_misses(rv);
+        if (cm == 0 && rm == 0)
+            continue;
+        double cs = share(cm, c), rs = share(rm, r);
+        fprintf(f, "  %-24.24s %12.0f %6.1f%% %12.0f %6.1f%% %+7.1f\n", ctl->bins[i].name, cm, cs,
+                rm, rs, rs - cs);
+    }
+    for (int i = 0; i < run->nbins; i++)
+        if (!find_bin(ctl, run->bins[i].name) && total_misses(run->bins[i].v) > 0)
+            fprintf(f, "  %-24.24s %12s %7s %12.0f %6.1f%%   (not in the control)\n",
+                    run->bins[i].name, "-", "-", total_misses(run->bins[i].v),
+                    share(total_misses(run->bins[i].v), r));
+    fputc('\n', f);
+}
+
+static void latency_row(FILE *f, const char *label, double csum, double cn, double rsum,
+                        double rn)
+{
+    double c = cn > 0 ? csum / cn : 0, r = rn > 0 ? rsum / rn : 0;
+    fprintf(f, "  %-28s %14.1f %14.1f ", label, c, r);
+    print_error(f, rel_error(r, c));
+    fputc('\n', f);
+}
+
+static void table2(FILE *f, const fp_run *run, const fp_run *ctl)
+{
+    const double *c = ctl->total, *r = run->total;
+    fprintf(f, "Table 2: Overhead and miss latencies (processor cycles)\n");
+    fprintf(f, "  %-28s %14s %14s %9s\n", "", "control", run->mode, "overhead");
+    fprintf(f, "  %-28s %14.0f %14.0f ", "Parallel section time", ctl->parallel_cycles,
+            run->parallel_cycles);
+    print_error(f, rel_error(run->parallel_cycles, ctl->parallel_cycles));
+    fputc('\n', f);
+    latency_row(f, "Read latency average", c[RLL] + c[RLR], c[RML] + c[RMR], r[RLL] + r[RLR],
+                r[RML] + r[RMR]);
+    latency_row(f, "  local", c[RLL], c[RML], r[RLL], r[RML]);
+    latency_row(f, "  remote", c[RLR], c[RMR], r[RLR], r[RMR]);
+    latency_row(f, "Write latency average", c[WLL] + c[WLR], c[WML] + c[WMR], r[WLL] + r[WLR],
+                r[WML] + r[WMR]);
+    latency_row(f, "  local", c[WLL], c[WML], r[WLL], r[WML]);
+    latency_row(f, "  remote", c[WLR], c[WMR], r[WLR], r[WMR]);
+    fputc('\n', f);
+}
+
+static const fp_run *sort_run;
+static int by_control_misses(const void *a, const void *b)
+{
+    double ma = total_misses(sort_run->bins[*(const int *)a].v);
+    double mb = total_misses(sort_run->bins[*(const int *)b].v);
+    return ma < mb ? 1 : ma > mb ? -1 : *(const int *)a - *(const int *)b;
+}
+
+static void table3(FILE *f, const fp_run *run, const fp_run *ctl, int top)
+{
+    int *order = malloc((size_t)(ctl->nbins ? ctl->nbins : 1) * sizeof *order);
+    if (!order)
+        return;
+    for (int i = 0; i < ctl->nbins; i++)
+        order[i] = i;
+    sort_run = ctl;
+    qsort(order, (size_t)ctl->nbins, sizeof *order, by_control_misses);
+    fprintf(f, "Table 3: Per-data-structure statistics (share of each metric over all bins)\n");
+    for (int k = 0; k < ctl->nbins && k < top; k++) {
+        const fp_bin *b = &ctl->bins[order[k]];
+        if (total_misses(b->v) == 0)
+            break;
+        const double *rv = bin_values(run, b->name);
+        fprintf(f, "  Rank %d data bin: %s\n", k + 1, b->name);
+        fprintf(f, "    %-22s %9s %9s %9s\n", "metric", "control", run->mode, "error");
+        for (int m = 0; m < NMETRICS; m++) {
+            double cs = share(b->v[m], ctl->total[m]), rs = share(rv[m], run->total[m]);
+            fprintf(f, "    %-22s %8.1f%% %8.1f%% %+8.1f\n", metrics[m].title, cs, rs, rs - cs);
+        }
+    }
+    free(order);
+}
+
+#define SHARE_MIN_EVENTS 100
+
+/* --check: the worst deviations against the limits; 0 when within. */
+static int check(const fp_run *run, const fp_run *ctl, double miss_pct, double share_pts,
+                 double time_pct)
+{
+    int failed = 0;
+    const double *c = ctl->total, *r = run->total;
+    struct {
+        const char *what;
+        double c, r;
+    } totals[] = {
+        {"read misses", c[RML] + c[RMR], r[RML] + r[RMR]},
+        {"write misses", c[WML] + c[WMR], r[WML] + r[WMR]},
+        {"all misses", total_misses(c), total_misses(r)},
+    };
+    for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
+        double e = rel_error(totals[i].r, totals[i].c);
+        if (fabs(e) > miss_pct) {
+            printf("CHECK FAILED: %s %.0f against %.0f in the control: %.1f%% (limit %.1f%%)\n",
+                   totals[i].what, totals[i].r, totals[i].c, e, miss_pct);
+            failed = 1;
+        }
+    }
+    double worst = 0;
+    const char *worst_bin = "none differs", *worst_metric = "any count";
+    /* A share of a handful of events moves by tens of points when one event
+     * moves: metrics with fewer than SHARE_MIN_EVENTS in the control are
+     * too small to compare (named below, not checked). */
+    int few = 0;
+    for (int m = 0; m < NMETRICS; m++)
+        if (metrics[m].is_count && c[m] > 0 && c[m] < SHARE_MIN_EVENTS) {
+            printf("%s %s (%.0f events in the control)", few++ ? "," : "  not share-checked, too few events:",
+                   metrics[m].key, c[m]);
+        }
+    if (few)
+        printf("\n");
+    for (int i = 0; i < ctl->nbins; i++) {
+        const double *rv = bin_values(run, ctl->bins[i].name);
+        for (int m = -1; m < NMETRICS; m++) {
+            if (m >= 0 && (!metrics[m].is_count || c[m] < SHARE_MIN_EVENTS))
+                continue;
+            double cs = m < 0 ? share(total_misses(ctl->bins[i].v), total_misses(c))
+                              : share(ctl->bins[i].v[m], c[m]);
+            double rs = m < 0 ? share(total_misses(rv), total_misses(r)) : share(rv[m], r[m]);
+            if (fabs(rs - cs) > fabs(worst)) {
+                worst = rs - cs;
+                worst_bin = ctl->bins[i].name;
+                worst_metric = m < 0 ? "misses" : metrics[m].key;
+            }
+        }
+    }
+    for (int i = 0; i < run->nbins; i++)
+        if (!find_bin(ctl, run->bins[i].name)) {
+            double rs = share(total_misses(run->bins[i].v), total_misses(r));
+            if (fabs(rs) > fabs(worst)) {
+                worst = rs;
+                worst_bin = run->bins[i].name;
+                worst_metric = "misses";
+            }
+        }
+    if (fabs(worst) > share_pts) {
+        printf("CHECK FAILED: bin %s's share of %s differs by %+.1f points (limit %.1f)\n",
+               worst_bin, worst_metric, worst, share_pts);
+        failed = 1;
+    }
+    double overhead = rel_error(run->parallel_cycles, ctl->parallel_cycles);
+    if (overhead > time_pct) {
+        printf("CHECK FAILED: parallel time %.0f against %.0f in the control: %+.1f%% "
+               "(limit %.1f%%)\n",
+               run->parallel_cycles, ctl->parallel_cycles, overhead, time_pct);
+        failed = 1;
+    }
+    if (!failed)
+        printf("CHECK PASSED: misses within %.1f%% (%+.1f%%), shares within %.1f points "
+               "(worst %+.1f, %s %s), parallel time %+.1f%% (limit %.1f%%)\n",
+               miss_pct, rel_error(total_misses(r), total_misses(c)), share_pts, worst,
+               worst_bin, worst_metric, overhead, time_pct);
+    return failed;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: dsmprof flashpoint RUN.json CONTROL.json [--top N] "
+            "[--check=MISS,SHARE,TIME]\n"
+            "FlashPoint's Tables 1-3 (000_2c9235d232d2914d.txt) for a simulated FLASH run\n"
+            "(dsmrun --machine=flash,fp_mode=noproc|proc|dp) against its control run\n"
+            "(--machine=flash,fp_mode=control) of the same program on as many processors.\n"
+            "  --top N       bins shown in Table 3, by control misses (default 5)\n"
+            "  --check=M,S,T exit 3 unless total misses are within M%%, every bin's share\n"
+            "                of each count within S points, parallel time at most T%% above\n");
+}
+
+int dsmprof_flashpoint(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"top", required_argument, NULL, 't'},
+        {"check", required_argument, NULL, 'c'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int top = 5, checking = 0;
+    double miss_pct = 0, share_pts = 0, time_pct = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 't':
+            top = (int)strtol(optarg, &end, 10);
+            if (end == optarg || *end || top < 1) {
+                fprintf(stderr, "dsmprof flashpoint: --top=%s: expected a positive number\n",
+                        optarg);
+                return 1;
+            }
+            break;
+        case 'c': {
+            char extra;
+            if (sscanf(optarg, "%lf,%lf,%lf%c", &miss_pct, &share_pts, &time_pct, &extra) != 3 ||
+                miss_pct < 0 || share_pts < 0) {
+                fprintf(stderr,
+                        "dsmprof flashpoint: --check=%s: expected MISS_PCT,SHARE_POINTS,TIME_PCT "
+                        "(three numbers, e.g. 3,7,10)\n",
+                        optarg);
+                return 1;
+            }
+            checking = 1;
+            break;
+        }
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 1;
+        }
+    }
+    if (argc - optind != 2) {
+        fprintf(stderr, "dsmprof flashpoint: expected two files, RUN.json and CONTROL.json\n");
+        usage(stderr);
+        return 1;
+    }
+    fp_run run, ctl;
+    if (load_run(argv[optind], &run)) {
+        free_run(&run);
+        return 2;
+    }
+    if (load_run(argv[optind + 1], &ctl)) {
+        free_run(&run);
+        free_run(&ctl);
+        return 2;
+    }
+    int rc = 0;
+    if (strcmp(ctl.mode, "control") && strcmp(ctl.mode, "dp")) {
+        fprintf(stderr,
+                "dsmprof flashpoint: %s: fp_mode is %s; the control run must be fp_mode=control "
+                "(or dp): swap the arguments?\n",
+                ctl.path, ctl.mode);
+        rc = 2;
+    } else if (strcmp(run.program, ctl.program)) {
+        fprintf(stderr, "dsmprof flashpoint: %s is a run of '%s' but %s of '%s'\n", run.path,
+                run.program, ctl.path, ctl.program);
+        rc = 2;
+    } else if (run.processors != ctl.processors) {
+        fprintf(stderr, "dsmprof flashpoint: %s ran on %d processors but %s on %d\n", run.path,
+                run.processors, ctl.path, ctl.processors);
+        rc = 2;
+    }
+    if (!rc) {
+        printf("FlashPoint: %s (%s, %d processors) against %s (%s)\n\n", run.path, run.mode,
+               run.processors, ctl.path, ctl.mode);
+        table1(stdout, &run, &ctl);
+        table2(stdout, &run, &ctl);
+        table3(stdout, &run, &ctl, top);
+        if (checking) {
+            fputc('\n', stdout);
+            if (check(&run, &ctl, miss_pct, share_pts, time_pct))
+                rc = 3;
+        }
+    }
+    free_run(&run);
+    free_run(&ctl);
+    return rc;
+}

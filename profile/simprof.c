@@ -1,0 +1,143 @@
+/* simprof.c - attaches the statistics collectors to a simulated machine and
+ * writes the dsm-sim/1 file at the end of the run (simprof.h).  Compiled
+ * into libdsm: the simulation front end (dsm/sim_*.c) calls it at
+ * dsm_finalize.  The rendering itself is profile/simprof_json.c.
+ *
+ * FlashPoint (protocol/sim/flashpoint.h, profile/flashpoint_json.h) belongs
+ * to another part of the build; its collector is attached only on the
+ * "flash" machine, and only when its headers are in the tree (they are
+ * looked for with __has_include, so this file builds before and after they
+ * land). */
+#include "simprof.h"
+
+#include <json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__has_include)
+#if __has_include("sim/flashpoint.h") && __has_include("flashpoint_json.h")
+#define SIMPROF_HAVE_FLASHPOINT 1
+#include "flashpoint_json.h"
+#include "sim/flashpoint.h"
+#endif
+#endif
+
+struct simprof {
+    sim_machine *m;
+    memspy *ms;
+    void *flashpoint;   /* sim_flashpoint *, when attached */
+};
+
+/* ---- FlashPoint, when built ---- */
+
+static void *flashpoint_attach(sim_machine *m)
+{
+#ifdef SIMPROF_HAVE_FLASHPOINT
+    if (!strcmp(sim_get_params(m)->machine, "flash"))
+        return sim_flashpoint_attach(m);
+#else
+    (void)m;
+#endif
+    return NULL;
+}
+
+static void flashpoint_free(void *fp)
+{
+#ifdef SIMPROF_HAVE_FLASHPOINT
+    sim_flashpoint_free(fp);
+#else
+    (void)fp;
+#endif
+}
+
+static json_object *flashpoint_json(const simprof *s, const char *const *procedure_names,
+                                    int nprocedures)
+{
+#ifdef SIMPROF_HAVE_FLASHPOINT
+    if (s->flashpoint)
+        return flashpoint_to_json(s->flashpoint, s->m, procedure_names, nprocedures);
+#else
+    (void)s;
+    (void)procedure_names;
+    (void)nprocedures;
+#endif
+    return NULL;
+}
+
+/* ---- the interface ---- */
+
+simprof *simprof_attach(sim_machine *m)
+{
+    simprof *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->m = m;
+    if (!(s->ms = memspy_create()) || sim_on_miss(m, memspy_on_miss, s->ms)) {
+        memspy_free(s->ms);
+        free(s);
+        return NULL;
+    }
+    s->flashpoint = flashpoint_attach(m);
+    return s;
+}
+
+void simprof_free(simprof *s)
+{
+    if (!s)
+        return;
+    flashpoint_free(s->flashpoint);
+    memspy_free(s->ms);
+    free(s);
+}
+
+const memspy *simprof_memspy(const simprof *s) { return s->ms; }
+
+int simprof_write(simprof *s, const char *path, const char *program,
+                  const char *const *procedure_names, int nprocedures, double host_seconds,
+                  char *err, size_t errlen)
+{
+    const sim_params *p = sim_get_params(s->m);
+    int nbins = sim_nbins(s->m);
+    sim_time *cycles = calloc((size_t)(p->nprocs > 0 ? p->nprocs : 1), sizeof *cycles);
+    const char **bin_names = calloc((size_t)(nbins > 0 ? nbins : 1), sizeof *bin_names);
+    if (!cycles || !bin_names) {
+        free(cycles);
+        free(bin_names);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < p->nprocs; i++)
+        cycles[i] = sim_clock(s->m, i);
+    for (int b = 0; b < nbins; b++)
+        bin_names[b] = sim_bin_name(s->m, b);
+    simprof_run run = {
+        .program = program,
+        .host_seconds = host_seconds,
+        .params = p,
+        .cycles = cycles,
+        .references = sim_references(s->m),
+        .sampled_references = sim_references_sampled(s->m),
+        /* the machines keep caches and coherence running between samples:
+         * every sampled reference's outcome is known, only causes can be */
+        .unknown_references = 0,
+        .procedure_names = procedure_names,
+        .nprocedures = nprocedures,
+        .bin_names = bin_names,
+        .nbins = nbins,
+        .ms = s->ms,
+        .flashpoint = flashpoint_json(s, procedure_names, nprocedures),
+    };
+    json_object *root = simprof_run_to_json(&run);
+    int rc;
+    if (!root) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    } else {
+        rc = simprof_write_json(root, path, err, errlen);
+        json_object_put(root);
+    }
+    free(cycles);
+    free(bin_names);
+    return rc;
+}

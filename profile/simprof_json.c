@@ -1,0 +1,377 @@
+/* simprof_json.c - renders a simulated run's statistics as a dsm-sim/1
+ * document (doc/sim-format.md) with json-c, and writes it.  Knows nothing of
+ * the machine: profile/simprof.c gathers a simprof_run from it, the unit
+ * tests build one by hand.
+ *
+ * Ids: procedure and bin -1 (unknown procedure, address in no bin) appear in
+ * the tables as the names "(unknown)" and "(no bin)"; rows with nothing in
+ * them are left out, so the tables stay as small as the run's activity. */
+#include "simprof.h"
+
+#include <errno.h>
+#include <json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void add(json_object *o, const char *k, json_object *v) { json_object_object_add(o, k, v); }
+static void add_u64(json_object *o, const char *k, uint64_t v)
+{
+    add(o, k, json_object_new_uint64(v));
+}
+static void add_double(json_object *o, const char *k, double v)
+{
+    add(o, k, json_object_new_double(v));
+}
+
+static const char *procedure_name(const simprof_run *r, int id, char *buf, size_t n)
+{
+    if (id < 0)
+        return "(unknown)";
+    if (id < r->nprocedures && r->procedure_names && r->procedure_names[id])
+        return r->procedure_names[id];
+    snprintf(buf, n, "proc%d", id);
+    return buf;
+}
+
+static const char *bin_name(const simprof_run *r, int id, char *buf, size_t n)
+{
+    if (id < 0)
+        return "(no bin)";
+    if (id < r->nbins && r->bin_names && r->bin_names[id])
+        return r->bin_names[id];
+    snprintf(buf, n, "bin%d", id);
+    return buf;
+}
+
+/* the metrics of memspy.h plus their sum "misses", into o */
+static void add_metrics(json_object *o, const uint64_t v[MS_NMETRICS])
+{
+    add_u64(o, "misses", v[MS_READ_MISSES] + v[MS_WRITE_MISSES]);
+    for (int k = 0; k < MS_NMETRICS; k++)
+        add_u64(o, memspy_metric_names[k], v[k]);
+}
+
+static int any(const uint64_t v[MS_NMETRICS])
+{
+    for (int k = 0; k < MS_NMETRICS; k++)
+        if (v[k])
+            return 1;
+    return 0;
+}
+
+/* highest procedure and bin ids the tables need */
+static int nprocs_seen(const simprof_run *r)
+{
+    int n = memspy_nprocedures(r->ms);
+    return n > r->nprocedures ? n : r->nprocedures;
+}
+static int nbins_seen(const simprof_run *r)
+{
+    int n = memspy_nbins(r->ms);
+    return n > r->nbins ? n : r->nbins;
+}
+
+static json_object *machine_json(const simprof_run *r)
+{
+    const sim_params *p = r->params;
+    json_object *o = json_object_new_object();
+    add(o, "name", json_object_new_string(p->machine));
+    add(o, "processors", json_object_new_int(p->nprocs));
+    add_u64(o, "line_size", p->line_size);
+    add_u64(o, "cache_size", p->cache_size);
+    add_u64(o, "assoc", p->assoc);
+    add_u64(o, "page_size", p->page_size);
+    add_u64(o, "hit_cycles", p->hit_cycles);
+    add(o, "replacement_hints", json_object_new_boolean(p->replacement_hints));
+    add(o, "excl_clean", json_object_new_boolean(p->excl_clean));
+    static const char *const fp_modes[SIM_FP_NMODES] = { "control", "dp", "fp-noproc",
+                                                          "fp-proc" };
+    add(o, "fp_mode", json_object_new_string((unsigned)p->fp_mode < SIM_FP_NMODES
+                                                  ? fp_modes[p->fp_mode] : "?"));
+    add_u64(o, "sample_period", p->sample_period);
+    add_u64(o, "sample_length", p->sample_length);
+    return o;
+}
+
+static uint64_t max_cycles(const simprof_run *r)
+{
+    uint64_t mx = 0;
+    for (int i = 0; r->cycles && i < r->params->nprocs; i++)
+        if (r->cycles[i] > mx)
+            mx = r->cycles[i];
+    return mx;
+}
+
+static json_object *cycles_json(const simprof_run *r)
+{
+    json_object *o = json_object_new_object(), *per = json_object_new_array();
+    uint64_t total = 0;
+    for (int i = 0; r->cycles && i < r->params->nprocs; i++) {
+        json_object_array_add(per, json_object_new_uint64(r->cycles[i]));
+        total += r->cycles[i];
+    }
+    add(o, "per_processor", per);
+    add_u64(o, "max", max_cycles(r));
+    add_u64(o, "total", total);
+    return o;
+}
+
+static json_object *names_json(const simprof_run *r, int n, int bins)
+{
+    json_object *a = json_object_new_array();
+    char buf[32];
+    for (int i = 0; i < n; i++)
+        json_object_array_add(a, json_object_new_string(bins ? bin_name(r, i, buf, sizeof buf)
+                                                             : procedure_name(r, i, buf,
+                                                                              sizeof buf)));
+    return a;
+}
+
+static json_object *by_bin_json(const simprof_run *r)
+{
+    json_object *a = json_object_new_array();
+    char buf[32];
+    for (int b = -1; b < nbins_seen(r); b++) {
+        uint64_t v[MS_NMETRICS];
+        for (int k = 0; k < MS_NMETRICS; k++)
+            v[k] = memspy_bin_total(r->ms, b, k);
+        if (!any(v) && b < 0)
+            continue;
+        json_object *o = json_object_new_object();
+        add(o, "bin", json_object_new_int(b));
+        add(o, "name", json_object_new_string(bin_name(r, b, buf, sizeof buf)));
+        add_metrics(o, v);
+        json_object_array_add(a, o);
+    }
+    return a;
+}
+
+static json_object *by_procedure_json(const simprof_run *r)
+{
+    json_object *a = json_object_new_array();
+    char buf[32];
+    for (int p = -1; p < nprocs_seen(r); p++) {
+        uint64_t v[MS_NMETRICS];
+        for (int k = 0; k < MS_NMETRICS; k++)
+            v[k] = memspy_procedure_total(r->ms, p, k);
+        if (!any(v))
+            continue;
+        json_object *o = json_object_new_object();
+        add(o, "procedure", json_object_new_int(p));
+        add(o, "name", json_object_new_string(procedure_name(r, p, buf, sizeof buf)));
+        add_metrics(o, v);
+        json_object_array_add(a, o);
+    }
+    return a;
+}
+
+static json_object *pairs_json(const simprof_run *r)
+{
+    json_object *a = json_object_new_array();
+    char pb[32], bb[32];
+    for (int p = -1; p < memspy_nprocedures(r->ms); p++)
+        for (int b = -1; b < memspy_nbins(r->ms); b++) {
+            uint64_t v[MS_NMETRICS];
+            for (int k = 0; k < MS_NMETRICS; k++)
+                v[k] = memspy_get(r->ms, p, b, k);
+            if (!any(v))
+                continue;
+            json_object *o = json_object_new_object();
+            add(o, "procedure", json_object_new_int(p));
+            add(o, "procedure_name", json_object_new_string(procedure_name(r, p, pb, sizeof pb)));
+            add(o, "bin", json_object_new_int(b));
+            add(o, "bin_name", json_object_new_string(bin_name(r, b, bb, sizeof bb)));
+            add_metrics(o, v);
+            json_object_array_add(a, o);
+        }
+    return a;
+}
+
+/* per evicted bin: which bins' fills evicted its lines (MemSpy 4.2.8) */
+static json_object *replacements_json(const simprof_run *r)
+{
+    json_object *a = json_object_new_array();
+    char buf[32];
+    int nb = memspy_nbins(r->ms);
+    for (int b = -1; b < nb; b++) {
+        uint64_t total = 0;
+        for (int e = -1; e < nb; e++)
+            total += memspy_replacements(r->ms, b, e);
+        if (!total)
+            continue;
+        json_object *o = json_object_new_object(), *by = json_object_new_array();
+        add(o, "bin", json_object_new_int(b));
+        add(o, "name", json_object_new_string(bin_name(r, b, buf, sizeof buf)));
+        add_u64(o, "total", total);
+        add_u64(o, "self", memspy_replacements(r->ms, b, b));
+        for (int e = -1; e < nb; e++) {
+            uint64_t n = memspy_replacements(r->ms, b, e);
+            if (!n)
+                continue;
+            json_object *x = json_object_new_object();
+            add(x, "bin", json_object_new_int(e));
+            add(x, "name", json_object_new_string(bin_name(r, e, buf, sizeof buf)));
+            add_u64(x, "count", n);
+            json_object_array_add(by, x);
+        }
+        add(o, "by", by);
+        json_object_array_add(a, o);
+    }
+    return a;
+}
+
+static json_object *value_bound(double value, double bound)
+{
+    json_object *o = json_object_new_object();
+    add_double(o, "value", value);
+    add_double(o, "bound", bound);
+    return o;
+}
+
+/* full-run estimates of a set of counters v (Eq. 6.1 scaled, memspy.h) */
+static json_object *estimates_json(const uint64_t v[MS_NMETRICS], uint64_t unknown_refs,
+                                   double ratio)
+{
+    json_object *o = json_object_new_object();
+    uint64_t misses = v[MS_READ_MISSES] + v[MS_WRITE_MISSES];
+    memspy_count_estimate e = memspy_estimate_count(misses, unknown_refs, ratio);
+    add(o, "misses", value_bound(e.value, e.bound));
+    static const memspy_metric scaled[] = { MS_READ_MISSES, MS_WRITE_MISSES, MS_UPGRADES,
+                                            MS_STALL };
+    for (size_t i = 0; i < sizeof scaled / sizeof scaled[0]; i++) {
+        e = memspy_estimate_count(v[scaled[i]], 0, ratio);
+        add_double(o, memspy_metric_names[scaled[i]], e.value);
+    }
+    /* causes: each unknown cause might be any of the three */
+    json_object *shares = json_object_new_object();
+    static const memspy_metric causes[] = { MS_COLD, MS_REPLACEMENT, MS_INVALIDATION };
+    for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++) {
+        memspy_rate s = memspy_cause_share(v[causes[i]], v[MS_UNKNOWN], misses);
+        add(shares, memspy_metric_names[causes[i]], value_bound(s.rate, s.bound));
+    }
+    add_double(shares, "unknown", misses ? (double)v[MS_UNKNOWN] / (double)misses : 0.0);
+    add(o, "cause_shares", shares);
+    return o;
+}
+
+static json_object *sampling_json(const simprof_run *r)
+{
+    memspy_sampling sp;
+    memspy_sampling_plan(r->params->sample_period, r->params->sample_length, max_cycles(r), &sp);
+    int on = r->params->sample_period > 0 && r->params->sample_length < r->params->sample_period;
+    json_object *o = json_object_new_object();
+    add(o, "enabled", json_object_new_boolean(on));
+    add_u64(o, "period", sp.period);
+    add_u64(o, "length", sp.length);
+    add_u64(o, "samples", sp.samples);
+    add_u64(o, "sampled_cycles", sp.sampled_cycles);
+    add_u64(o, "total_cycles", sp.total_cycles);
+    add_double(o, "time_ratio", sp.ratio);
+    /* The thesis' sampling ratio is in references (SamplesTaken x
+     * SampleLength / TotalReferences, section 6.2): the references made
+     * inside the windows over all of them, when the machine counted them;
+     * else the windows' share of the time stands in for it. */
+    double sampled_refs = on && r->sampled_references ? (double)r->sampled_references
+                                                      : (double)r->references * sp.ratio;
+    double ratio = on && r->sampled_references && r->references
+                       ? sampled_refs / (double)r->references
+                       : sp.ratio;
+    add_double(o, "ratio", ratio);
+    uint64_t known_misses = memspy_total(r->ms, MS_READ_MISSES) +
+                            memspy_total(r->ms, MS_WRITE_MISSES);
+    uint64_t u = r->unknown_references;
+    double hk = sampled_refs - (double)known_misses - (double)u;
+    uint64_t known_hits = hk > 0 ? (uint64_t)(hk + 0.5) : 0;
+    memspy_rate m = memspy_eq61(known_hits, known_misses, u);
+    add_u64(o, "sampled_references", known_hits + known_misses + u);
+    add_u64(o, "known_hits", known_hits);
+    add_u64(o, "known_misses", known_misses);
+    add_u64(o, "unknown_references", u);
+    add_u64(o, "unknown_causes", memspy_total(r->ms, MS_UNKNOWN));
+    add(o, "miss_rate", value_bound(m.rate, m.bound));
+
+    json_object *est = json_object_new_object();
+    uint64_t v[MS_NMETRICS];
+    for (int k = 0; k < MS_NMETRICS; k++)
+        v[k] = memspy_total(r->ms, k);
+    add(est, "totals", estimates_json(v, u, ratio));
+    json_object *bins = json_object_new_array();
+    char buf[32];
+    for (int b = -1; b < memspy_nbins(r->ms); b++) {
+        for (int k = 0; k < MS_NMETRICS; k++)
+            v[k] = memspy_bin_total(r->ms, b, k);
+        if (!any(v))
+            continue;
+        /* U is known for the run only, not per bin: bins carry no U */
+        json_object *x = estimates_json(v, 0, ratio);
+        add(x, "bin", json_object_new_int(b));
+        add(x, "name", json_object_new_string(bin_name(r, b, buf, sizeof buf)));
+        json_object_array_add(bins, x);
+    }
+    add(est, "by_bin", bins);
+    add(o, "estimates", est);
+    return o;
+}
+
+json_object *simprof_run_to_json(const simprof_run *r)
+{
+    json_object *root = json_object_new_object();
+    if (!root) {
+        json_object_put(r->flashpoint);
+        return NULL;
+    }
+    add(root, "schema", json_object_new_string(SIMPROF_SCHEMA));
+    add(root, "program", json_object_new_string(r->program ? r->program : ""));
+    add_double(root, "host_seconds", r->host_seconds);
+    add(root, "machine", machine_json(r));
+    add(root, "processors", json_object_new_int(r->params->nprocs));
+    add(root, "cycles", cycles_json(r));
+    add_u64(root, "references", r->references);
+    add(root, "procedures", names_json(r, nprocs_seen(r), 0));
+    add(root, "bins", names_json(r, nbins_seen(r), 1));
+    uint64_t v[MS_NMETRICS];
+    for (int k = 0; k < MS_NMETRICS; k++)
+        v[k] = memspy_total(r->ms, k);
+    json_object *totals = json_object_new_object();
+    add_metrics(totals, v);
+    add_u64(totals, "lost", memspy_lost(r->ms));
+    add(root, "totals", totals);
+    add(root, "by_bin", by_bin_json(r));
+    add(root, "by_procedure", by_procedure_json(r));
+    add(root, "pairs", pairs_json(r));
+    add(root, "replacements", replacements_json(r));
+    add(root, "sampling", sampling_json(r));
+    if (r->flashpoint)
+        add(root, "flashpoint", r->flashpoint);
+    return root;
+}
+
+int simprof_write_json(json_object *root, const char *path, char *err, size_t errlen)
+{
+    size_t n = strlen(path) + 32;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    /* a temporary file renamed over the target: readers never see half a file */
+    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
+    int rc = 0;
+    if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)) {
+        const char *why = json_util_get_last_err();
+        snprintf(err, errlen, "%s: %s", path, why ? why : strerror(errno));
+        size_t l = strlen(err);
+        if (l && err[l - 1] == '\n') /* json-c's message ends with a newline */
+            err[l - 1] = '\0';
+        unlink(tmp);
+        rc = -1;
+    } else if (rename(tmp, path)) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        unlink(tmp);
+        rc = -1;
+    }
+    free(tmp);
+    return rc;
+}

@@ -1,0 +1,527 @@
+/* flash.c - timing model of the Stanford FLASH multiprocessor with its MAGIC
+ * protocol processor (PP), as FlashPoint ran on it (000_2c9235d232d2914d.txt,
+ * "the paper" below; line numbers refer to that file).  Implements
+ * sim_timing_flash (timing.h): the machine core asks it what each message
+ * costs on the network and what each handler costs on the PP of the node it
+ * reaches, and queues handlers of one node behind each other's occupancy.
+ *
+ * Machine (paper 3.1.1-3.1.2): 128 B lines (line 108), a dynamic pointer
+ * allocation directory (line 108; protocol/sharers_list.c), a 2-D mesh
+ * (line 95), MAGIC at 100 MHz, so 10 ns system cycles (line 104).
+ *
+ * Units.  Every constant below is in system cycles, as the paper states
+ * them; the model multiplies by cpu_ratio on the way out because sim_time is
+ * processor cycles.  cpu_ratio defaults to 2: FLASH's compute processor (a
+ * MIPS R10000, line 60/414) was designed to run at 200 MHz against MAGIC's
+ * 100 MHz; the paper only says remote accesses take "as many as 380
+ * processor cycles" (line 27), which with the defaults here is a 3-4 hop
+ * miss of about 190 system cycles.  Option cpu_ratio=N changes it.
+ *
+ * Handler classes come from (message type, is-home, from-local-processor),
+ * see sim_flash_classify.  Defaults, each with its source:
+ *  - PILocalGet 9/11 latency/occupancy and NILocalGet 15/29: Table 4, DP,
+ *    FFT row (lines 308-309; LU and OCEAN agree on PILocalGet).
+ *  - FlashPoint (modes noproc, proc): PILocalGet 9/21, i.e. +0 latency and
+ *    +10 occupancy; NILocalGet 17/37, i.e. +2 latency and +8 occupancy:
+ *    Table 4, FP-Proc, FFT row ("nearly identical for FP-NoProc and FP-Proc",
+ *    line 302).  NILocalGet's latency grows because Figure 4 fills the reply
+ *    header's bin and warm fields before NISend; the recording handlers
+ *    (Figure 3, NIRemotePut) do their work after the send, so only their
+ *    occupancy grows (lines 315, 323).  Handlers Table 4 is silent about
+ *    take the cost of the nearest measured handler of the same shape:
+ *    recording handlers (those that answer a processor: PILocal*,
+ *    NIRemotePut*) +10 occupancy like PILocalGet; handlers at the home that
+ *    answer a remote requester with a header (NILocal*, NILocalWriteback)
+ *    +2/+8 like NILocalGet.  Evictions, invalidations and acks carry no
+ *    FlashPoint code (the paper modified 12 of ~100 handlers, line 114, all on
+ *    the miss path).
+ *  - Pass-through handlers (PIRemote*, NIRemotePut*): 3/5.  The paper calls
+ *    NIRemotePut "a small pass-through handler" (line 315) without numbers;
+ *    3/5 is an estimate of a header rewrite plus a send.
+ *  - The other handlers (GetX/Upgrade at the home, writeback, invalidation,
+ *    recall, eviction): estimates scaled from the two measured handlers,
+ *    listed in flash_default_costs.
+ *  - Processor interface: pi_in 2 (bus request into MAGIC, estimate) and
+ *    pi_out 11 (the line up to the processor), chosen so an uncontended local
+ *    clean read costs 2 + 9 + 11 = 22 system cycles, Table 2's DP local read
+ *    latency for FFT (line 244).  Classes that answer the processor add
+ *    pi_out to their latency (timing.h: the processor resumes at start +
+ *    latency of the handler that completes its miss); a PILocal* handler
+ *    that has to go remote first therefore sends its request pi_out late,
+ *    a small error on a rare path.  The PP is not busy during bus transfers,
+ *    so pi_in/pi_out add no occupancy.
+ *  - intervention 15: fetching a dirty line out of the owner's processor
+ *    cache on a recall (estimate).
+ *  - Network: net_fixed 16 (injection and ejection through the network
+ *    interfaces), hop 4 per router, link_bytes 8 per system cycle (800 MB/s
+ *    links); a message costs net_fixed + hops x hop + ceil(bytes /
+ *    link_bytes) (estimates: an uncontended 2-hop remote clean read on 16
+ *    nodes then costs about 105 system cycles, under Table 2's contended DP
+ *    remote reads of 157-190).  Message sizes come from sim_msg_bytes: an 8 B
+ *    header, plus the 128 B line for data messages.  With contention=1
+ *    (default) each directed mesh link is busy for a message's serialisation
+ *    time and later messages wait for it (dimension-order routing, x first).
+ *  - Sharer walk: FLASH's invalidation handler walks the pointer list and
+ *    sends one INV per entry.  inv_send 2 per entry: the k-th INV of one
+ *    handler leaves k x inv_send later, and the PP occupancy of the walk is
+ *    charged to the home as inv_send extra occupancy per returning
+ *    INV_ACK (same total at the same PP, later in time: the timing
+ *    interface does not tell a handler how many messages it sends).
+ *
+ * FlashPoint modes (sim_params.fp_mode, option fp_mode=, parsed by the
+ * machine core): control and dp charge nothing (DP is the default protocol;
+ * the paper's control is the DP run whose statistics the simulator
+ * collects, line 215); noproc and proc add the fp_latency / fp_occupancy of
+ * each class.  The per-procedure commands of FP-Proc (an uncached load per
+ * procedure switch, line 187) are not charged: the timing interface has no
+ * procedure-switch event, so proc costs what noproc does.
+ *
+ * Options (sim_params_set "key=value", replayed through set()): cpu_ratio,
+ * pi_in, pi_out, intervention, net_fixed, hop, link_bytes, inv_send,
+ * contention (0/1), and CLASS=LAT/OCC (e.g. PILocalGet=9/11) to override
+ * one handler class's base cost. */
+#include "flash.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sharers_list.h"
+#include "timing.h"
+
+static const char *const handler_names[FH_NCLASSES] = {
+    [FH_PI_LOCAL_GET] = "PILocalGet",
+    [FH_PI_LOCAL_GETX] = "PILocalGetX",
+    [FH_PI_LOCAL_UPGRADE] = "PILocalUpgrade",
+    [FH_PI_LOCAL_PUT] = "PILocalPut",
+    [FH_PI_REMOTE_GET] = "PIRemoteGet",
+    [FH_PI_REMOTE_GETX] = "PIRemoteGetX",
+    [FH_PI_REMOTE_UPGRADE] = "PIRemoteUpgrade",
+    [FH_PI_REMOTE_PUT] = "PIRemotePut",
+    [FH_NI_LOCAL_GET] = "NILocalGet",
+    [FH_NI_LOCAL_GETX] = "NILocalGetX",
+    [FH_NI_LOCAL_UPGRADE] = "NILocalUpgrade",
+    [FH_NI_LOCAL_PUT] = "NILocalPut",
+    [FH_NI_INVAL_ACK] = "NIInvalAck",
+    [FH_NI_LOCAL_WRITEBACK] = "NILocalWriteback",
+    [FH_NI_REMOTE_PUT] = "NIRemotePut",
+    [FH_NI_REMOTE_PUTX] = "NIRemotePutX",
+    [FH_NI_REMOTE_UPGRADE_ACK] = "NIRemoteUpgradeAck",
+    [FH_NI_INVAL] = "NIInval",
+    [FH_NI_REMOTE_RECALL] = "NIRemoteRecall",
+    [FH_NI_PUT_ACK] = "NIPutAck",
+    [FH_OTHER] = "Other",
+};
+
+/* latency, occupancy, FlashPoint latency, FlashPoint occupancy (system
+ * cycles); sources in the header comment. */
+static const sim_flash_cost flash_default_costs[FH_NCLASSES] = {
+    [FH_PI_LOCAL_GET] = {9, 11, 0, 10},          /* Table 4 */
+    [FH_PI_LOCAL_GETX] = {10, 14, 0, 10},        /* estimate: PILocalGet + directory write */
+    [FH_PI_LOCAL_UPGRADE] = {9, 12, 0, 10},      /* estimate: no data to fetch */
+    [FH_PI_LOCAL_PUT] = {4, 8, 0, 0},            /* estimate */
+    [FH_PI_REMOTE_GET] = {3, 5, 0, 0},           /* pass-through, estimate */
+    [FH_PI_REMOTE_GETX] = {3, 5, 0, 0},
+    [FH_PI_REMOTE_UPGRADE] = {3, 5, 0, 0},
+    [FH_PI_REMOTE_PUT] = {3, 5, 0, 0},
+    [FH_NI_LOCAL_GET] = {15, 29, 2, 8},          /* Table 4 */
+    [FH_NI_LOCAL_GETX] = {16, 32, 2, 8},         /* estimate: NILocalGet + directory write */
+    [FH_NI_LOCAL_UPGRADE] = {15, 28, 2, 8},      /* estimate */
+    [FH_NI_LOCAL_PUT] = {8, 16, 0, 0},           /* estimate: memory write of the line */
+    [FH_NI_INVAL_ACK] = {4, 8, 0, 0},            /* estimate: count down, maybe reply */
+    [FH_NI_LOCAL_WRITEBACK] = {10, 20, 2, 8},    /* estimate: memory write + reply */
+    [FH_NI_REMOTE_PUT] = {3, 5, 0, 10},          /* pass-through (line 315); FP: Figure 3 */
+    [FH_NI_REMOTE_PUTX] = {3, 5, 0, 10},
+    [FH_NI_REMOTE_UPGRADE_ACK] = {3, 5, 0, 10},
+    [FH_NI_INVAL] = {4, 8, 0, 0},                /* estimate: bus invalidate + ack */
+    [FH_NI_REMOTE_RECALL] = {6, 12, 0, 0},       /* estimate, + intervention */
+    [FH_NI_PUT_ACK] = {2, 4, 0, 0},              /* estimate */
+    [FH_OTHER] = {4, 8, 0, 0},
+};
+
+enum { DIR_EAST, DIR_WEST, DIR_NORTH, DIR_SOUTH, NDIRS };
+
+typedef struct flash_model {
+    int nnodes;
+    uint32_t line_size;
+    int mode;
+    uint32_t cpu_ratio;
+    uint32_t pi_in, pi_out, intervention;
+    uint32_t net_fixed, hop, link_bytes, inv_send;
+    int contention;
+    sim_flash_cost cost[FH_NCLASSES];
+    sim_flash_handler_stat stat[FH_NCLASSES];
+    int mesh_width, mesh_height;
+    sim_time *link_free;          /* [node * NDIRS + dir]: processor cycles */
+    sim_time *inv_batch_time;     /* [node]: send time of its last INV */
+    uint32_t *inv_batch_seq;      /* [node]: INVs sent at that time so far */
+} flash_model;
+
+static const char *const mode_names[SIM_FP_NMODES] = {
+    [SIM_FP_CONTROL] = "control",
+    [SIM_FP_DP] = "dp",
+    [SIM_FP_NOPROC] = "noproc",
+    [SIM_FP_PROC] = "proc",
+};
+
+const char *sim_flash_mode_name(int mode)
+{
+    return mode >= 0 && mode < SIM_FP_NMODES ? mode_names[mode] : NULL;
+}
+
+int sim_flash_parse_mode(const char *text)
+{
+    if (!text)
+        return -1;
+    if (!strncasecmp(text, "fp-", 3) || !strncasecmp(text, "fp_", 3))
+        text += 3;
+    for (int i = 0; i < SIM_FP_NMODES; i++)
+        if (!strcasecmp(text, mode_names[i]))
+            return i;
+    return -1;
+}
+
+const char *sim_flash_handler_name(int cls)
+{
+    return cls >= 0 && cls < FH_NCLASSES ? handler_names[cls] : NULL;
+}
+
+int sim_flash_handler_by_name(const char *name)
+{
+    for (int i = 0; i < FH_NCLASSES; i++)
+        if (!strcasecmp(name, handler_names[i]))
+            return i;
+    return -1;
+}
+
+static int is_put(int type) { return type == PM_PUTS || type == PM_PUTX || type == PM_PUTE; }
+
+sim_flash_handler sim_flash_classify(const proto_msg *m, int is_home, int from_local_processor)
+{
+    int t = m->type;
+    if (from_local_processor) {
+        if (t == PM_GETS)
+            return is_home ? FH_PI_LOCAL_GET : FH_PI_REMOTE_GET;
+        if (t == PM_GETX)
+            return is_home ? FH_PI_LOCAL_GETX : FH_PI_REMOTE_GETX;
+        if (t == PM_UPGRADE)
+            return is_home ? FH_PI_LOCAL_UPGRADE : FH_PI_REMOTE_UPGRADE;
+        if (is_put(t))
+            return is_home ? FH_PI_LOCAL_PUT : FH_PI_REMOTE_PUT;
+        return FH_OTHER;
+    }
+    switch (t) {
+    case PM_GETS: return is_home ? FH_NI_LOCAL_GET : FH_OTHER;
+    case PM_GETX: return is_home ? FH_NI_LOCAL_GETX : FH_OTHER;
+    case PM_UPGRADE: return is_home ? FH_NI_LOCAL_UPGRADE : FH_OTHER;
+    case PM_PUTS:
+    case PM_PUTX:
+    case PM_PUTE: return is_home ? FH_NI_LOCAL_PUT : FH_OTHER;
+    case PM_INV_ACK: return is_home ? FH_NI_INVAL_ACK : FH_OTHER;
+    case PM_WB_DATA: return is_home ? FH_NI_LOCAL_WRITEBACK : FH_OTHER;
+    case PM_DATA_S:
+    case PM_DATA_E: return FH_NI_REMOTE_PUT;
+    case PM_DATA_X: return FH_NI_REMOTE_PUTX;
+    case PM_UPGRADE_ACK: return FH_NI_REMOTE_UPGRADE_ACK;
+    case PM_INV: return FH_NI_INVAL;
+    case PM_RECALL: return FH_NI_REMOTE_RECALL;
+    case PM_PUT_ACK: return FH_NI_PUT_ACK;
+    default: return FH_OTHER;
+    }
+}
+
+/* Classes whose handler hands a line or a grant to the local processor. */
+static int answers_processor(int cls)
+{
+    return cls == FH_PI_LOCAL_GET || cls == FH_PI_LOCAL_GETX || cls == FH_PI_LOCAL_UPGRADE ||
+           cls == FH_NI_REMOTE_PUT || cls == FH_NI_REMOTE_PUTX ||
+           cls == FH_NI_REMOTE_UPGRADE_ACK;
+}
+
+static int from_processor_interface(int cls)
+{
+    return cls >= FH_PI_LOCAL_GET && cls <= FH_PI_REMOTE_PUT;
+}
+
+static int monitoring(const flash_model *fm)
+{
+    return fm->mode == SIM_FP_NOPROC || fm->mode == SIM_FP_PROC;
+}
+
+/* ---- sim_timing_ops ---- */
+
+static void flash_defaults(sim_params *p)
+{
+    p->line_size = 128;             /* paper line 108 */
+    p->cache_size = 1u << 20;       /* 1 MB 2-way secondary cache per processor (estimate) */
+    p->assoc = 2;
+    p->page_size = 4096;
+    p->hit_cycles = 1;
+    p->replacement_hints = 1;       /* dynamic pointer allocation keeps its lists short with them */
+    p->excl_clean = 0;
+}
+
+static void *flash_create(const sim_params *p, char *err, size_t errlen)
+{
+    if (p->nprocs < 1) {
+        snprintf(err, errlen, "flash: nprocs must be at least 1 (got %d)", p->nprocs);
+        return NULL;
+    }
+    if (p->fp_mode < 0 || p->fp_mode >= SIM_FP_NMODES) {
+        snprintf(err, errlen, "flash: fp_mode %d out of range", p->fp_mode);
+        return NULL;
+    }
+    flash_model *fm = calloc(1, sizeof *fm);
+    if (fm) {
+        fm->link_free = calloc((size_t)p->nprocs * NDIRS, sizeof *fm->link_free);
+        fm->inv_batch_time = calloc((size_t)p->nprocs, sizeof *fm->inv_batch_time);
+        fm->inv_batch_seq = calloc((size_t)p->nprocs, sizeof *fm->inv_batch_seq);
+    }
+    if (!fm || !fm->link_free || !fm->inv_batch_time || !fm->inv_batch_seq) {
+        if (fm) {
+            free(fm->link_free);
+            free(fm->inv_batch_time);
+            free(fm->inv_batch_seq);
+        }
+        free(fm);
+        snprintf(err, errlen, "flash: out of memory for %d nodes", p->nprocs);
+        return NULL;
+    }
+    fm->nnodes = p->nprocs;
+    fm->line_size = p->line_size;
+    fm->mode = p->fp_mode;
+    fm->cpu_ratio = 2;
+    fm->pi_in = 2;
+    fm->pi_out = 11;
+    fm->intervention = 15;
+    fm->net_fixed = 16;
+    fm->hop = 4;
+    fm->link_bytes = 8;
+    fm->inv_send = 2;
+    fm->contention = 1;
+    memcpy(fm->cost, flash_default_costs, sizeof fm->cost);
+    sim_mesh_dims(fm->nnodes, &fm->mesh_width, &fm->mesh_height);
+    return fm;
+}
+
+static void flash_destroy(void *model)
+{
+    flash_model *fm = model;
+    if (!fm)
+        return;
+    free(fm->link_free);
+    free(fm->inv_batch_time);
+    free(fm->inv_batch_seq);
+    free(fm);
+}
+
+/* "LAT/OCC" for a handler-class option. */
+static int parse_cost_pair(const char *key, const char *value, uint32_t *lat, uint32_t *occ,
+                           char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    unsigned long a = strtoul(value, &end, 10);
+    if (end == value || *end != '/' || errno || a > 100000)
+        goto bad;
+    const char *second = end + 1;
+    unsigned long b = strtoul(second, &end, 10);
+    if (end == second || *end || errno || b < 1 || b > 100000)
+        goto bad;
+    *lat = (uint32_t)a;
+    *occ = (uint32_t)b;
+    return 0;
+bad:
+    snprintf(err, errlen,
+             "flash: option %s=%s: expected LATENCY/OCCUPANCY in system cycles, e.g. %s=9/11 "
+             "(occupancy at least 1)",
+             key, value, key);
+    return -1;
+}
+
+static int flash_set(void *model, const char *key, const char *value, char *err, size_t errlen)
+{
+    flash_model *fm = model;
+    int cls = sim_flash_handler_by_name(key);
+    if (cls >= 0) {
+        uint32_t lat, occ;
+        if (parse_cost_pair(key, value, &lat, &occ, err, errlen))
+            return -1;
+        if (fm) {
+            fm->cost[cls].latency = lat;
+            fm->cost[cls].occupancy = occ;
+        }
+        return 0;
+    }
+    static const struct {
+        const char *key;
+        size_t offset;
+        uint64_t min, max;
+    } numeric[] = {
+        {"cpu_ratio", offsetof(flash_model, cpu_ratio), 1, 64},
+        {"pi_in", offsetof(flash_model, pi_in), 0, 100000},
+        {"pi_out", offsetof(flash_model, pi_out), 0, 100000},
+        {"intervention", offsetof(flash_model, intervention), 0, 100000},
+        {"net_fixed", offsetof(flash_model, net_fixed), 0, 100000},
+        {"hop", offsetof(flash_model, hop), 0, 100000},
+        {"link_bytes", offsetof(flash_model, link_bytes), 1, 4096},
+        {"inv_send", offsetof(flash_model, inv_send), 0, 100000},
+    };
+    for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++) {
+        if (strcmp(key, numeric[i].key))
+            continue;
+        uint64_t v;
+        if (sim_parse_u64(key, value, &v, err, errlen))
+            return -1;
+        if (v < numeric[i].min || v > numeric[i].max) {
+            snprintf(err, errlen, "flash: option %s=%s out of range [%llu, %llu]", key, value,
+                     (unsigned long long)numeric[i].min, (unsigned long long)numeric[i].max);
+            return -1;
+        }
+        if (fm)
+            *(uint32_t *)((char *)fm + numeric[i].offset) = (uint32_t)v;
+        return 0;
+    }
+    if (!strcmp(key, "contention")) {
+        if (strcmp(value, "0") && strcmp(value, "1")) {
+            snprintf(err, errlen, "flash: contention=%s: expected 0 or 1", value);
+            return -1;
+        }
+        if (fm)
+            fm->contention = value[0] == '1';
+        return 0;
+    }
+    snprintf(err, errlen,
+             "flash: unknown option '%s' (known: cpu_ratio, pi_in, pi_out, "
+             "intervention, net_fixed, hop, link_bytes, inv_send, contention, or a handler "
+             "class such as PILocalGet=LAT/OCC)",
+             key);
+    return -1;
+}
+
+/* Route a message x first, then y, charging each directed link it crosses:
+ * the head waits for a busy link, the link stays busy for the serialisation
+ * time.  Returns the time the head leaves the last router. */
+static sim_time route_with_contention(flash_model *fm, int src, int dst, sim_time t,
+                                      sim_time hop, sim_time serialise)
+{
+    int x = src % fm->mesh_width, y = src / fm->mesh_width;
+    int dx = dst % fm->mesh_width, dy = dst / fm->mesh_width;
+    while (x != dx || y != dy) {
+        int dir;
+        if (x != dx)
+            dir = x < dx ? DIR_EAST : DIR_WEST;
+        else
+            dir = y < dy ? DIR_NORTH : DIR_SOUTH;
+        sim_time *link = &fm->link_free[(size_t)(y * fm->mesh_width + x) * NDIRS + dir];
+        if (*link > t)
+            t = *link;
+        *link = t + serialise;
+        t += hop;
+        switch (dir) {
+        case DIR_EAST: x++; break;
+        case DIR_WEST: x--; break;
+        case DIR_NORTH: y++; break;
+        default: y--; break;
+        }
+    }
+    return t;
+}
+
+static sim_time flash_net_delay(void *model, const proto_msg *m, uint32_t bytes, sim_time send_time)
+{
+    flash_model *fm = model;
+    sim_time r = fm->cpu_ratio;
+    sim_time serialise = r * ((bytes + fm->link_bytes - 1) / fm->link_bytes);
+    sim_time t = send_time;
+    /* The k-th INV one handler sends leaves k pointer-list steps later. */
+    if (m->type == PM_INV && m->src >= 0 && m->src < fm->nnodes) {
+        if (fm->inv_batch_time[m->src] != send_time || fm->inv_batch_seq[m->src] == 0) {
+            fm->inv_batch_time[m->src] = send_time;
+            fm->inv_batch_seq[m->src] = 0;
+        }
+        t += r * fm->inv_send * fm->inv_batch_seq[m->src]++;
+    }
+    t += r * fm->net_fixed;
+    if (fm->contention && m->src >= 0 && m->src < fm->nnodes && m->dst >= 0 &&
+        m->dst < fm->nnodes)
+        t = route_with_contention(fm, m->src, m->dst, t, r * fm->hop, serialise);
+    else
+        t += r * fm->hop * (sim_time)sim_mesh_hops(fm->nnodes, m->src, m->dst);
+    t += serialise;
+    return t - send_time;
+}
+
+static sim_time flash_handler(void *model, int node, const proto_msg *m, int is_home,
+                              int from_local_processor, sim_time arrival, sim_time start,
+                              sim_time *occupancy)
+{
+    (void)node;
+    flash_model *fm = model;
+    int cls = sim_flash_classify(m, is_home, from_local_processor);
+    const sim_flash_cost *c = &fm->cost[cls];
+    sim_time latency = c->latency, occ = c->occupancy;
+    if (from_processor_interface(cls))
+        latency += fm->pi_in;
+    if (answers_processor(cls))
+        latency += fm->pi_out;
+    if (cls == FH_NI_REMOTE_RECALL)
+        latency += fm->intervention;
+    if (cls == FH_NI_INVAL_ACK)
+        occ += fm->inv_send;
+    if (monitoring(fm)) {
+        latency += c->fp_latency;
+        occ += c->fp_occupancy;
+    }
+    if (occ < 1)
+        occ = 1;
+    latency *= fm->cpu_ratio;
+    occ *= fm->cpu_ratio;
+    sim_flash_handler_stat *s = &fm->stat[cls];
+    s->count++;
+    s->latency += latency;
+    s->occupancy += occ;
+    s->queued += start > arrival ? start - arrival : 0;
+    *occupancy = occ;
+    return latency;
+}
+
+const sim_timing_ops sim_timing_flash = {
+    .name = "flash",
+    .description = "Stanford FLASH: 128 B lines, 2-D mesh, MAGIC handler latency and "
+                   "occupancy per handler class, FlashPoint modes (fp_mode=control|dp|noproc|proc)",
+    .defaults = flash_defaults,
+    .create = flash_create,
+    .destroy = flash_destroy,
+    .set = flash_set,
+    .sharers_ops = &dsm_sharers_pointer_list,
+    .fixed_latency = 0,
+    .miss_latency = NULL,
+    .net_delay = flash_net_delay,
+    .handler = flash_handler,
+};
+
+/* ---- direct access for tests and reports ---- */
+
+int sim_flash_cost_of(const void *model, int cls, sim_flash_cost *out)
+{
+    if (cls < 0 || cls >= FH_NCLASSES)
+        return -1;
+    *out = ((const flash_model *)model)->cost[cls];
+    return 0;
+}
+
+int sim_flash_stats_of(const void *model, int cls, sim_flash_handler_stat *out)
+{
+    if (cls < 0 || cls >= FH_NCLASSES)
+        return -1;
+    *out = ((const flash_model *)model)->stat[cls];
+    return 0;
+}
+
+uint32_t sim_flash_cpu_ratio(const void *model) { return ((const flash_model *)model)->cpu_ratio; }
+
+int sim_flash_mode(const void *model) { return ((const flash_model *)model)->mode; }

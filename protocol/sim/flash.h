@@ -1,0 +1,88 @@
+/* flash.h - the FLASH machine's timing model (000_2c9235d232d2914d.txt,
+ * section 3.1) behind protocol/sim/timing.h, and what tests and reports may
+ * ask it directly: the handler classes of the MAGIC protocol processor, their
+ * costs, and per-class counts of what the handlers cost during a run.
+ *
+ * The machine core (sim.c) reaches the model only through sim_timing_flash;
+ * the functions below take the opaque model pointer that sim_timing_flash's
+ * create() returns.  Units: the model's constants are 10 ns system cycles
+ * (MAGIC at 100 MHz); everything it returns to the core is processor cycles
+ * (system cycles x cpu_ratio, see flash.c). */
+#ifndef DSM_SIM_FLASH_H
+#define DSM_SIM_FLASH_H
+
+#include <stdint.h>
+
+#include "proto.h"
+#include "sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Handler classes, named as FLASH's protocol names its handlers: PI = the
+ * request came from this node's processor interface, NI = from the network;
+ * Local = this node is the line's home, Remote = it is not. */
+typedef enum sim_flash_handler {
+    FH_PI_LOCAL_GET,        /* local read, home here */
+    FH_PI_LOCAL_GETX,       /* local write miss, home here */
+    FH_PI_LOCAL_UPGRADE,    /* local upgrade S -> M, home here */
+    FH_PI_LOCAL_PUT,        /* local eviction (writeback or hint), home here */
+    FH_PI_REMOTE_GET,       /* local read of a remote line: forward to the home */
+    FH_PI_REMOTE_GETX,
+    FH_PI_REMOTE_UPGRADE,
+    FH_PI_REMOTE_PUT,       /* eviction of a remote line: forward to the home */
+    FH_NI_LOCAL_GET,        /* remote read request at the home */
+    FH_NI_LOCAL_GETX,
+    FH_NI_LOCAL_UPGRADE,
+    FH_NI_LOCAL_PUT,        /* remote eviction (PUTX / PUTE / PUTS) at the home */
+    FH_NI_INVAL_ACK,        /* invalidation ack at the home */
+    FH_NI_LOCAL_WRITEBACK,  /* recalled owner's data at the home */
+    FH_NI_REMOTE_PUT,       /* read reply (DATA_S / DATA_E) at the requester */
+    FH_NI_REMOTE_PUTX,      /* write reply (DATA_X) at the requester */
+    FH_NI_REMOTE_UPGRADE_ACK,
+    FH_NI_INVAL,            /* invalidation at a sharer */
+    FH_NI_REMOTE_RECALL,    /* recall at the dirty owner */
+    FH_NI_PUT_ACK,          /* writeback done, at the evicting owner */
+    FH_OTHER,               /* anything else (a message the classes do not expect) */
+    FH_NCLASSES
+} sim_flash_handler;
+
+/* The class of the handler that runs when `m` reaches a node. */
+sim_flash_handler sim_flash_classify(const proto_msg *m, int is_home, int from_local_processor);
+const char *sim_flash_handler_name(int cls);   /* "PILocalGet", ...; NULL out of range */
+int sim_flash_handler_by_name(const char *name); /* class, or -1 */
+
+/* Cost of one handler class in system cycles.  latency: handler start until
+ * its messages leave (for a class that answers the processor, including the
+ * processor-interface time, see flash.c); occupancy: how long the protocol
+ * processor stays busy.  fp_latency / fp_occupancy: what the FlashPoint code
+ * adds in modes DP-with-monitoring (noproc, proc). */
+typedef struct sim_flash_cost {
+    uint32_t latency, occupancy;
+    uint32_t fp_latency, fp_occupancy;
+} sim_flash_cost;
+
+/* What one handler class cost during the run, in processor cycles. */
+typedef struct sim_flash_handler_stat {
+    uint64_t count;
+    uint64_t latency, occupancy;  /* sums */
+    uint64_t queued;              /* sum of start - arrival (occupancy queuing) */
+} sim_flash_handler_stat;
+
+/* Read the cost table and run statistics of a model created by
+ * sim_timing_flash.create(); 0, or -1 for a class out of range. */
+int sim_flash_cost_of(const void *model, int cls, sim_flash_cost *out);
+int sim_flash_stats_of(const void *model, int cls, sim_flash_handler_stat *out);
+/* Processor cycles per 10 ns system cycle in this model. */
+uint32_t sim_flash_cpu_ratio(const void *model);
+int sim_flash_mode(const void *model);           /* sim_fp_mode */
+/* Parse "control" | "dp" | "noproc" | "proc" (also "fp-noproc", "fp-proc");
+ * the sim_fp_mode, or -1. */
+int sim_flash_parse_mode(const char *text);
+const char *sim_flash_mode_name(int mode);        /* NULL out of range */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

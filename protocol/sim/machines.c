@@ -1,0 +1,229 @@
+/* machines.c - the registry of simulated machines and their parameters:
+ * sim_params_for (a machine's defaults), sim_params_set (one key=value
+ * override, generic keys here, machine-specific keys checked by the model's
+ * set() and kept in sim_params.model_options), sim_params_check (the
+ * validation sim_create relies on).  The FLASH model is listed when the
+ * build defines SIM_HAVE_FLASH (protocol/sim/flash.mk adds it to
+ * SIM_MACHINE_CPPFLAGS together with flash.c), so the library links with
+ * and without it.  Pure. */
+#include "sim/timing.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const sim_timing_ops *const sim_timing_models[] = {
+    &sim_timing_uniform,
+    &sim_timing_numa,
+#ifdef SIM_HAVE_FLASH
+    &sim_timing_flash,
+#endif
+    NULL,
+};
+
+const char *const sim_machine_names[] = {
+    "uniform",
+    "numa",
+#ifdef SIM_HAVE_FLASH
+    "flash",
+#endif
+    NULL,
+};
+
+const sim_timing_ops *sim_timing_find(const char *name)
+{
+    for (int i = 0; name && sim_timing_models[i]; i++)
+        if (strcmp(sim_timing_models[i]->name, name) == 0)
+            return sim_timing_models[i];
+    return NULL;
+}
+
+static void list_machines(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; sim_machine_names[i] && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+                                 sim_machine_names[i]);
+}
+
+int sim_params_for(const char *machine, int nprocs, sim_params *out, char *err, size_t errlen)
+{
+    const sim_timing_ops *ops = sim_timing_find(machine);
+    if (!ops) {
+        char names[200];
+        list_machines(names, sizeof names);
+        snprintf(err, errlen, "unknown machine '%s' (machines: %s)", machine ? machine : "",
+                 names);
+        return -1;
+    }
+    if (nprocs < 1 || nprocs > SIM_MAX_PROCS) {
+        snprintf(err, errlen, "machine '%s': %d processors, must be 1 .. %d", machine, nprocs,
+                 SIM_MAX_PROCS);
+        return -1;
+    }
+    memset(out, 0, sizeof *out);
+    snprintf(out->machine, sizeof out->machine, "%s", ops->name);
+    out->nprocs = nprocs;
+    ops->defaults(out);
+    return 0;
+}
+
+static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+static int parse_flag(const char *key, const char *value, int *out, char *err, size_t errlen)
+{
+    if (!strcmp(value, "1") || !strcmp(value, "on") || !strcmp(value, "yes")) {
+        *out = 1;
+        return 0;
+    }
+    if (!strcmp(value, "0") || !strcmp(value, "off") || !strcmp(value, "no")) {
+        *out = 0;
+        return 0;
+    }
+    snprintf(err, errlen, "option '%s' takes 0/1 (on/off), got '%s'", key, value);
+    return -1;
+}
+
+static const char *const fp_mode_names[SIM_FP_NMODES] = {"control", "dp", "noproc", "proc"};
+
+int sim_params_set(sim_params *p, const char *kv, char *err, size_t errlen)
+{
+    const sim_timing_ops *ops = sim_timing_find(p->machine);
+    if (!ops) {
+        snprintf(err, errlen, "unknown machine '%s'", p->machine);
+        return -1;
+    }
+    const char *eq = kv ? strchr(kv, '=') : NULL;
+    if (!eq || eq == kv) {
+        snprintf(err, errlen, "machine option '%s' is not key=value", kv ? kv : "");
+        return -1;
+    }
+    char key[64];
+    size_t klen = (size_t)(eq - kv);
+    if (klen >= sizeof key) {
+        snprintf(err, errlen, "machine option key too long in '%s'", kv);
+        return -1;
+    }
+    memcpy(key, kv, klen);
+    key[klen] = 0;
+    const char *value = eq + 1;
+    uint64_t v;
+
+    struct {
+        const char *name;
+        uint32_t *field;
+    } u32[] = {
+        {"line_size", &p->line_size},
+        {"cache_size", &p->cache_size},
+        {"assoc", &p->assoc},
+        {"page_size", &p->page_size},
+    };
+    for (size_t i = 0; i < sizeof u32 / sizeof u32[0]; i++)
+        if (!strcmp(key, u32[i].name)) {
+            if (sim_parse_u64(key, value, &v, err, errlen))
+                return -1;
+            if (v > UINT32_MAX) {
+                snprintf(err, errlen, "option '%s': %s is too large", key, value);
+                return -1;
+            }
+            *u32[i].field = (uint32_t)v;
+            return 0;
+        }
+    if (!strcmp(key, "hit_cycles"))
+        return sim_parse_u64(key, value, &p->hit_cycles, err, errlen);
+    if (!strcmp(key, "sample_period"))
+        return sim_parse_u64(key, value, &p->sample_period, err, errlen);
+    if (!strcmp(key, "sample_length"))
+        return sim_parse_u64(key, value, &p->sample_length, err, errlen);
+    if (!strcmp(key, "replacement_hints"))
+        return parse_flag(key, value, &p->replacement_hints, err, errlen);
+    if (!strcmp(key, "excl_clean"))
+        return parse_flag(key, value, &p->excl_clean, err, errlen);
+    if (!strcmp(key, "fp_mode")) {
+        for (int i = 0; i < SIM_FP_NMODES; i++)
+            if (!strcmp(value, fp_mode_names[i])) {
+                p->fp_mode = i;
+                return 0;
+            }
+        snprintf(err, errlen, "option 'fp_mode': '%s' is not control, dp, noproc or proc", value);
+        return -1;
+    }
+    if (!strcmp(key, "nprocs")) {
+        snprintf(err, errlen, "option 'nprocs': the number of processors is set with -n");
+        return -1;
+    }
+    /* machine-specific: the model validates it, sim_create replays it */
+    char merr[200];
+    if (!ops->set || ops->set(NULL, key, value, merr, sizeof merr)) {
+        if (ops->set)
+            snprintf(err, errlen, "machine '%s': %s", p->machine, merr);
+        else
+            snprintf(err, errlen, "machine '%s' has no option '%s'", p->machine, key);
+        return -1;
+    }
+    size_t used = strlen(p->model_options), need = strlen(kv) + (used ? 1 : 0);
+    if (strchr(kv, ';') || used + need >= sizeof p->model_options) {
+        snprintf(err, errlen, "machine option '%s': too many options or a ';' in it", kv);
+        return -1;
+    }
+    snprintf(p->model_options + used, sizeof p->model_options - used, "%s%s", used ? ";" : "",
+             kv);
+    return 0;
+}
+
+int sim_params_check(const sim_params *p, char *err, size_t errlen)
+{
+    if (!sim_timing_find(p->machine)) {
+        char names[200];
+        list_machines(names, sizeof names);
+        snprintf(err, errlen, "unknown machine '%s' (machines: %s)", p->machine, names);
+        return -1;
+    }
+    return sim_params_check_shape(p, err, errlen);
+}
+
+int sim_params_check_shape(const sim_params *p, char *err, size_t errlen)
+{
+    if (p->nprocs < 1 || p->nprocs > SIM_MAX_PROCS) {
+        snprintf(err, errlen, "%d processors: must be 1 .. %d", p->nprocs, SIM_MAX_PROCS);
+        return -1;
+    }
+    if (!is_pow2(p->line_size) || p->line_size < 4 || p->line_size > 4096) {
+        snprintf(err, errlen, "line_size %u: must be a power of two from 4 to 4096",
+                 p->line_size);
+        return -1;
+    }
+    if (p->assoc < 1) {
+        snprintf(err, errlen, "assoc %u: must be at least 1", p->assoc);
+        return -1;
+    }
+    if (p->cache_size < p->line_size) {
+        snprintf(err, errlen, "cache_size %u: smaller than one line (line_size %u)",
+                 p->cache_size, p->line_size);
+        return -1;
+    }
+    uint32_t lines = p->cache_size / p->line_size;
+    if (p->cache_size % p->line_size || lines % p->assoc || !is_pow2(lines / p->assoc)) {
+        snprintf(err, errlen,
+                 "cache_size %u with line_size %u and assoc %u: the number of sets "
+                 "(cache_size / line_size / assoc) must be a whole power of two",
+                 p->cache_size, p->line_size, p->assoc);
+        return -1;
+    }
+    if (!is_pow2(p->page_size) || p->page_size < p->line_size) {
+        snprintf(err, errlen, "page_size %u: must be a power of two, at least line_size %u",
+                 p->page_size, p->line_size);
+        return -1;
+    }
+    if (p->sample_period && (p->sample_length == 0 || p->sample_length > p->sample_period)) {
+        snprintf(err, errlen,
+                 "sample_length %llu: must be 1 .. sample_period (%llu) when sampling",
+                 (unsigned long long)p->sample_length, (unsigned long long)p->sample_period);
+        return -1;
+    }
+    if (p->fp_mode < 0 || p->fp_mode >= SIM_FP_NMODES) {
+        snprintf(err, errlen, "fp_mode %d out of range", p->fp_mode);
+        return -1;
+    }
+    return 0;
+}

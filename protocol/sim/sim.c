@@ -1,0 +1,1047 @@
+/* sim.c - the machine core: P simulated processors, each a cache model
+ * (cache.h) in front of one node of the coherence engine (proto.h), an
+ * event queue (evq.h) and the machine's timing model (timing.h).  See sim.h
+ * for how the front end drives it and doc/simulation.md for the model.
+ *
+ * A hit is handled here without the engine (the cache line keeps the access
+ * right the engine last gave).  A miss or an upgrade picks a victim way,
+ * evicts the victim through the engine (proto_evict, when the engine has
+ * it), and asks the engine (proto_access).  The actions the engine returns
+ * are performed here: PA_SEND becomes a message (fixed-latency machines:
+ * delivered at once, in FIFO order, within the same call; message-timed
+ * machines: an event after net_delay, handled after the receiving
+ * controller's queue), PA_SET_ACCESS updates the cache line (NONE from an
+ * INV or RECALL removes it: an invalidation), PA_COMPLETE for the block a
+ * processor is stalled on fills the line, performs the access (its bytes
+ * are touched) and releases the engine's hold at once.
+ *
+ * Miss causes (MemSpy 4.2.7): each processor keeps, per line it ever held,
+ * why the line last left its cache: replaced (with the bin whose fill
+ * evicted it, 4.2.8), invalidated (with the true/false sharing verdict), or
+ * unknown (it left while the statistics window was closed).  A line never
+ * held is a cold miss.
+ *
+ * False sharing (MemSpy 4.2.7, as the thesis defines it): when another
+ * processor's request takes a line away, the invalidation is false sharing
+ * if none of the bytes that request references (the requester's reference
+ * that missed: address and size) was touched by this processor since the
+ * line entered its cache; otherwise true sharing.  The verdict is decided at
+ * the invalidation and reported with the next miss on that line.
+ *
+ * Pure: no I/O, no threads, no clocks. */
+#include "sim/sim.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto.h"
+#include "sim/cache.h"
+#include "sim/evq.h"
+#include "sim/timing.h"
+
+/* 1: the engine has proto_evict, exclusive-clean and the config fields for
+ * them (proto.h, "Hardware additions"); 0: evictions are silent to the
+ * engine (memory serves a line the engine still thinks is held). */
+#ifndef SIM_ENGINE_EVICT
+#define SIM_ENGINE_EVICT 1
+#endif
+
+/* Why a line last left a processor's cache (departure record). */
+enum { DEP_NEVER = 0, DEP_REPLACED, DEP_INVALIDATED, DEP_UNKNOWN };
+/* A departure record packs why (bits 0-2), false sharing (bit 4) and the
+ * evicting bin + 1 (bits 8-31); kept in chunks allocated on first use. */
+#define DEP_CHUNK_SHIFT 12
+#define DEP_CHUNK (1u << DEP_CHUNK_SHIFT)
+#define DEP_FS 0x10u
+
+#define SIM_MAX_DEPTH 16
+#define SIM_MAX_COLLECTORS 8
+
+typedef struct sim_proc {
+    sim_time clock;
+    sim_cache cache;
+    proto_engine *eng;
+    uint32_t **dep;          /* departure records, per chunk of blocks */
+    int stalled;             /* a reference is in progress (a miss in flight) */
+    int done;                /* the miss in flight has been granted */
+    int served;              /* the home has sent the grant */
+    int had_miss;            /* the reference in progress missed at least once */
+    uint64_t req_seq;        /* order in which its request reached the home (0: not yet) */
+    /* the reference in progress: what remains of it, and the line missed */
+    uintptr_t rest_addr;
+    uint32_t rest_size;
+    uint8_t is_write;
+    int procedure;
+    int last_procedure;      /* procedure of the previous reference (switch detection) */
+    uint32_t block;          /* line missed */
+    uintptr_t miss_addr;     /* bytes of the reference in that line */
+    uint32_t miss_len;
+    int owner_at_issue;      /* fixed latency: dirty owner when the request reached the home */
+    sim_miss miss;           /* record of the miss in flight */
+} sim_proc;
+
+typedef struct sim_bin_range {
+    uintptr_t start, end;
+    int id;
+} sim_bin_range;
+
+typedef struct sim_collector {
+    sim_miss_fn fn;
+    void *arg;
+} sim_collector;
+
+struct sim_machine {
+    sim_params p;
+    const sim_timing_ops *ops;
+    void *model;
+    int fixed;
+    uintptr_t base;
+    size_t bytes;
+    uint32_t nblocks;
+    unsigned line_shift, page_shift; /* page_shift: log2 of lines per page */
+    int nprocs;
+    sim_proc *procs;
+    sim_evq q;
+    proto_actions acts[SIM_MAX_DEPTH];
+    int depth;
+    proto_msg *inq;          /* fixed latency: messages not yet delivered */
+    size_t inq_head, inq_len, inq_cap;
+    int inline_requester;    /* fixed latency: the processor whose miss is being served */
+    uint64_t home_seq;
+    sim_time *pair_last;     /* message timed: last arrival per (src, dst) */
+    sim_time *ctrl_busy;     /* message timed: controller busy until */
+    uint8_t *warm;           /* per block: some processor has touched it */
+    char **bin_names;
+    sim_bin_range *bins;     /* sorted by start */
+    int nbins, bins_cap;
+    sim_collector collectors[SIM_MAX_COLLECTORS];
+    int ncollectors;
+    uint64_t refs, refs_sampled;
+    sim_time now;
+    int failed;
+    char err[256];
+};
+
+static void fail(sim_machine *m, int rc, const char *fmt, ...)
+{
+    if (m->failed)
+        return;
+    m->failed = rc ? rc : PROTO_EINVAL;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->err, sizeof m->err, fmt, ap);
+    va_end(ap);
+}
+
+static inline int stats_on_at(const sim_machine *m, sim_time t)
+{
+    return !m->p.sample_period || t % m->p.sample_period < m->p.sample_length;
+}
+
+static inline int log2u(uint64_t v)
+{
+    int s = 0;
+    while ((1ull << s) < v)
+        s++;
+    return s;
+}
+
+/* ---------------- parameters, creation ---------------- */
+
+sim_machine *sim_create(const sim_params *p, uintptr_t base, size_t bytes, char *err,
+                        size_t errlen)
+{
+    if (!p) {
+        snprintf(err, errlen, "no machine parameters");
+        return NULL;
+    }
+    return sim_create_model(p, sim_timing_find(p->machine), base, bytes, err, errlen);
+}
+
+sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, uintptr_t base,
+                              size_t bytes, char *err, size_t errlen)
+{
+    if (!p) {
+        snprintf(err, errlen, "no machine parameters");
+        return NULL;
+    }
+    if (!ops || sim_params_check_shape(p, err, errlen)) {
+        if (!ops)
+            snprintf(err, errlen, "unknown machine '%s'", p->machine);
+        return NULL;
+    }
+    if (bytes == 0) {
+        snprintf(err, errlen, "machine '%s': the simulated region is empty", p->machine);
+        return NULL;
+    }
+    uint64_t nblocks = (bytes + p->line_size - 1) / p->line_size;
+    if (nblocks > UINT32_MAX - 1) {
+        snprintf(err, errlen, "machine '%s': a region of %zu bytes has too many %u-byte lines",
+                 p->machine, bytes, p->line_size);
+        return NULL;
+    }
+    sim_machine *m = calloc(1, sizeof *m);
+    if (!m) {
+        snprintf(err, errlen, "out of memory creating machine '%s'", p->machine);
+        return NULL;
+    }
+    m->p = *p;
+    m->ops = ops;
+    m->fixed = m->ops->fixed_latency;
+    m->base = base;
+    m->bytes = bytes;
+    m->nblocks = (uint32_t)nblocks;
+    m->line_shift = (unsigned)log2u(p->line_size);
+    m->page_shift = (unsigned)log2u(p->page_size) - m->line_shift;
+    m->nprocs = p->nprocs;
+    m->inline_requester = -1;
+    sim_evq_init(&m->q);
+    for (int i = 0; i < SIM_MAX_DEPTH; i++)
+        proto_actions_init(&m->acts[i]);
+
+    m->model = m->ops->create(p, err, errlen);
+    if (!m->model)
+        goto fail_quiet;
+    /* replay the model's options in the order they were given */
+    char opts[sizeof p->model_options];
+    memcpy(opts, p->model_options, sizeof opts);
+    opts[sizeof opts - 1] = 0;
+    for (char *save = NULL, *kv = strtok_r(opts, ";", &save); kv;
+         kv = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq) {
+            snprintf(err, errlen, "machine option '%s' is not key=value", kv);
+            goto fail_quiet;
+        }
+        *eq = 0;
+        char merr[200];
+        if (m->ops->set(m->model, kv, eq + 1, merr, sizeof merr)) {
+            snprintf(err, errlen, "machine '%s': %s", p->machine, merr);
+            goto fail_quiet;
+        }
+    }
+
+    m->procs = calloc((size_t)m->nprocs, sizeof *m->procs);
+    m->warm = calloc(m->nblocks, 1);
+    if (!m->procs || !m->warm)
+        goto fail_nomem;
+    uint32_t nsets = p->cache_size / p->line_size / p->assoc;
+    size_t nchunks = ((size_t)m->nblocks + DEP_CHUNK - 1) >> DEP_CHUNK_SHIFT;
+    for (int i = 0; i < m->nprocs; i++) {
+        sim_proc *pr = &m->procs[i];
+        pr->procedure = pr->last_procedure = -1;
+        if (sim_cache_init(&pr->cache, nsets, p->assoc, p->line_size))
+            goto fail_nomem;
+        pr->dep = calloc(nchunks, sizeof *pr->dep);
+        proto_config cfg = {.self = i, .nnodes = m->nprocs, .nblocks = m->nblocks};
+#if SIM_ENGINE_EVICT
+        cfg.replacement_hints = p->replacement_hints;
+        cfg.excl_clean = p->excl_clean;
+        cfg.sharers_ops = m->ops->sharers_ops;
+#endif
+        pr->eng = proto_engine_create(&cfg);
+        if (!pr->dep || !pr->eng)
+            goto fail_nomem;
+        proto_set_augment(pr->eng, 0); /* pattern detection is the DSM's, not needed here */
+    }
+    if (!m->fixed) {
+        m->pair_last = calloc((size_t)m->nprocs * m->nprocs, sizeof *m->pair_last);
+        m->ctrl_busy = calloc((size_t)m->nprocs, sizeof *m->ctrl_busy);
+        if (!m->pair_last || !m->ctrl_busy)
+            goto fail_nomem;
+    }
+    return m;
+
+fail_nomem:
+    snprintf(err, errlen,
+             "out of memory creating machine '%s' (%d processors, %u lines of %u bytes)",
+             p->machine, p->nprocs, m->nblocks, p->line_size);
+fail_quiet:
+    sim_destroy(m);
+    return NULL;
+}
+
+void sim_destroy(sim_machine *m)
+{
+    if (!m)
+        return;
+    if (m->procs) {
+        size_t nchunks = ((size_t)m->nblocks + DEP_CHUNK - 1) >> DEP_CHUNK_SHIFT;
+        for (int i = 0; i < m->nprocs; i++) {
+            sim_proc *pr = &m->procs[i];
+            sim_cache_free(&pr->cache);
+            if (pr->dep)
+                for (size_t c = 0; c < nchunks; c++)
+                    free(pr->dep[c]);
+            free(pr->dep);
+            proto_engine_destroy(pr->eng);
+        }
+        free(m->procs);
+    }
+    if (m->model)
+        m->ops->destroy(m->model);
+    for (int i = 0; i < SIM_MAX_DEPTH; i++)
+        proto_actions_free(&m->acts[i]);
+    sim_evq_free(&m->q);
+    for (int i = 0; i < m->nbins; i++)
+        free(m->bin_names[i]);
+    free(m->bin_names);
+    free(m->bins);
+    free(m->inq);
+    free(m->pair_last);
+    free(m->ctrl_busy);
+    free(m->warm);
+    free(m);
+}
+
+const sim_params *sim_get_params(const sim_machine *m) { return &m->p; }
+void *sim_timing_model(const sim_machine *m) { return m->model; }
+const sim_timing_ops *sim_timing_ops_of(const sim_machine *m) { return m->ops; }
+const char *sim_error(const sim_machine *m) { return m->failed ? m->err : NULL; }
+int sim_stalled(const sim_machine *m, int proc) { return m->procs[proc].stalled; }
+sim_time sim_clock(const sim_machine *m, int proc) { return m->procs[proc].clock; }
+void sim_set_clock(sim_machine *m, int proc, sim_time t) { m->procs[proc].clock = t; }
+void sim_add_cycles(sim_machine *m, int proc, sim_time n) { m->procs[proc].clock += n; }
+uint64_t sim_references(const sim_machine *m) { return m->refs; }
+uint64_t sim_references_sampled(const sim_machine *m) { return m->refs_sampled; }
+int sim_stats_on(const sim_machine *m) { return stats_on_at(m, m->now); }
+int sim_nbins(const sim_machine *m) { return m->nbins; }
+
+const char *sim_bin_name(const sim_machine *m, int bin)
+{
+    return bin >= 0 && bin < m->nbins ? m->bin_names[bin] : NULL;
+}
+
+sim_time sim_next_event(const sim_machine *m)
+{
+    const sim_event *e = sim_evq_peek(&m->q);
+    return e ? e->time : SIM_NEVER;
+}
+
+int sim_on_miss(sim_machine *m, sim_miss_fn fn, void *arg)
+{
+    if (!fn || m->ncollectors >= SIM_MAX_COLLECTORS)
+        return -1;
+    m->collectors[m->ncollectors++] = (sim_collector){fn, arg};
+    return 0;
+}
+
+/* ---------------- placement and bins ---------------- */
+
+static int place_lines(sim_machine *m, uint32_t first, uint32_t count, int home)
+{
+    for (int i = 0; i < m->nprocs; i++) {
+        int rc = proto_set_home(m->procs[i].eng, first, count, home);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Page `page` (in units of page_size from base) round robin over the nodes. */
+static int place_page_rr(sim_machine *m, uint64_t page)
+{
+    uint64_t first = page << m->page_shift;
+    uint64_t count = 1ull << m->page_shift;
+    if (first >= m->nblocks)
+        return 0;
+    if (first + count > m->nblocks)
+        count = m->nblocks - first;
+    return place_lines(m, (uint32_t)first, (uint32_t)count, (int)(page % (uint64_t)m->nprocs));
+}
+
+int sim_place(sim_machine *m, uintptr_t addr, size_t len, int home)
+{
+    if (home >= m->nprocs) {
+        fail(m, PROTO_EINVAL, "sim_place: home %d, but the machine has %d processors", home,
+             m->nprocs);
+        return -1;
+    }
+    if (len == 0)
+        return 0;
+    if (addr < m->base || addr - m->base >= m->bytes || len > m->bytes - (addr - m->base)) {
+        fail(m, PROTO_EINVAL, "sim_place: range %#lx+%zu is outside the simulated region",
+             (unsigned long)addr, len);
+        return -1;
+    }
+    uint64_t off = addr - m->base;
+    uint64_t page_first = off >> (m->page_shift + m->line_shift);
+    uint64_t page_last = (off + len - 1) >> (m->page_shift + m->line_shift);
+    for (uint64_t pg = page_first; pg <= page_last; pg++) {
+        int rc;
+        if (home >= 0) {
+            uint64_t first = pg << m->page_shift, count = 1ull << m->page_shift;
+            if (first + count > m->nblocks)
+                count = m->nblocks - first;
+            rc = place_lines(m, (uint32_t)first, (uint32_t)count, home);
+        } else {
+            rc = place_page_rr(m, pg);
+        }
+        if (rc < 0) {
+            fail(m, rc, "sim_place: the engine refused page %llu", (unsigned long long)pg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int sim_bin(sim_machine *m, uintptr_t addr, size_t len, const char *name)
+{
+    if (m->nbins == m->bins_cap) {
+        int cap = m->bins_cap ? m->bins_cap * 2 : 16;
+        sim_bin_range *b = realloc(m->bins, (size_t)cap * sizeof *b);
+        if (!b)
+            return -1;
+        m->bins = b;
+        char **n = realloc(m->bin_names, (size_t)cap * sizeof *n);
+        if (!n)
+            return -1;
+        m->bin_names = n;
+        m->bins_cap = cap;
+    }
+    char *copy = strdup(name ? name : "");
+    if (!copy)
+        return -1;
+    int id = m->nbins;
+    m->bin_names[id] = copy;
+    /* insert keeping the ranges sorted by start (a later bin with the same
+     * start goes after: lookups find the latest) */
+    int i = m->nbins;
+    while (i > 0 && m->bins[i - 1].start > addr) {
+        m->bins[i] = m->bins[i - 1];
+        i--;
+    }
+    m->bins[i] = (sim_bin_range){addr, addr + len, id};
+    m->nbins++;
+    return id;
+}
+
+static int bin_of(const sim_machine *m, uintptr_t addr)
+{
+    int lo = 0, hi = m->nbins - 1, found = -1;
+    while (lo <= hi) { /* last range whose start <= addr */
+        int mid = (lo + hi) / 2;
+        if (m->bins[mid].start <= addr)
+            found = mid, lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    /* nested or overlapping ranges: look a few ranges back, no further (a
+     * lookup stays cheap when many bins precede an unbinned address) */
+    for (int i = found, n = 0; i >= 0 && n < 8; i--, n++)
+        if (addr < m->bins[i].end)
+            return m->bins[i].id;
+    return -1;
+}
+
+/* ---------------- departure records ---------------- */
+
+static uint32_t dep_get(const sim_proc *pr, uint32_t block)
+{
+    const uint32_t *chunk = pr->dep[block >> DEP_CHUNK_SHIFT];
+    return chunk ? chunk[block & (DEP_CHUNK - 1)] : DEP_NEVER;
+}
+
+static void dep_set(sim_machine *m, sim_proc *pr, uint32_t block, uint32_t rec)
+{
+    uint32_t **chunk = &pr->dep[block >> DEP_CHUNK_SHIFT];
+    if (!*chunk) {
+        *chunk = calloc(DEP_CHUNK, sizeof **chunk);
+        if (!*chunk) {
+            fail(m, PROTO_ENOMEM, "out of memory for the miss-cause records");
+            return;
+        }
+    }
+    (*chunk)[block & (DEP_CHUNK - 1)] = rec;
+}
+
+static uint32_t dep_record(int why, int false_sharing, int bin)
+{
+    uint32_t b = bin < 0 || bin >= 0xFFFFFF ? 0 : (uint32_t)bin + 1;
+    return (uint32_t)why | (false_sharing ? DEP_FS : 0) | b << 8;
+}
+
+/* ---------------- performing the engine's actions ---------------- */
+
+static void run_actions(sim_machine *m, int node, const proto_actions *a, sim_time t);
+
+enum { CALL_ACCESS, CALL_RECEIVE, CALL_RELEASE, CALL_EVICT };
+
+/* One engine call on node's engine, its actions performed at time t. */
+static int engine_call(sim_machine *m, int node, int kind, uint32_t block, int is_write,
+                       const proto_msg *msg, sim_time t)
+{
+    if (m->failed)
+        return m->failed;
+    if (m->depth >= SIM_MAX_DEPTH) {
+        fail(m, PROTO_EINVAL, "engine actions nested deeper than %d", SIM_MAX_DEPTH);
+        return m->failed;
+    }
+    proto_actions *a = &m->acts[m->depth++];
+    a->n = 0;
+    proto_engine *e = m->procs[node].eng;
+    int rc = PROTO_OK;
+    switch (kind) {
+    case CALL_ACCESS: rc = proto_access(e, block, is_write, a); break;
+    case CALL_RECEIVE: rc = proto_receive(e, msg, a); break;
+    case CALL_RELEASE: rc = proto_release(e, block, a); break;
+#if SIM_ENGINE_EVICT
+    case CALL_EVICT: rc = proto_evict(e, block, a); break;
+#endif
+    default: break;
+    }
+    if (rc < 0)
+        fail(m, rc, "engine error on node %d, line %u: %s", node, block, proto_last_error(e));
+    else
+        run_actions(m, node, a, t);
+    m->depth--;
+    return m->failed;
+}
+
+/* The processor whose request the home is serving for `block`: the one
+ * whose request reached the home first among those not yet granted. */
+static int find_requester(const sim_machine *m, uint32_t block)
+{
+    if (m->inline_requester >= 0)
+        return m->inline_requester;
+    int best = -1;
+    for (int i = 0; i < m->nprocs; i++) {
+        const sim_proc *pr = &m->procs[i];
+        if (pr->stalled && !pr->done && !pr->served && pr->block == block && pr->req_seq &&
+            (best < 0 || pr->req_seq < m->procs[best].req_seq))
+            best = i;
+    }
+    return best;
+}
+
+static void inq_push(sim_machine *m, const proto_msg *msg)
+{
+    if (m->inq_len == m->inq_cap) {
+        size_t cap = m->inq_cap ? m->inq_cap * 2 : 64;
+        proto_msg *q = malloc(cap * sizeof *q);
+        if (!q) {
+            fail(m, PROTO_ENOMEM, "out of memory queueing a message");
+            return;
+        }
+        for (size_t i = 0; i < m->inq_len; i++)
+            q[i] = m->inq[(m->inq_head + i) % m->inq_cap];
+        free(m->inq);
+        m->inq = q;
+        m->inq_head = 0;
+        m->inq_cap = cap;
+    }
+    m->inq[(m->inq_head + m->inq_len++) % m->inq_cap] = *msg;
+}
+
+/* Fixed latency: deliver every queued message, in order, at time t. */
+static void inq_drain(sim_machine *m, sim_time t)
+{
+    while (m->inq_len && !m->failed) {
+        proto_msg msg = m->inq[m->inq_head];
+        m->inq_head = (m->inq_head + 1) % m->inq_cap;
+        m->inq_len--;
+        engine_call(m, msg.dst, CALL_RECEIVE, msg.block, 0, &msg, t);
+    }
+}
+
+static int is_grant(int type)
+{
+    return type == PM_DATA_S || type == PM_DATA_X || type == PM_UPGRADE_ACK
+#if SIM_ENGINE_EVICT
+           || type == PM_DATA_E
+#endif
+        ;
+}
+
+static int is_request(int type)
+{
+    return type == PM_GETS || type == PM_GETX || type == PM_UPGRADE;
+}
+
+static void send_msg(sim_machine *m, const proto_msg *msg, sim_time t)
+{
+    if (msg->dst < 0 || msg->dst >= m->nprocs || msg->src < 0 || msg->src >= m->nprocs) {
+        fail(m, PROTO_EINVAL, "engine sent %s from %d to %d", proto_msg_name(msg->type),
+             msg->src, msg->dst);
+        return;
+    }
+    if (msg->type == PM_INV) {
+        int r = find_requester(m, msg->block);
+        if (r >= 0)
+            m->procs[r].miss.invalidations++;
+    } else if (is_grant(msg->type)) {
+        sim_proc *pr = &m->procs[msg->dst];
+        if (pr->stalled && pr->block == msg->block)
+            pr->served = 1;
+    }
+    if (m->fixed) {
+        inq_push(m, msg);
+        return;
+    }
+    uint32_t bytes = sim_msg_bytes(msg->type, m->p.line_size);
+    sim_time arrival = t + m->ops->net_delay(m->model, msg, bytes, t);
+    sim_time *last = &m->pair_last[(size_t)msg->src * m->nprocs + msg->dst];
+    if (arrival < *last) /* FIFO per pair: never overtake an earlier message */
+        arrival = *last;
+    *last = arrival;
+    sim_event ev = {.time = arrival, .kind = SIM_EV_ARRIVE, .node = msg->dst, .msg = *msg};
+    if (sim_evq_push(&m->q, &ev))
+        fail(m, PROTO_ENOMEM, "out of memory queueing an event");
+}
+
+/* The line `block` left processor node's cache because of another
+ * processor's request (INV or RECALL). */
+static void line_taken(sim_machine *m, int node, sim_line *l, sim_time t)
+{
+    sim_proc *pr = &m->procs[node];
+    int fs = 0;
+    int r = find_requester(m, l->block);
+    if (r >= 0 && r != node) {
+        const sim_proc *w = &m->procs[r];
+        uint64_t mask[2];
+        uint32_t off = (uint32_t)((w->miss_addr - m->base) & (m->p.line_size - 1));
+        sim_touch_mask(&pr->cache, off, w->miss_len, mask);
+        fs = !((mask[0] & l->touched[0]) | (mask[1] & l->touched[1]));
+    }
+    /* the home's own read copy goes without a message (proto.h: messages to
+     * self stay in the engine); it counts as an invalidation all the same */
+    if (r >= 0 && r != node && l->perm == PROTO_ACCESS_READ &&
+        proto_home(pr->eng, l->block) == node)
+        m->procs[r].miss.invalidations++;
+    int on = stats_on_at(m, t);
+    if (pr->stalled && !pr->done && pr->block == l->block) {
+        /* an upgrade overtaken by the invalidation: it becomes a write miss */
+        pr->miss.is_upgrade = 0;
+        pr->miss.cause = on ? SIM_CAUSE_INVALIDATION : SIM_CAUSE_UNKNOWN;
+        pr->miss.false_sharing = (uint8_t)(on && fs);
+        l->perm = PROTO_ACCESS_NONE;
+        l->touched[0] = l->touched[1] = 0;
+        return;
+    }
+    dep_set(m, pr, l->block, dep_record(on ? DEP_INVALIDATED : DEP_UNKNOWN, on && fs, -1));
+    l->block = SIM_LINE_EMPTY;
+    l->perm = PROTO_ACCESS_NONE;
+}
+
+static void finish_miss(sim_machine *m, int p, sim_time t);
+static void retry_access(sim_machine *m, int p, sim_time t);
+
+static void line_granted(sim_machine *m, int p)
+{
+    sim_proc *pr = &m->procs[p];
+    sim_line *l = sim_cache_find(&pr->cache, pr->block);
+    uint64_t mask[2];
+    uint32_t off = (uint32_t)((pr->miss_addr - m->base) & (m->p.line_size - 1));
+    sim_touch_mask(&pr->cache, off, pr->miss_len, mask);
+    l->touched[0] |= mask[0];
+    l->touched[1] |= mask[1];
+    if (pr->cache.assoc > 1)
+        sim_line_use(&pr->cache, l);
+    m->warm[pr->block] = 1;
+    pr->done = 1;
+}
+
+static void on_complete(sim_machine *m, int node, uint32_t block, sim_time t)
+{
+    sim_proc *pr = &m->procs[node];
+    if (!pr->stalled || pr->done || pr->block != block)
+        return; /* e.g. the end of an eviction nobody waits for */
+    sim_line *l = sim_cache_find(&pr->cache, block);
+    int need = pr->is_write ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ;
+    if (!l || l->perm < need) {
+        /* the request we waited for was not ours (an eviction in flight):
+         * ask again now */
+        retry_access(m, node, t);
+        return;
+    }
+    /* the access retries at once: its bytes are touched before the hold
+     * ends (a deferred INV may take the line right away) */
+    line_granted(m, node);
+    engine_call(m, node, CALL_RELEASE, block, 0, NULL, t);
+    if (!m->fixed)
+        finish_miss(m, node, t);
+}
+
+static void set_access(sim_machine *m, int node, uint32_t block, int access, sim_time t)
+{
+    sim_proc *pr = &m->procs[node];
+    sim_line *l = sim_cache_find(&pr->cache, block);
+    if (!l)
+        return; /* not cached here (left silently, or being evicted) */
+    if (access == PROTO_ACCESS_NONE) {
+        if (l->perm != PROTO_ACCESS_NONE)
+            line_taken(m, node, l, t);
+        return;
+    }
+    l->perm = (uint8_t)access;
+}
+
+static void run_actions(sim_machine *m, int node, const proto_actions *a, sim_time t)
+{
+    for (size_t i = 0; i < a->n && !m->failed; i++) {
+        const proto_action *x = &a->v[i];
+        switch (x->kind) {
+        case PA_SEND: send_msg(m, &x->msg, t); break;
+        case PA_SET_ACCESS: set_access(m, node, x->block, x->access, t); break;
+        case PA_COMPLETE: on_complete(m, node, x->block, t); break;
+        default: break; /* PA_INSTALL: data values are not modelled; PA_WAIT */
+        }
+    }
+}
+
+/* ---------------- misses ---------------- */
+
+static int engine_grants(const sim_machine *m, int p, uint32_t block, int is_write)
+{
+    proto_cache_state s = proto_cache_state_of(m->procs[p].eng, block);
+    if (s == PC_M || s == PC_MH)
+        return 1;
+#if SIM_ENGINE_EVICT
+    if (s == PC_E || s == PC_EH)
+        return !is_write;
+#endif
+    return !is_write && (s == PC_S || s == PC_SH);
+}
+
+/* Ask the engine for the line (again); fixed latency: inline, at time t. */
+static void retry_access(sim_machine *m, int p, sim_time t)
+{
+    sim_proc *pr = &m->procs[p];
+    if (engine_grants(m, p, pr->block, pr->is_write)) {
+        /* the engine still holds the line (it left our cache silently):
+         * memory serves it without a protocol transaction */
+        sim_line *l = sim_cache_find(&pr->cache, pr->block);
+        proto_cache_state s = proto_cache_state_of(pr->eng, pr->block);
+        l->perm = s == PC_M || s == PC_MH ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ;
+        pr->served = 1;
+        line_granted(m, p);
+        if (!m->fixed)
+            finish_miss(m, p, t);
+        return;
+    }
+    engine_call(m, p, CALL_ACCESS, pr->block, pr->is_write, NULL, t);
+}
+
+static void report_miss(sim_machine *m, sim_proc *pr)
+{
+    if (!stats_on_at(m, pr->miss.issue))
+        return;
+    for (int i = 0; i < m->ncollectors; i++)
+        m->collectors[i].fn(m->collectors[i].arg, &pr->miss);
+}
+
+static int walk_ref(sim_machine *m, int p, sim_time t);
+
+/* The miss in flight of p is done at time t: report it, go on with the rest
+ * of the reference. */
+static void finish_miss(sim_machine *m, int p, sim_time t)
+{
+    sim_proc *pr = &m->procs[p];
+    pr->miss.latency = t - pr->miss.issue;
+    report_miss(m, pr);
+    pr->clock = t;
+    if (walk_ref(m, p, t) == SIM_HIT)
+        pr->stalled = 0;
+}
+
+/* Evict the occupant of way l (to make room for a fill of bin `bin`). */
+static void evict_line(sim_machine *m, int p, sim_line *l, int bin, sim_time t)
+{
+    sim_proc *pr = &m->procs[p];
+    uint32_t victim = l->block;
+    int on = stats_on_at(m, t);
+    dep_set(m, pr, victim, dep_record(on ? DEP_REPLACED : DEP_UNKNOWN, 0, on ? bin : -1));
+    l->block = SIM_LINE_EMPTY;
+    l->perm = PROTO_ACCESS_NONE;
+#if SIM_ENGINE_EVICT
+    proto_cache_state s = proto_cache_state_of(pr->eng, victim);
+    if (s == PC_S || s == PC_M || s == PC_E)
+        engine_call(m, p, CALL_EVICT, victim, 0, NULL, t);
+#else
+    (void)t;
+#endif
+}
+
+/* Processor p misses (or upgrades) on `block` at time t, for the bytes
+ * [addr, addr+len) of its reference. */
+static void start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uint32_t len,
+                       sim_line *l, sim_time t)
+{
+    sim_proc *pr = &m->procs[p];
+    int home = proto_home(pr->eng, block);
+    if (home < 0) { /* never placed: its page goes round robin */
+        int rc = place_page_rr(m, block >> m->page_shift);
+        home = proto_home(pr->eng, block);
+        if (rc < 0 || home < 0) {
+            fail(m, PROTO_EINVAL, "line %u has no home", block);
+            return;
+        }
+    }
+    int bin = bin_of(m, addr);
+    sim_miss *ms = &pr->miss;
+    memset(ms, 0, sizeof *ms);
+    ms->proc = p;
+    ms->procedure = pr->procedure;
+    ms->bin = bin;
+    ms->addr = addr;
+    ms->line = block;
+    ms->home = home;
+    ms->is_write = pr->is_write;
+    ms->remote = home != p;
+    ms->warm = m->warm[block];
+    ms->evicted_by_bin = -1;
+    ms->issue = t;
+    if (l) { /* a read-only copy: upgrade */
+        ms->is_upgrade = 1;
+        ms->cause = SIM_CAUSE_UPGRADE;
+    } else {
+        uint32_t rec = dep_get(pr, block);
+        switch (rec & 7) {
+        case DEP_NEVER: ms->cause = SIM_CAUSE_COLD; break;
+        case DEP_REPLACED:
+            ms->cause = SIM_CAUSE_REPLACEMENT;
+            ms->evicted_by_bin = (int)(rec >> 8) - 1;
+            break;
+        case DEP_INVALIDATED:
+            ms->cause = SIM_CAUSE_INVALIDATION;
+            ms->false_sharing = !!(rec & DEP_FS);
+            break;
+        default: ms->cause = SIM_CAUSE_UNKNOWN; break;
+        }
+    }
+    pr->stalled = 1;
+    pr->had_miss = 1;
+    pr->done = pr->served = 0;
+    pr->req_seq = 0;
+    pr->block = block;
+    pr->miss_addr = addr;
+    pr->miss_len = len;
+    if (!l) {
+        l = sim_cache_victim(&pr->cache, block);
+        if (l->block != SIM_LINE_EMPTY)
+            evict_line(m, p, l, bin, t);
+        l->block = block;
+        l->perm = PROTO_ACCESS_NONE;
+        l->bin = bin;
+        l->touched[0] = l->touched[1] = 0;
+        if (pr->cache.assoc > 1)
+            sim_line_use(&pr->cache, l);
+    }
+
+    if (m->fixed) {
+        int owner = -1;
+        proto_engine *he = m->procs[home].eng;
+        if (proto_dir_state_of(he, block) == PD_EXCL)
+            owner = proto_dir_owner(he, block);
+        m->inline_requester = p;
+        pr->req_seq = ++m->home_seq;
+        inq_drain(m, t); /* eviction messages first, in order */
+        retry_access(m, p, t);
+        inq_drain(m, t);
+        m->inline_requester = -1;
+        if (m->failed)
+            return;
+        if (!pr->done) {
+            fail(m, PROTO_EINVAL, "fixed-latency machine: the miss of processor %d on line %u "
+                                  "did not complete",
+                 p, block);
+            return;
+        }
+        sim_time lat = m->ops->miss_latency(m->model, p, home, owner, ms->is_write,
+                                            ms->is_upgrade, ms->invalidations);
+        ms->latency = lat;
+        report_miss(m, pr);
+        sim_event ev = {.time = t + lat, .kind = SIM_EV_RESUME, .node = p};
+        if (sim_evq_push(&m->q, &ev))
+            fail(m, PROTO_ENOMEM, "out of memory queueing an event");
+        return;
+    }
+
+    /* message timed: the request is first a handler on p's own controller */
+    proto_msg req = {.type = (uint8_t)(ms->is_upgrade ? PM_UPGRADE
+                                       : pr->is_write ? PM_GETX
+                                                      : PM_GETS),
+                     .src = p, .dst = home, .block = block};
+    sim_time start = t > m->ctrl_busy[p] ? t : m->ctrl_busy[p];
+    sim_time occ = 1;
+    sim_time lat = m->ops->handler(m->model, p, &req, home == p, 1, t, start, &occ);
+    m->ctrl_busy[p] = start + (occ ? occ : 1);
+    sim_event ev = {.time = start, .kind = SIM_EV_REQUEST, .node = p, .latency = lat,
+                    .msg = req};
+    if (sim_evq_push(&m->q, &ev))
+        fail(m, PROTO_ENOMEM, "out of memory queueing an event");
+}
+
+/* Go on with what remains of p's reference at time t: SIM_HIT when it is
+ * all done, SIM_STALL when a miss started. */
+static int walk_ref(sim_machine *m, int p, sim_time t)
+{
+    sim_proc *pr = &m->procs[p];
+    while (pr->rest_size && !m->failed) {
+        uintptr_t addr = pr->rest_addr;
+        uint64_t off = addr - m->base;
+        uint32_t block = (uint32_t)(off >> m->line_shift);
+        uint32_t in_line = (uint32_t)(off & (m->p.line_size - 1));
+        uint32_t len = m->p.line_size - in_line;
+        if (len > pr->rest_size)
+            len = pr->rest_size;
+        if (off >= m->bytes) { /* runs off the region's end: not simulated */
+            pr->rest_size = 0;
+            break;
+        }
+        pr->rest_addr += len;
+        pr->rest_size -= len;
+        sim_line *l = sim_cache_find(&pr->cache, block);
+        int need = pr->is_write ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ;
+#if SIM_ENGINE_EVICT
+        if (l && need == PROTO_ACCESS_WRITE && l->perm == PROTO_ACCESS_READ &&
+            proto_cache_state_of(pr->eng, block) == PC_E) {
+            /* exclusive clean: the store upgrades silently, like a hit */
+            if (engine_call(m, p, CALL_ACCESS, block, 1, NULL, t))
+                return m->failed;
+        }
+#endif
+        if (l && l->perm >= need) {
+            uint64_t mask[2];
+            sim_touch_mask(&pr->cache, in_line, len, mask);
+            l->touched[0] |= mask[0];
+            l->touched[1] |= mask[1];
+            if (pr->cache.assoc > 1)
+                sim_line_use(&pr->cache, l);
+            continue;
+        }
+        start_miss(m, p, block, addr, len, l && l->perm != PROTO_ACCESS_NONE ? l : NULL, t);
+        return m->failed ? m->failed : SIM_STALL; /* every miss takes time */
+    }
+    return m->failed ? m->failed : SIM_HIT;
+}
+
+int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_write,
+            int procedure)
+{
+    sim_proc *pr = &m->procs[proc];
+    if (m->failed)
+        return m->failed;
+    if (pr->stalled)
+        return SIM_STALL;
+    is_write = !!is_write;
+    if (procedure != pr->last_procedure) {
+        pr->last_procedure = procedure;
+        if (m->ops->procedure_switch) {
+            sim_time occ = 0;
+            pr->clock += m->ops->procedure_switch(m->model, proc, procedure, pr->clock, &occ);
+            if (occ && !m->fixed) {
+                sim_time from = m->ctrl_busy[proc] > pr->clock ? m->ctrl_busy[proc] : pr->clock;
+                m->ctrl_busy[proc] = from + occ;
+            }
+        }
+    }
+    m->refs++;
+    m->now = pr->clock;
+    if (m->p.sample_period && stats_on_at(m, pr->clock))
+        m->refs_sampled++;
+    uint64_t off = addr - m->base;
+    if (addr < m->base || off >= m->bytes || size == 0) {
+        pr->clock += m->p.hit_cycles;
+        return SIM_HIT;
+    }
+    /* fast path: the whole reference in one line that allows it */
+    uint32_t in_line = (uint32_t)(off & (m->p.line_size - 1));
+    if (in_line + size <= m->p.line_size) {
+        uint32_t block = (uint32_t)(off >> m->line_shift);
+        sim_line *l = sim_cache_find(&pr->cache, block);
+        if (l && l->perm > (unsigned)is_write) { /* READ=1 > 0, WRITE=2 > 1 */
+            uint64_t mask[2];
+            sim_touch_mask(&pr->cache, in_line, size, mask);
+            l->touched[0] |= mask[0];
+            l->touched[1] |= mask[1];
+            if (pr->cache.assoc > 1)
+                sim_line_use(&pr->cache, l);
+            pr->clock += m->p.hit_cycles;
+            return SIM_HIT;
+        }
+    }
+    pr->rest_addr = addr;
+    pr->rest_size = size;
+    pr->is_write = (uint8_t)is_write;
+    pr->procedure = procedure;
+    pr->had_miss = 0;
+    int r = walk_ref(m, proc, pr->clock);
+    if (r == SIM_HIT)
+        pr->clock += m->p.hit_cycles;
+    return r;
+}
+
+/* ---------------- events ---------------- */
+
+/* Message timed: node's controller starts handling msg at `start`; what it
+ * sends leaves, and a completed miss resumes, at start + latency. */
+static void handle_msg(sim_machine *m, const proto_msg *msg, sim_time start, sim_time latency)
+{
+    if (is_request(msg->type)) {
+        sim_proc *req = &m->procs[msg->src];
+        if (req->stalled && req->block == msg->block && !req->req_seq)
+            req->req_seq = ++m->home_seq;
+    }
+    engine_call(m, msg->dst, CALL_RECEIVE, msg->block, 0, msg, start + latency);
+}
+
+static void dispatch(sim_machine *m, const sim_event *ev)
+{
+    switch (ev->kind) {
+    case SIM_EV_RESUME: {
+        sim_proc *pr = &m->procs[ev->node];
+        pr->clock = ev->time;
+        if (walk_ref(m, ev->node, ev->time) == SIM_HIT)
+            pr->stalled = 0;
+        break;
+    }
+    case SIM_EV_ARRIVE: {
+        int node = ev->msg.dst;
+        int is_home = proto_home(m->procs[node].eng, ev->msg.block) == node;
+        sim_time start = ev->time > m->ctrl_busy[node] ? ev->time : m->ctrl_busy[node];
+        sim_time occ = 1;
+        sim_time lat = m->ops->handler(m->model, node, &ev->msg, is_home, 0, ev->time, start,
+                                       &occ);
+        m->ctrl_busy[node] = start + (occ ? occ : 1);
+        if (start == ev->time) {
+            handle_msg(m, &ev->msg, start, lat);
+        } else {
+            sim_event h = *ev;
+            h.kind = SIM_EV_HANDLE;
+            h.time = start;
+            h.latency = lat;
+            if (sim_evq_push(&m->q, &h))
+                fail(m, PROTO_ENOMEM, "out of memory queueing an event");
+        }
+        break;
+    }
+    case SIM_EV_HANDLE: handle_msg(m, &ev->msg, ev->time, ev->latency); break;
+    case SIM_EV_REQUEST: {
+        int p = ev->node;
+        sim_proc *pr = &m->procs[p];
+        sim_time t = ev->time + ev->latency;
+        if (ev->msg.dst == p)
+            pr->req_seq = ++m->home_seq;
+        retry_access(m, p, t);
+        break;
+    }
+    default: break;
+    }
+}
+
+int sim_run_until(sim_machine *m, sim_time t)
+{
+    sim_event ev;
+    while (!m->failed) {
+        const sim_event *next = sim_evq_peek(&m->q);
+        if (!next || next->time > t)
+            break;
+        sim_evq_pop(&m->q, &ev);
+        m->now = ev.time;
+        dispatch(m, &ev);
+    }
+    return m->failed;
+}

@@ -1,0 +1,153 @@
+/* timing.h - the timing model a simulated machine implements (issue 6).
+ *
+ * The machine core (sim.c) owns the caches, the event queue and the engines;
+ * a timing model only answers "how many cycles": it never changes protocol
+ * state.  Two kinds of model exist:
+ *
+ *  - fixed latency (uniform, numa: MemSpy 5.1.1 and App. A.1): protocol
+ *    messages take no simulated time, and a miss costs the whole amount
+ *    miss_latency() gives; the processor resumes at issue + that latency.
+ *
+ *  - message timed (flash): every message crosses the network (net_delay)
+ *    and is handled by the controller of the node it reaches (handler).
+ *    Handlers of one node run one at a time: a handler starts at
+ *    max(arrival, the end of the previous handler's occupancy on that node);
+ *    the messages it sends leave at start + the latency handler() returns;
+ *    the node is busy until start + *occupancy.  A processor's own miss is a
+ *    handler too: the request (PM_GETS / PM_GETX / PM_UPGRADE from the
+ *    processor to its home) is first handled by the requesting node's
+ *    controller with from_local_processor = 1, arrival = issue time.  A reply
+ *    that completes the miss resumes the processor at start + latency of the
+ *    handler that received it (put the cost of passing the line up to the
+ *    processor into that latency).  Messages a node sends to itself never
+ *    leave the engine (proto.h), so they cost only what the handler of the
+ *    call that produced them charges.
+ *
+ * A model is registered in sim_timing_models[] (machines.c) by name; the
+ * FLASH model (protocol/sim/flash.c, built from flash.mk) is listed there when
+ * flash.mk adds -DSIM_HAVE_FLASH to SIM_MACHINE_CPPFLAGS.
+ *
+ * Machine-specific options ("miss_cycles=60") reach the model through
+ * set(); sim_params_set() validates them with set(NULL, ...) and keeps them
+ * in sim_params.model_options, and sim_create() replays them on the new model
+ * in the order they were given.
+ *
+ * Pure like the rest of protocol/: no I/O, no threads, no clocks. */
+#ifndef DSM_SIM_TIMING_H
+#define DSM_SIM_TIMING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto.h"
+#include "sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sim_timing_ops {
+    const char *name;          /* "uniform", "numa", "flash" */
+    const char *description;   /* one line, for --help and errors */
+
+    /* Fill the machine's defaults into *p: line_size, cache_size, assoc,
+     * page_size, hit_cycles, replacement_hints, excl_clean (p->machine and
+     * p->nprocs are already set; everything else is zero). */
+    void (*defaults)(sim_params *p);
+
+    /* The model for a machine with these (validated) parameters; NULL with a
+     * message in err on failure.  The model may keep a copy of *p. */
+    void *(*create)(const sim_params *p, char *err, size_t errlen);
+    void (*destroy)(void *model);
+
+    /* A machine-specific option.  model == NULL: only say whether key=value
+     * is acceptable.  0, or -1 with a message naming the key (unknown key,
+     * bad value). */
+    int (*set)(void *model, const char *key, const char *value, char *err, size_t errlen);
+
+    /* Sharer-set representation the engines use at the homes (NULL: bit
+     * vector). */
+    const dsm_sharers_ops *sharers_ops;
+
+    /* 1: fixed latency (miss_latency is used, net_delay/handler are not);
+     * 0: message timed (net_delay and handler are used). */
+    int fixed_latency;
+
+    /* Fixed latency: cycles from issue to the processor's resumption for a
+     * miss of proc on a line whose home is `home`; owner is the processor
+     * holding the line dirty when the request reached the home (-1: none, the
+     * home's memory serves it); invalidations is the number of other copies
+     * the home invalidated to serve it. */
+    sim_time (*miss_latency)(void *model, int proc, int home, int owner, int is_write,
+                             int is_upgrade, uint32_t invalidations);
+
+    /* Message timed: cycles from send_time until m (of `bytes` bytes,
+     * header and data) reaches m->dst.  May record contention in the model.
+     * The machine keeps delivery FIFO per (src, dst) pair whatever it
+     * returns. */
+    sim_time (*net_delay)(void *model, const proto_msg *m, uint32_t bytes, sim_time send_time);
+
+    /* Message timed: the controller of `node` handles m, which arrived at
+     * `arrival` (for a processor's own request: from_local_processor = 1).
+     * is_home: node is the home of m->block.  Returns the cycles from the
+     * handler's start until its outgoing messages leave (and until a
+     * completed miss resumes the processor); *occupancy: the cycles the
+     * controller stays busy (>= 1).  `start` is when the handler starts
+     * (after queuing behind earlier handlers on this node). */
+    sim_time (*handler)(void *model, int node, const proto_msg *m, int is_home,
+                        int from_local_processor, sim_time arrival, sim_time start,
+                        sim_time *occupancy);
+
+    /* Optional (NULL: none): processor proc starts referencing with a new
+     * procedure id at time t (the front end's procedure changed since its
+     * previous reference; FlashPoint's FP-Proc charges a command per switch).
+     * Returns the cycles the processor stalls; *occupancy (set to 0 by the
+     * caller) is charged to proc's own controller on message-timed
+     * machines. */
+    sim_time (*procedure_switch)(void *model, int proc, int procedure, sim_time t,
+                                 sim_time *occupancy);
+} sim_timing_ops;
+
+/* The registry: NULL-terminated, in the order sim_machine_names lists. */
+extern const sim_timing_ops *const sim_timing_models[];
+const sim_timing_ops *sim_timing_find(const char *name);
+
+/* Built-in models (uniform.c, numa.c) and the FLASH model (flash.c). */
+extern const sim_timing_ops sim_timing_uniform;
+extern const sim_timing_ops sim_timing_numa;
+extern const sim_timing_ops sim_timing_flash;
+
+/* A machine on a model that is not in the registry (tests, experiments):
+ * like sim_create, with ops in place of sim_timing_find(p->machine). */
+sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, uintptr_t base,
+                              size_t bytes, char *err, size_t errlen);
+
+/* The model a machine runs and its ops (for a model's own statistics). */
+void *sim_timing_model(const sim_machine *m);
+const sim_timing_ops *sim_timing_ops_of(const sim_machine *m);
+
+/* sim_params_check without looking the machine's name up. */
+int sim_params_check_shape(const sim_params *p, char *err, size_t errlen);
+
+/* ---- helpers shared by models (net.c) ---- */
+
+/* The smallest near-square 2-D mesh for n nodes: width = ceil(sqrt(n)),
+ * height = ceil(n / width); node i sits at (i % width, i / width). */
+void sim_mesh_dims(int nnodes, int *width, int *height);
+/* Hops between two nodes of that mesh with dimension-order routing
+ * (Manhattan distance); 0 for a == b. */
+int sim_mesh_hops(int nnodes, int a, int b);
+
+/* Bytes of a protocol message on the wire: a header of SIM_MSG_HEADER_BYTES,
+ * plus line_size when the message carries data (proto_msg_has_data). */
+#define SIM_MSG_HEADER_BYTES 8u
+uint32_t sim_msg_bytes(int type, uint32_t line_size);
+
+/* Option parsing helpers for set(): a non-negative integer (decimal, or with
+ * a k/K, m/M suffix for 2^10 / 2^20); 0, or -1 with a message naming key. */
+int sim_parse_u64(const char *key, const char *value, uint64_t *out, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,627 @@
+/* flash_unit.c - Check unit tests of the FLASH machine and FlashPoint:
+ *   - the pointer-list sharer sets (protocol/sharers_list.c) against the bit
+ *     vector on the same random operation sequences, up to 4096 nodes,
+ *     next() order included, and the walk lengths they count;
+ *   - the handler classes (protocol/sim/flash.c) from message type, is-home
+ *     and from-local-processor, and their Table 4 costs per FlashPoint mode
+ *     (noproc/proc add occupancy, control and dp add none);
+ *   - the network delay (hops, message size, link contention);
+ *   - on a whole simulated machine: one local and one remote read miss cost
+ *     what the constants add up to, and two reads at one home queue: the
+ *     second waits for the first handler's occupancy;
+ *   - the FlashPoint collector (protocol/sim/flashpoint.c) on synthetic
+ *     misses, and its JSON section (profile/flashpoint_json.c). */
+#include <check.h>
+#include <json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flashpoint_json.h"
+#include "sharers_list.h"
+#include "sim/flash.h"
+#include "sim/flashpoint.h"
+#include "sim/sim.h"
+#include "sim/timing.h"
+
+/* ---- sharer sets ---- */
+
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static void assert_same_sets(const dsm_sharers *a, const dsm_sharers *b)
+{
+    ck_assert_int_eq(sharers_count(a), sharers_count(b));
+    int x = sharers_next(a, 0), y = sharers_next(b, 0);
+    while (x >= 0 || y >= 0) {
+        ck_assert_int_eq(x, y);
+        x = sharers_next(a, x + 1);
+        y = sharers_next(b, y + 1);
+    }
+}
+
+START_TEST(pointer_list_matches_bit_vector)
+{
+    static const int sizes[] = {1, 2, 7, 64, 65, 300, 1024, 4096};
+    int nnodes = sizes[_i];
+    dsm_sharers bv, pl;
+    ck_assert_int_eq(dsm_sharers_init_with(&bv, nnodes, NULL), 0);
+    ck_assert_int_eq(dsm_sharers_init_with(&pl, nnodes, &dsm_sharers_pointer_list), 0);
+    ck_assert_str_eq(pl.ops->name, "pointer_list");
+    int ops = nnodes >= 1024 ? 6000 : 3000;
+    for (int i = 0; i < ops; i++) {
+        /* bias towards adds so that large sets build up, with clears now and
+         * then as a write's invalidations do */
+        int node = (int)(rng() % (uint64_t)nnodes);
+        unsigned op = (unsigned)(rng() % 100);
+        if (op < 55) {
+            sharers_add(&bv, node);
+            sharers_add(&pl, node);
+        } else if (op < 90) {
+            sharers_remove(&bv, node);
+            sharers_remove(&pl, node);
+        } else if (op < 92) {
+            sharers_clear(&bv);
+            sharers_clear(&pl);
+        } else {
+            int from = (int)(rng() % (uint64_t)(nnodes + 2)) - 1;
+            ck_assert_int_eq(sharers_next(&bv, from), sharers_next(&pl, from));
+        }
+        ck_assert_int_eq(sharers_contains(&bv, node), sharers_contains(&pl, node));
+        ck_assert_int_eq(sharers_contains(&pl, -1), 0);
+        ck_assert_int_eq(sharers_contains(&pl, nnodes), 0);
+        if (i % 97 == 0 || nnodes <= 64)
+            assert_same_sets(&bv, &pl);
+    }
+    assert_same_sets(&bv, &pl);
+    ck_assert_uint_gt(dsm_sharers_list_walk_steps(&pl), 0);
+    ck_assert_uint_eq(dsm_sharers_list_walk_steps(&bv), 0);
+    dsm_sharers_destroy(&bv);
+    dsm_sharers_destroy(&pl);
+}
+END_TEST
+
+/* A SHARERS_FOREACH over n members walks n entries (the cursor), and the
+ * pool reuses freed entries instead of growing. */
+START_TEST(pointer_list_walk_lengths)
+{
+    dsm_sharers pl;
+    ck_assert_int_eq(dsm_sharers_init_with(&pl, 4096, &dsm_sharers_pointer_list), 0);
+    for (int node = 0; node < 4096; node += 8)
+        sharers_add(&pl, node);
+    ck_assert_int_eq(sharers_count(&pl), 512);
+    uint64_t before = dsm_sharers_list_walk_steps(&pl);
+    int seen = 0, last = -1;
+    SHARERS_FOREACH(&pl, node)
+    {
+        ck_assert_int_gt(node, last);
+        last = node;
+        seen++;
+    }
+    ck_assert_int_eq(seen, 512);
+    ck_assert_uint_eq(dsm_sharers_list_walk_steps(&pl) - before, 512);
+    /* contains of the last member walks the whole list */
+    before = dsm_sharers_list_walk_steps(&pl);
+    ck_assert(sharers_contains(&pl, 4088));
+    ck_assert_uint_eq(dsm_sharers_list_walk_steps(&pl) - before, 512);
+    uint32_t pool = dsm_sharers_list_pool_entries(&pl);
+    ck_assert_uint_ge(pool, 512);
+    for (int round = 0; round < 10; round++) {
+        sharers_clear(&pl);
+        ck_assert_int_eq(sharers_count(&pl), 0);
+        ck_assert_int_eq(sharers_next(&pl, 0), -1);
+        for (int node = 4095; node >= 0; node -= 8)
+            sharers_add(&pl, node);
+    }
+    ck_assert_uint_eq(dsm_sharers_list_pool_entries(&pl), pool);
+    dsm_sharers_destroy(&pl);
+}
+END_TEST
+
+/* The engine's outcome does not depend on the sharer-set representation:
+ * the same random accesses and evictions on 6 nodes, each message delivered
+ * before the next access, give the same action stream with pointer lists as
+ * with bit vectors (INVs in the same order included). */
+#define EQ_NODES 6
+#define EQ_BLOCKS 4
+
+typedef struct eq_world {
+    proto_engine *e[EQ_NODES];
+    proto_msg queue[4096];
+    int head, tail;
+    uint32_t trace[200000];
+    int ntrace;
+} eq_world;
+
+static void eq_record(eq_world *w, int node, const proto_actions *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        const proto_action *x = &a->v[i];
+        ck_assert_int_lt(w->ntrace, 200000);
+        w->trace[w->ntrace++] = (uint32_t)node << 24 | (uint32_t)x->kind << 20 |
+                                (uint32_t)x->msg.type << 14 | (uint32_t)x->msg.dst << 8 |
+                                (uint32_t)x->access << 4 | x->block;
+        if (x->kind == PA_SEND) {
+            ck_assert_int_lt(w->tail, 4096);
+            w->queue[w->tail++] = x->msg;
+        }
+    }
+}
+
+static void eq_apply(eq_world *w, int node, proto_actions *a)
+{
+    eq_record(w, node, a);
+    for (size_t i = 0; i < a->n; i++)
+        if (a->v[i].kind == PA_COMPLETE) {
+            proto_actions r;
+            proto_actions_init(&r);
+            ck_assert_int_eq(proto_release(w->e[node], a->v[i].block, &r), 0);
+            eq_apply(w, node, &r);
+            proto_actions_free(&r);
+        }
+}
+
+static void eq_run(eq_world *w, const dsm_sharers_ops *ops, uint64_t seed)
+{
+    memset(w, 0, sizeof *w);
+    for (int n = 0; n < EQ_NODES; n++) {
+        proto_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.self = n;
+        cfg.nnodes = EQ_NODES;
+        cfg.nblocks = EQ_BLOCKS;
+        cfg.replacement_hints = 1;
+        cfg.sharers_ops = ops;
+        w->e[n] = proto_engine_create(&cfg);
+        ck_assert_ptr_nonnull(w->e[n]);
+        for (uint32_t b = 0; b < EQ_BLOCKS; b++)
+            ck_assert_int_eq(proto_set_home(w->e[n], b, 1, (int)(b % EQ_NODES)), 0);
+    }
+    rng_state = seed;
+    for (int step = 0; step < 3000; step++) {
+        int node = (int)(rng() % EQ_NODES);
+        uint32_t block = (uint32_t)(rng() % EQ_BLOCKS);
+        unsigned op = (unsigned)(rng() % 10);
+        proto_cache_state st = proto_cache_state_of(w->e[node], block);
+        proto_actions a;
+        proto_actions_init(&a);
+        if (op < 2 && (st == PC_S || st == PC_M))
+            ck_assert_int_eq(proto_evict(w->e[node], block, &a), 0);
+        else if (st == PC_I || st == PC_S)
+            ck_assert_int_eq(proto_access(w->e[node], block, op >= 8, &a), 0);
+        eq_apply(w, node, &a);
+        proto_actions_free(&a);
+        while (w->head < w->tail) {
+            proto_msg m = w->queue[w->head++];
+            proto_actions r;
+            proto_actions_init(&r);
+            ck_assert_int_eq(proto_receive(w->e[m.dst], &m, &r), 0);
+            eq_apply(w, m.dst, &r);
+            proto_actions_free(&r);
+        }
+        w->head = w->tail = 0;
+    }
+    for (int n = 0; n < EQ_NODES; n++)
+        proto_engine_destroy(w->e[n]);
+}
+
+START_TEST(engine_outcome_independent_of_sharers)
+{
+    static eq_world a, b;
+    eq_run(&a, NULL, 12345 + (uint64_t)_i);
+    eq_run(&b, &dsm_sharers_pointer_list, 12345 + (uint64_t)_i);
+    ck_assert_int_gt(a.ntrace, 1000);
+    ck_assert_int_eq(a.ntrace, b.ntrace);
+    for (int i = 0; i < a.ntrace; i++)
+        ck_assert_msg(a.trace[i] == b.trace[i], "action %d differs", i);
+    int invs = 0;
+    for (int i = 0; i < a.ntrace; i++)
+        invs += ((a.trace[i] >> 20) & 15) == PA_SEND && ((a.trace[i] >> 14) & 63) == PM_INV;
+    ck_assert_int_gt(invs, 10);
+}
+END_TEST
+
+/* ---- handler classes and costs ---- */
+
+static proto_msg msg(int type, int src, int dst)
+{
+    proto_msg m = {.type = (uint8_t)type, .src = src, .dst = dst, .block = 0};
+    return m;
+}
+
+START_TEST(handler_classes)
+{
+    static const struct {
+        int type, is_home, local;
+        const char *cls;
+    } cases[] = {
+        {PM_GETS, 1, 1, "PILocalGet"},         {PM_GETX, 1, 1, "PILocalGetX"},
+        {PM_UPGRADE, 1, 1, "PILocalUpgrade"},  {PM_PUTX, 1, 1, "PILocalPut"},
+        {PM_GETS, 0, 1, "PIRemoteGet"},        {PM_GETX, 0, 1, "PIRemoteGetX"},
+        {PM_UPGRADE, 0, 1, "PIRemoteUpgrade"}, {PM_PUTS, 0, 1, "PIRemotePut"},
+        {PM_GETS, 1, 0, "NILocalGet"},         {PM_GETX, 1, 0, "NILocalGetX"},
+        {PM_UPGRADE, 1, 0, "NILocalUpgrade"},  {PM_PUTE, 1, 0, "NILocalPut"},
+        {PM_INV_ACK, 1, 0, "NIInvalAck"},      {PM_WB_DATA, 1, 0, "NILocalWriteback"},
+        {PM_DATA_S, 0, 0, "NIRemotePut"},      {PM_DATA_E, 0, 0, "NIRemotePut"},
+        {PM_DATA_X, 0, 0, "NIRemotePutX"},     {PM_UPGRADE_ACK, 0, 0, "NIRemoteUpgradeAck"},
+        {PM_INV, 0, 0, "NIInval"},             {PM_RECALL, 0, 0, "NIRemoteRecall"},
+        {PM_PUT_ACK, 0, 0, "NIPutAck"},        {PM_GETS, 0, 0, "Other"},
+        {PM_DATA_S, 0, 1, "Other"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        proto_msg m = msg(cases[i].type, 1, 0);
+        int cls = sim_flash_classify(&m, cases[i].is_home, cases[i].local);
+        ck_assert_msg(!strcmp(sim_flash_handler_name(cls), cases[i].cls),
+                      "case %zu: %s, got %s", i, cases[i].cls, sim_flash_handler_name(cls));
+        ck_assert_int_eq(sim_flash_handler_by_name(cases[i].cls), cls);
+    }
+    ck_assert_ptr_null(sim_flash_handler_name(FH_NCLASSES));
+    ck_assert_int_eq(sim_flash_handler_by_name("NoSuchHandler"), -1);
+}
+END_TEST
+
+static void *make_model(int nprocs, int mode)
+{
+    sim_params p;
+    char err[256];
+    ck_assert_int_eq(sim_params_for("flash", nprocs, &p, err, sizeof err), 0);
+    p.fp_mode = mode;
+    void *model = sim_timing_flash.create(&p, err, sizeof err);
+    ck_assert_msg(model != NULL, "%s", err);
+    return model;
+}
+
+/* handler latency and occupancy in processor cycles */
+static sim_time run_handler(void *model, int type, int is_home, int local, sim_time *occ)
+{
+    proto_msg m = msg(type, 1, 0);
+    return sim_timing_flash.handler(model, 0, &m, is_home, local, 100, 100, occ);
+}
+
+START_TEST(table4_costs_per_mode)
+{
+    /* Table 4, FFT row, system cycles: PILocalGet DP 9/11, FP 9/21;
+     * NILocalGet DP 15/29, FP 17/37.  PILocalGet's latency adds the
+     * processor interface (pi_in 2 + pi_out 11); ratio 2. */
+    static const struct {
+        int mode;
+        sim_time pi_lat, pi_occ, ni_lat, ni_occ;
+    } expect[] = {
+        {SIM_FP_CONTROL, (9 + 13) * 2, 11 * 2, 15 * 2, 29 * 2},
+        {SIM_FP_DP, (9 + 13) * 2, 11 * 2, 15 * 2, 29 * 2},
+        {SIM_FP_NOPROC, (9 + 13) * 2, 21 * 2, 17 * 2, 37 * 2},
+        {SIM_FP_PROC, (9 + 13) * 2, 21 * 2, 17 * 2, 37 * 2},
+    };
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
+        void *model = make_model(4, expect[i].mode);
+        ck_assert_int_eq(sim_flash_mode(model), expect[i].mode);
+        ck_assert_uint_eq(sim_flash_cpu_ratio(model), 2);
+        sim_time occ = 0;
+        ck_assert_uint_eq(run_handler(model, PM_GETS, 1, 1, &occ), expect[i].pi_lat);
+        ck_assert_uint_eq(occ, expect[i].pi_occ);
+        ck_assert_uint_eq(run_handler(model, PM_GETS, 1, 0, &occ), expect[i].ni_lat);
+        ck_assert_uint_eq(occ, expect[i].ni_occ);
+        /* NIRemotePut: the FlashPoint code runs after the send (Figure 3):
+         * occupancy only */
+        sim_time lat = run_handler(model, PM_DATA_S, 0, 0, &occ);
+        int fp = expect[i].mode == SIM_FP_NOPROC || expect[i].mode == SIM_FP_PROC;
+        ck_assert_uint_eq(lat, (3 + 11) * 2);
+        ck_assert_uint_eq(occ, (fp ? 15 : 5) * 2);
+        /* invalidations carry no FlashPoint code in any mode */
+        run_handler(model, PM_INV, 0, 0, &occ);
+        ck_assert_uint_eq(occ, 8 * 2);
+        sim_flash_handler_stat st;
+        ck_assert_int_eq(sim_flash_stats_of(model, FH_NI_LOCAL_GET, &st), 0);
+        ck_assert_uint_eq(st.count, 1);
+        ck_assert_uint_eq(st.occupancy, expect[i].ni_occ);
+        sim_timing_flash.destroy(model);
+    }
+}
+END_TEST
+
+START_TEST(options)
+{
+    char err[256];
+    sim_params p;
+    ck_assert_int_eq(sim_params_for("flash", 4, &p, err, sizeof err), 0);
+    ck_assert_uint_eq(p.line_size, 128);
+    void *model = sim_timing_flash.create(&p, err, sizeof err);
+    ck_assert_ptr_nonnull(model);
+    ck_assert_int_eq(sim_timing_flash.set(model, "PILocalGet", "20/30", err, sizeof err), 0);
+    ck_assert_int_eq(sim_timing_flash.set(model, "cpu_ratio", "1", err, sizeof err), 0);
+    sim_time occ;
+    ck_assert_uint_eq(run_handler(model, PM_GETS, 1, 1, &occ), 20 + 13);
+    ck_assert_uint_eq(occ, 30);
+    ck_assert_int_eq(sim_timing_flash.set(model, "PILocalGet", "20", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "PILocalGet") != NULL, "%s", err);
+    ck_assert_int_eq(sim_timing_flash.set(NULL, "cpu_ratio", "0", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "cpu_ratio") != NULL, "%s", err);
+    ck_assert_int_eq(sim_timing_flash.set(NULL, "warp_speed", "9", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "warp_speed") != NULL, "%s", err);
+    ck_assert_int_eq(sim_timing_flash.set(NULL, "contention", "2", err, sizeof err), -1);
+    sim_timing_flash.destroy(model);
+    /* through the machine's own option parser */
+    ck_assert_int_eq(sim_params_set(&p, "fp_mode=noproc", err, sizeof err), 0);
+    ck_assert_int_eq(p.fp_mode, SIM_FP_NOPROC);
+    ck_assert_int_eq(sim_params_set(&p, "hop=9", err, sizeof err), 0);
+    ck_assert_int_ne(sim_params_set(&p, "hop=lots", err, sizeof err), 0);
+    ck_assert_int_eq(sim_flash_parse_mode("FP-NoProc"), SIM_FP_NOPROC);
+    ck_assert_int_eq(sim_flash_parse_mode("sometimes"), -1);
+}
+END_TEST
+
+START_TEST(network_delay)
+{
+    void *model = make_model(16, SIM_FP_CONTROL); /* 4 x 4 mesh */
+    char err[256];
+    /* no contention: net_fixed 16 + hops x 4 + ceil(bytes / 8), x2 */
+    ck_assert_int_eq(sim_timing_flash.set(model, "contention", "0", err, sizeof err), 0);
+    proto_msg m = msg(PM_GETS, 0, 15); /* (0,0) -> (3,3): 6 hops */
+    ck_assert_uint_eq(sim_timing_flash.net_delay(model, &m, 8, 1000), (16 + 24 + 1) * 2);
+    m = msg(PM_DATA_S, 0, 1);
+    ck_assert_uint_eq(sim_timing_flash.net_delay(model, &m, 136, 1000), (16 + 4 + 17) * 2);
+    /* contention: two data messages over the same link at once: the second
+     * waits for the first's serialisation */
+    ck_assert_int_eq(sim_timing_flash.set(model, "contention", "1", err, sizeof err), 0);
+    sim_time a = sim_timing_flash.net_delay(model, &m, 136, 5000);
+    sim_time b = sim_timing_flash.net_delay(model, &m, 136, 5000);
+    ck_assert_uint_eq(a, (16 + 4 + 17) * 2);
+    ck_assert_uint_eq(b, a + 17 * 2);
+    /* INVs of one handler leave one pointer-list step (inv_send 2) apart */
+    proto_msg inv1 = msg(PM_INV, 0, 4), inv2 = msg(PM_INV, 0, 8);
+    sim_time i1 = sim_timing_flash.net_delay(model, &inv1, 8, 9000);
+    sim_time i2 = sim_timing_flash.net_delay(model, &inv2, 8, 9000);
+    ck_assert_uint_eq(i2, i1 + 4 * 2 + 2 * 2); /* one more hop, one step later */
+    sim_timing_flash.destroy(model);
+}
+END_TEST
+
+/* ---- a whole machine ---- */
+
+#define BASE ((uintptr_t)0x10000000)
+#define BYTES ((size_t)1 << 20)
+
+typedef struct miss_log {
+    int n;
+    sim_miss v[16];
+} miss_log;
+
+static void log_miss(void *arg, const sim_miss *miss)
+{
+    miss_log *log = arg;
+    if (log->n < 16)
+        log->v[log->n++] = *miss;
+}
+
+static sim_machine *machine(int nprocs, const char *mode, miss_log *log)
+{
+    sim_params p;
+    char err[256], opt[64];
+    ck_assert_int_eq(sim_params_for("flash", nprocs, &p, err, sizeof err), 0);
+    snprintf(opt, sizeof opt, "fp_mode=%s", mode);
+    ck_assert_int_eq(sim_params_set(&p, opt, err, sizeof err), 0);
+    sim_machine *m = sim_create(&p, BASE, BYTES, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(sim_place(m, BASE, BYTES, 0), 0);
+    memset(log, 0, sizeof *log);
+    ck_assert_int_eq(sim_on_miss(m, log_miss, log), 0);
+    return m;
+}
+
+static void run_to_completion(sim_machine *m, int nprocs)
+{
+    for (int guard = 0; guard < 10000; guard++) {
+        int stalled = 0;
+        for (int p = 0; p < nprocs; p++)
+            stalled |= sim_stalled(m, p);
+        if (!stalled)
+            return;
+        ck_assert_int_eq(sim_run_until(m, sim_next_event(m)), 0);
+    }
+    ck_abort_msg("misses never completed");
+}
+
+static const sim_miss *miss_of(const miss_log *log, int proc)
+{
+    for (int i = 0; i < log->n; i++)
+        if (log->v[i].proc == proc)
+            return &log->v[i];
+    ck_abort_msg("no miss recorded for processor %d", proc);
+    return NULL;
+}
+
+START_TEST(local_and_remote_read_latency)
+{
+    miss_log log;
+    sim_machine *m = machine(2, "control", &log); /* 2 x 1 mesh, home 0 */
+    ck_assert_int_eq(sim_ref(m, 0, BASE, 8, 0, -1), SIM_STALL);
+    run_to_completion(m, 2);
+    ck_assert_int_eq(sim_ref(m, 1, BASE + 4096, 8, 0, -1), SIM_STALL);
+    run_to_completion(m, 2);
+    const sim_miss *local = miss_of(&log, 0), *remote = miss_of(&log, 1);
+    ck_assert_int_eq(local->remote, 0);
+    ck_assert_int_eq(remote->remote, 1);
+    ck_assert_int_eq(local->warm, 0);
+    /* local clean read: pi_in 2 + PILocalGet 9 + pi_out 11 (Table 2's 22) */
+    ck_assert_uint_eq(local->latency, 22 * 2);
+    /* remote clean read, one hop: pi_in 2 + PIRemoteGet 3, GETS 16+4+1,
+     * NILocalGet 15, DATA 16+4+17, NIRemotePut 3 + pi_out 11 = 92 */
+    ck_assert_uint_eq(remote->latency, 92 * 2);
+    sim_destroy(m);
+}
+END_TEST
+
+/* Two processors read two lines of one home at the same time: the home's
+ * second NILocalGet starts when the first one's occupancy ends. */
+static sim_time queued_difference(const char *mode)
+{
+    miss_log log;
+    sim_machine *m = machine(4, mode, &log); /* 2 x 2 mesh, home 0 */
+    ck_assert_int_eq(sim_ref(m, 1, BASE, 8, 0, -1), SIM_STALL);
+    ck_assert_int_eq(sim_ref(m, 2, BASE + 4096, 8, 0, -1), SIM_STALL);
+    run_to_completion(m, 4);
+    sim_time a = miss_of(&log, 1)->latency, b = miss_of(&log, 2)->latency;
+    sim_destroy(m);
+    return a > b ? a - b : b - a;
+}
+
+START_TEST(occupancy_queuing_at_the_home)
+{
+    ck_assert_uint_eq(queued_difference("control"), 29 * 2);
+    ck_assert_uint_eq(queued_difference("dp"), 29 * 2);
+    ck_assert_uint_eq(queued_difference("noproc"), 37 * 2);
+    ck_assert_uint_eq(queued_difference("proc"), 37 * 2);
+}
+END_TEST
+
+/* ---- FlashPoint collector and its JSON ---- */
+
+static sim_miss fake(int proc, int procedure, int bin, int is_write, int remote, int warm,
+                     sim_time latency, uint32_t invalidations)
+{
+    sim_miss m;
+    memset(&m, 0, sizeof m);
+    m.proc = proc;
+    m.procedure = procedure;
+    m.bin = bin;
+    m.is_write = (uint8_t)is_write;
+    m.remote = (uint8_t)remote;
+    m.warm = (uint8_t)warm;
+    m.latency = latency;
+    m.invalidations = invalidations;
+    m.cause = warm ? SIM_CAUSE_INVALIDATION : SIM_CAUSE_COLD;
+    return m;
+}
+
+START_TEST(collector_metrics)
+{
+    sim_flashpoint *fp = sim_flashpoint_new();
+    ck_assert_ptr_nonnull(fp);
+    sim_miss v[] = {
+        fake(0, 0, 0, 0, 0, 0, 44, 0),  /* cold local read */
+        fake(1, 0, 0, 0, 1, 1, 184, 0), /* warm remote read */
+        fake(1, 1, 0, 1, 1, 1, 300, 2), /* remote write, 2 invalidations */
+        fake(0, 1, 3, 1, 0, 0, 60, 0),  /* local write to bin 3 */
+        fake(2, -1, -1, 0, 0, 0, 40, 0), /* unknown procedure, no bin */
+        fake(2, 40, 20, 0, 1, 1, 200, 0), /* grows both dimensions */
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        ck_assert_int_eq(sim_flashpoint_record(fp, &v[i]), 0);
+    const sim_fp_record *r = sim_flashpoint_get(fp, 0, 0);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(r->v[FPM_READ_MISS_LOCAL], 1);
+    ck_assert_uint_eq(r->v[FPM_READ_LATENCY_LOCAL], 44);
+    ck_assert_uint_eq(r->v[FPM_READ_MISS_REMOTE], 1);
+    ck_assert_uint_eq(r->v[FPM_READ_LATENCY_REMOTE], 184);
+    ck_assert_uint_eq(r->v[FPM_COLD_MISSES], 1);
+    ck_assert_ptr_null(sim_flashpoint_get(fp, 0, 3));
+    sim_fp_record t;
+    sim_flashpoint_bin_total(fp, 0, &t);
+    ck_assert_uint_eq(t.v[FPM_WRITE_MISS_REMOTE], 1);
+    ck_assert_uint_eq(t.v[FPM_WRITE_LATENCY_REMOTE], 300);
+    ck_assert_uint_eq(t.v[FPM_INVALIDATIONS], 2);
+    ck_assert_uint_eq(t.invalidation_misses, 2);
+    sim_flashpoint_procedure_total(fp, 1, &t);
+    ck_assert_uint_eq(t.v[FPM_WRITE_MISS_LOCAL] + t.v[FPM_WRITE_MISS_REMOTE], 2);
+    sim_flashpoint_total(fp, &t);
+    ck_assert_uint_eq(t.v[FPM_READ_MISS_LOCAL] + t.v[FPM_READ_MISS_REMOTE] +
+                          t.v[FPM_WRITE_MISS_LOCAL] + t.v[FPM_WRITE_MISS_REMOTE],
+                      6);
+    ck_assert_uint_eq(t.v[FPM_COLD_MISSES], 3);
+    ck_assert_int_eq(sim_flashpoint_nprocedures(fp), 41);
+    ck_assert_int_eq(sim_flashpoint_nbins(fp), 21);
+    ck_assert_ptr_nonnull(sim_flashpoint_get(fp, -1, -1));
+    ck_assert_ptr_nonnull(sim_flashpoint_get(fp, 40, 20));
+    ck_assert_uint_eq(sim_flashpoint_dropped(fp), 0);
+
+    const char *names[] = {"main", "transpose"};
+    json_object *o = flashpoint_to_json(fp, NULL, names, 2);
+    ck_assert_ptr_nonnull(o);
+    json_object *v1, *bins, *totals;
+    ck_assert(json_object_object_get_ex(o, "schema", &v1));
+    ck_assert_str_eq(json_object_get_string(v1), FLASHPOINT_SCHEMA);
+    ck_assert(json_object_object_get_ex(o, "totals", &totals));
+    ck_assert(json_object_object_get_ex(totals, "cold_misses", &v1));
+    ck_assert_int_eq(json_object_get_int(v1), 3);
+    ck_assert(json_object_object_get_ex(o, "bins", &bins));
+    /* unbinned, bins 0..20 */
+    ck_assert_int_eq((int)json_object_array_length(bins), 22);
+    json_object *b0 = json_object_array_get_idx(bins, 1), *procs, *p1;
+    ck_assert(json_object_object_get_ex(b0, "name", &v1));
+    ck_assert_str_eq(json_object_get_string(v1), "bin#0");
+    ck_assert(json_object_object_get_ex(b0, "procedures", &procs));
+    ck_assert_int_eq((int)json_object_array_length(procs), 2);
+    p1 = json_object_array_get_idx(procs, 1);
+    ck_assert(json_object_object_get_ex(p1, "name", &v1));
+    ck_assert_str_eq(json_object_get_string(v1), "transpose");
+    ck_assert(json_object_object_get_ex(p1, "invalidations", &v1));
+    ck_assert_int_eq(json_object_get_int(v1), 2);
+    json_object_put(o);
+    sim_flashpoint_free(fp);
+}
+END_TEST
+
+/* Attached to a machine: the misses arrive, bins carry dsm_alloc names. */
+START_TEST(collector_on_machine)
+{
+    miss_log log;
+    sim_machine *m = machine(2, "noproc", &log);
+    int bin = sim_bin(m, BASE, 8192, "trans");
+    ck_assert_int_ge(bin, 0);
+    sim_flashpoint *fp = sim_flashpoint_attach(m);
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_int_eq(sim_ref(m, 1, BASE, 8, 0, 0), SIM_STALL);
+    run_to_completion(m, 2);
+    ck_assert_int_eq(sim_ref(m, 0, BASE, 8, 1, 0), SIM_STALL);
+    run_to_completion(m, 2);
+    sim_fp_record t;
+    sim_flashpoint_bin_total(fp, bin, &t);
+    ck_assert_uint_eq(t.v[FPM_READ_MISS_REMOTE], 1);
+    ck_assert_uint_eq(t.v[FPM_WRITE_MISS_LOCAL], 1);
+    ck_assert_uint_eq(t.v[FPM_COLD_MISSES], 1);     /* the write found it warm */
+    ck_assert_uint_eq(t.v[FPM_INVALIDATIONS], 1);   /* processor 1's copy */
+    json_object *o = flashpoint_to_json(fp, m, NULL, 0), *v, *bins, *b;
+    ck_assert_ptr_nonnull(o);
+    ck_assert(json_object_object_get_ex(o, "mode", &v));
+    ck_assert_str_eq(json_object_get_string(v), "noproc");
+    ck_assert(json_object_object_get_ex(o, "parallel_cycles", &v));
+    ck_assert_int_gt(json_object_get_int64(v), 0);
+    ck_assert(json_object_object_get_ex(o, "bins", &bins));
+    b = json_object_array_get_idx(bins, 0);
+    ck_assert(json_object_object_get_ex(b, "name", &v));
+    ck_assert_str_eq(json_object_get_string(v), "trans");
+    json_object_put(o);
+    sim_flashpoint_free(fp);
+    sim_destroy(m);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("flash");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, pointer_list_matches_bit_vector, 0, 8);
+    tcase_add_test(tc, pointer_list_walk_lengths);
+    tcase_add_loop_test(tc, engine_outcome_independent_of_sharers, 0, 3);
+    tcase_add_test(tc, handler_classes);
+    tcase_add_test(tc, table4_costs_per_mode);
+    tcase_add_test(tc, options);
+    tcase_add_test(tc, network_delay);
+    tcase_add_test(tc, local_and_remote_read_latency);
+    tcase_add_test(tc, occupancy_queuing_at_the_home);
+    tcase_add_test(tc, collector_metrics);
+    tcase_add_test(tc, collector_on_machine);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,92 @@
+#!/bin/sh
+# sim_stats_apps.sh - MemSpy's statistics on two simulated programs, read
+# through `dsmprof memspy` from the dsm-sim/1 file the run wrote:
+#   apps/mm --memspy (293 x 293, B = 56) on `dsmrun --machine=uniform -n 1`
+#     (the thesis' sequential run, section 3.1): mm.Y is the bin with the most
+#     stall time, and at least 90% of its replacements are caused by mm.Y
+#     itself (self-interference);
+#   the same mm with 10% time sampling: the full-run estimate of its misses
+#     within 5% of the full run's count, samples and unknown causes shown;
+#   apps/slots on 4 processors: the slots' bin misses are invalidations
+#     (at least 90% of its misses) and false sharing (at least 90% of them).
+# Skipped (77) while dsmrun has no --machine option.
+top=${top_builddir:-.}
+dsmrun=${DSMRUN:-$top/dsmrun}
+prof=$top/dsmprof
+[ -x "$dsmrun" ] || { echo "sim_stats_apps.sh: $dsmrun is not built" >&2; exit 99; }
+if ! "$dsmrun" --help 2>&1 | grep -q -- '--machine'; then
+    echo "sim_stats_apps.sh: $dsmrun has no --machine option yet: skipped"
+    exit 77
+fi
+for p in "$top/apps/mm" "$top/apps/slots" "$prof"; do
+    [ -x "$p" ] || { echo "sim_stats_apps.sh: $p is not built" >&2; exit 99; }
+done
+to=${TIMEOUT:-timeout}
+command -v "$to" >/dev/null 2>&1 || to=
+dir=$(mktemp -d "${TMPDIR:-/tmp}/sim_stats_apps.XXXXXX") || exit 99
+trap 'rm -rf "$dir"' EXIT
+export DSM_PROFILE=off
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+run() { # run NAME MACHINE P ARGS...: simulate, statistics in $dir/NAME.json, report in $dir/NAME.txt
+    name=$1 machine=$2 np=$3; shift 3
+    echo "=== dsmrun --machine=$machine -n $np $*"
+    DSM_SIM_PROFILE=$dir/$name.json ${to:+$to -k 5 120} "$dsmrun" --machine="$machine" -n "$np" "$@" \
+        > "$dir/$name.out" 2>&1
+    rc=$?
+    cat "$dir/$name.out"
+    [ $rc -eq 0 ] || { bad "$name: exit status $rc"; return 1; }
+    "$prof" memspy "$dir/$name.json" > "$dir/$name.txt" 2>&1 || { bad "$name: dsmprof memspy failed"; cat "$dir/$name.txt"; return 1; }
+    cat "$dir/$name.txt"
+}
+
+if run mm uniform 1 "$top/apps/mm" --memspy; then
+    first=$(sed -n '/^Data bins/{n;n;p;}' "$dir/mm.txt" | awk '{print $1}')
+    [ "$first" = mm.Y ] && ok "mm: mm.Y has the most stall time" || bad "mm: first bin is '$first', not mm.Y"
+    self=$(sed -n 's/^  mm\.Y: [0-9]* replacement misses, \([0-9.]*\)% self-caused$/\1/p' "$dir/mm.txt")
+    if [ -n "$self" ] && awk -v s="$self" 'BEGIN { exit !(s >= 90) }'; then
+        ok "mm: $self% of mm.Y's replacements are self-caused (>= 90%)"
+    else
+        bad "mm: mm.Y self-caused replacements '$self'% (want >= 90%)"
+    fi
+fi
+
+# Time sampling (Ch. 6): 10% of the time in 100,000-cycle samples; the
+# full-run estimate of the misses must land within 5% of the full run's count,
+# and the misses whose line left while statistics were off show as unknown.
+if [ -s "$dir/mm.txt" ] &&
+   run mm_sampled uniform,sample_period=1000000,sample_length=100000 1 "$top/apps/mm" --memspy; then
+    full=$(sed -n 's/^  misses \([0-9]*\) (read.*/\1/p' "$dir/mm.txt")
+    est=$(sed -n 's/^  full run estimate: misses \([0-9]*\) +- .*/\1/p' "$dir/mm_sampled.txt")
+    if [ -n "$full" ] && [ -n "$est" ] &&
+       awk -v f="$full" -v e="$est" 'BEGIN { d = e - f; if (d < 0) d = -d; exit !(d <= 0.05 * f) }'; then
+        ok "mm sampled: estimated $est misses, full run $full (within 5%)"
+    else
+        bad "mm sampled: estimate '$est' against the full run's '$full' misses (want within 5%)"
+    fi
+    grep -Eq '^  [0-9]+ samples of 100000 cycles every 1000000 cycles; sampling ratio 0\.(09|10|11)' "$dir/mm_sampled.txt" \
+        && ok "mm sampled: samples and ratio shown" || bad "mm sampled: no samples line with ratio ~0.1"
+    grep -Eq '[1-9][0-9]* misses of unknown cause' "$dir/mm_sampled.txt" \
+        && ok "mm sampled: unknown causes shown" || bad "mm sampled: no misses of unknown cause"
+fi
+
+if run slots uniform 4 "$top/apps/slots"; then
+    # the bins table: name stall% misses reads writes cold% repl% inv% unkn%
+    inv=$(awk '/^Data bins/ { t = 1; next } t && $1 == "slots.free_list_heads" { print $8; exit }' "$dir/slots.txt")
+    inv=${inv%\%}
+    if [ -n "$inv" ] && awk -v s="$inv" 'BEGIN { exit !(s >= 90) }'; then
+        ok "slots: $inv% of the slots' misses are invalidations"
+    else
+        bad "slots: invalidation share of slots.free_list_heads '$inv'% (want >= 90%)"
+    fi
+    fs=$(awk '$1 == "slots.free_list_heads" && NF == 5 { print $5 }' "$dir/slots.txt")
+    fs=${fs%\%}
+    if [ -n "$fs" ] && awk -v s="$fs" 'BEGIN { exit !(s >= 90) }'; then
+        ok "slots: $fs% of those invalidation misses are false sharing"
+    else
+        bad "slots: false-sharing share '$fs'% (want >= 90%)"
+    fi
+fi
+exit $fail
