@@ -3,6 +3,7 @@
  * in one line and end the job, not act on it.  Modes:
  *   block  a GETS for a block past the region
  *   lock   a lock request for a lock id past DSM_LOCKS
+ *   hw     a PUTX (an eviction: simulated machines only, never the DSM)
  *   len    an INV that carries a payload
  *   type   an unknown message type
  * Run by tests/wire_bad.sh on shm and mpi. */
@@ -35,6 +36,9 @@ int main(int argc, char **argv)
         } else if (!strcmp(mode, "len")) {
             h.type = PM_INV;
             h.len = 16;
+        } else if (!strcmp(mode, "hw")) { /* an eviction: simulated machines only */
+            h.type = PM_PUTX;
+            h.len = (uint32_t)dsm_g->region.block_size;
         } else {
             h.type = 200;
         }

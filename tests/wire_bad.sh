@@ -25,6 +25,7 @@ run_all() {
     check "$1" "$2" lock 'dsm: node 0: transport: malformed message from node 1: lock message for lock [0-9]+, past the last lock'
     check "$1" "$2" len 'dsm: node 0: transport: malformed message from node 1: INV carries 16 bytes, expected 0'
     check "$1" "$2" type 'dsm: node 0: transport: malformed message from node 1: unknown message type 200'
+    check "$1" "$2" hw 'dsm: node 0: transport: malformed message from node 1: PUTX is a simulated-machine message'
 }
 run_all "${DSMRUN:-$top/dsmrun}" shm
 if command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
