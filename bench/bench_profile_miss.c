@@ -31,51 +31,6 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* One round of the three kinds; times in us per operation (valid on node 1). */
-static void round_of(char *blk, size_t bs, int nblk, double out[NKINDS])
-{
-    int me = dsm_node();
-    volatile long sink = 0;
-    /* read miss: node 0 took the blocks back by writing them */
-    if (me == 0)
-        for (int i = 0; i < nblk; i++)
-            blk[(size_t)i * bs] = 2;
-    dsm_barrier();
-    if (me == 1) {
-        double t0 = dsm_wtime();
-        for (int i = 0; i < nblk; i++)
-            sink += blk[(size_t)i * bs];
-        out[READ] = (dsm_wtime() - t0) * 1e6 / nblk;
-    }
-    dsm_barrier();
-    /* write miss: node 0 writes again (invalidating node 1's copies) */
-    if (me == 0)
-        for (int i = 0; i < nblk; i++)
-            blk[(size_t)i * bs] = 3;
-    dsm_barrier();
-    if (me == 1) {
-        double t0 = dsm_wtime();
-        for (int i = 0; i < nblk; i++)
-            blk[(size_t)i * bs + 8] = 4;
-        out[WRITE] = (dsm_wtime() - t0) * 1e6 / nblk;
-    }
-    dsm_barrier();
-    /* upgrade: node 0 takes them back, node 1 reads then writes */
-    if (me == 0)
-        for (int i = 0; i < nblk; i++)
-            blk[(size_t)i * bs] = 5;
-    dsm_barrier();
-    if (me == 1) {
-        for (int i = 0; i < nblk; i++)
-            sink += blk[(size_t)i * bs];
-        double t0 = dsm_wtime();
-        for (int i = 0; i < nblk; i++)
-            blk[(size_t)i * bs + 16] = 6;
-        out[UPGRADE] = (dsm_wtime() - t0) * 1e6 / nblk;
-    }
-    dsm_barrier();
-}
-
 int main(int argc, char **argv)
 {
     if (dsm_init(&argc, &argv))
@@ -95,26 +50,17 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t bs = dsm_block_size();
-    char *raw = dsm_malloc(me == 0 ? (size_t)nblk * bs + bs : 1, "bench.blocks");
-    char **shared_ptr = dsm_alloc(sizeof(char *), "bench.ptr");
+    char *blk = bench_core_blocks(nblk);
     double *res = dsm_alloc(sizeof(double) * 2 * NKINDS * (size_t)pairs, "bench.results");
-    if (me == 0)
-        *shared_ptr = (char *)(((uintptr_t)raw + bs - 1) & ~(uintptr_t)(bs - 1));
-    dsm_barrier();
-    char *blk = *shared_ptr;
-    if (me == 1) /* steady state: pages populated */
-        for (int i = 0; i < nblk; i++)
-            blk[(size_t)i * bs] = 1;
-    dsm_barrier();
     double warm[NKINDS];
-    round_of(blk, bs, nblk, warm);
+    bench_core_round(blk, nblk, &warm[READ], &warm[WRITE], &warm[UPGRADE]);
     for (int r = 0; r < 2 * pairs; r++) {
         /* on, off, off, on, on, off, ...: neither column always goes first */
         int on = ((r + 1) / 2) % 2 == 0;
         dsm_prof_record(dsm_g, on);
         dsm_barrier();
         double t[NKINDS];
-        round_of(blk, bs, nblk, t);
+        bench_core_round(blk, nblk, &t[READ], &t[WRITE], &t[UPGRADE]);
         if (me == 1)
             for (int k = 0; k < NKINDS; k++)
                 res[(size_t)((on ? 0 : 1) * NKINDS + k) * (size_t)pairs + (size_t)(r / 2)] = t[k];

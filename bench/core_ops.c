@@ -93,25 +93,78 @@ double bench_probe_copy_us(size_t block, int count)
     return us;
 }
 
-void bench_core_measure(int nblk, bench_core_result *out)
+char *bench_core_blocks(int nblk)
 {
     int me = dsm_node();
     size_t bs = dsm_block_size();
     /* All blocks homed at node 0 (its dsm_malloc arena), block aligned. */
     char *raw = dsm_malloc(me == 0 ? (size_t)nblk * bs + bs : 1, "bench.blocks");
     char **shared_ptr = dsm_alloc(sizeof(char *), "bench.ptr");
-    long *mig = dsm_alloc(bs, "bench.migratory");
     if (me == 0)
         *shared_ptr = (char *)(((uintptr_t)raw + bs - 1) & ~(uintptr_t)(bs - 1));
     dsm_barrier();
     char *blk = *shared_ptr;
-    volatile long sink = 0;
     /* Steady state, not first touch: node 1 has used every block before, so
      * no measured miss pays the kernel's allocation of a fresh page. */
     if (me == 1)
         for (int i = 0; i < nblk; i++)
             blk[(size_t)i * bs] = 1;
     dsm_barrier();
+    return blk;
+}
+
+void bench_core_round(char *blk, int nblk, double *read_us, double *write_us, double *upg_us)
+{
+    int me = dsm_node();
+    size_t bs = dsm_block_size();
+    volatile long sink = 0;
+    /* read miss: node 0 took the blocks back (recall), node 1 reads them */
+    if (me == 0)
+        for (int i = 0; i < nblk; i++)
+            blk[(size_t)i * bs] = 2;
+    dsm_barrier();
+    if (me == 1) {
+        double t0 = dsm_wtime();
+        for (int i = 0; i < nblk; i++)
+            sink += blk[(size_t)i * bs];
+        *read_us = (dsm_wtime() - t0) * 1e6 / nblk;
+    }
+    dsm_barrier();
+    /* write miss: node 0 invalidates node 1's read copies, node 1 writes */
+    if (me == 0)
+        for (int i = 0; i < nblk; i++)
+            blk[(size_t)i * bs] = 3;
+    dsm_barrier();
+    if (me == 1) {
+        double t0 = dsm_wtime();
+        for (int i = 0; i < nblk; i++)
+            blk[(size_t)i * bs + 8] = 4;
+        *write_us = (dsm_wtime() - t0) * 1e6 / nblk;
+    }
+    dsm_barrier();
+    /* upgrade: node 0 takes the blocks back, node 1 reads them (its read
+     * copy is then the only one), and writes them */
+    if (me == 0)
+        for (int i = 0; i < nblk; i++)
+            blk[(size_t)i * bs] = 5;
+    dsm_barrier();
+    if (me == 1) {
+        for (int i = 0; i < nblk; i++)
+            sink += blk[(size_t)i * bs];
+        double t0 = dsm_wtime();
+        for (int i = 0; i < nblk; i++)
+            blk[(size_t)i * bs + 16] = 6;
+        *upg_us = (dsm_wtime() - t0) * 1e6 / nblk;
+    }
+    dsm_barrier();
+}
+
+void bench_core_measure(int nblk, bench_core_result *out)
+{
+    int me = dsm_node();
+    size_t bs = dsm_block_size();
+    char *blk = bench_core_blocks(nblk);
+    long *mig = dsm_alloc(bs, "bench.migratory");
     /* Seven rounds of every measurement; the table shows medians (the
      * machine is shared: a round can lose its core to another process). */
     double rtt_v[7], read_v[7], write_v[7], upg_v[7];
@@ -119,45 +172,7 @@ void bench_core_measure(int nblk, bench_core_result *out)
         if (me == 1)
             rtt_v[round] = dsm_rt_probe_roundtrip(dsm_g, 0, 300);
         dsm_barrier();
-        /* read miss: node 0 took the blocks back (recall), node 1 reads them */
-        if (me == 0)
-            for (int i = 0; i < nblk; i++)
-                blk[(size_t)i * bs] = 2;
-        dsm_barrier();
-        if (me == 1) {
-            double t0 = dsm_wtime();
-            for (int i = 0; i < nblk; i++)
-                sink += blk[(size_t)i * bs];
-            read_v[round] = (dsm_wtime() - t0) * 1e6 / nblk;
-        }
-        dsm_barrier();
-        /* write miss: node 0 invalidates node 1's read copies, node 1 writes */
-        if (me == 0)
-            for (int i = 0; i < nblk; i++)
-                blk[(size_t)i * bs] = 3;
-        dsm_barrier();
-        if (me == 1) {
-            double t0 = dsm_wtime();
-            for (int i = 0; i < nblk; i++)
-                blk[(size_t)i * bs + 8] = 4;
-            write_v[round] = (dsm_wtime() - t0) * 1e6 / nblk;
-        }
-        dsm_barrier();
-        /* upgrade: node 0 takes the blocks back, node 1 reads them (its read
-         * copy is then the only one), and writes them */
-        if (me == 0)
-            for (int i = 0; i < nblk; i++)
-                blk[(size_t)i * bs] = 5;
-        dsm_barrier();
-        if (me == 1) {
-            for (int i = 0; i < nblk; i++)
-                sink += blk[(size_t)i * bs];
-            double t0 = dsm_wtime();
-            for (int i = 0; i < nblk; i++)
-                blk[(size_t)i * bs + 16] = 6;
-            upg_v[round] = (dsm_wtime() - t0) * 1e6 / nblk;
-        }
-        dsm_barrier();
+        bench_core_round(blk, nblk, &read_v[round], &write_v[round], &upg_v[round]);
     }
     double rtt_us = 0, read_us = 0, write_us = 0, upg_us = 0, mig_us = 0;
     if (me == 1) {

@@ -23,6 +23,13 @@ typedef struct bench_core_result {
     double rtt, read, write, upgrade, migratory; /* us per operation */
 } bench_core_result;
 
+/* Collective on exactly 2 nodes: nblk blocks homed at node 0, each already
+ * touched by node 1 (steady state), and one round of nblk remote read
+ * misses, write misses and upgrades by node 1 (us per operation, valid on
+ * node 1). */
+char *bench_core_blocks(int nblk);
+void bench_core_round(char *blk, int nblk, double *read_us, double *write_us, double *upg_us);
+
 /* Collective on exactly 2 nodes (after dsm_init): medians of 7 rounds of
  * nblk operations of each kind, in steady state (pages already populated).
  * The result is valid on node 0. */

@@ -7,7 +7,7 @@ bench_bench_core_LDADD = libdsm.la
 bench_bench_patterns_SOURCES = bench/bench_patterns.c
 bench_bench_patterns_LDADD = libdsm.la
 # bench_profile_miss: the profile's cost per miss, recording alternated in one run
-bench_bench_profile_miss_SOURCES = bench/bench_profile_miss.c
+bench_bench_profile_miss_SOURCES = bench/bench_profile_miss.c bench/core_ops.h bench/core_ops.c
 bench_bench_profile_miss_LDADD = libdsm.la
 # bench_profile: the profile on vs DSM_PROFILE=off on the apps, as child jobs
 bench_bench_profile_SOURCES = bench/bench_profile.c
