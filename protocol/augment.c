@@ -9,9 +9,12 @@
  *  migratory  at an upgrade with exactly one sharer, a requester other than
  *             lastOwner marks the block migratory (one detection); lastOwner
  *             equal to the requester, or a sharer count other than one,
- *             clears the flag.  A write request for a block another node
- *             owns is the same thing fused (R^j W^j of one read-modify-write
- *             instruction, which faults once, as a write).
+ *             clears the flag.  With downgrade_on_read (a simulated
+ *             machine's option) two sharers, the requester and lastOwner
+ *             (which kept a read copy), count as one.  A write request for
+ *             a block another node owns is the same thing fused (R^j W^j
+ *             of one read-modify-write instruction, which faults once, as
+ *             a write).
  *  producer-  at a write request (GETX or upgrade) on a read-shared block,
  *  consumer   a requester equal to lastOwner while the sharers include other
  *             nodes (the readers) marks it; another writer clears the flag.
@@ -57,6 +60,19 @@ static int other_sharer(const dir_entry *d, int node)
     return n > 1 || (n == 1 && !sharers_contains(&d->sharers, node));
 }
 
+/* With downgrade_on_read the owner a reader recalled keeps a read copy, so
+ * at the new user's upgrade the sharers are {lastOwner, requester}, not
+ * {requester}.  Counted as the one-sharer case, as the adaptive protocols of
+ * Cox/Fowler and Stenstrom count "exactly two copies, and the writer is not
+ * the last writer".  Never true without downgrades (the DSM's rule is
+ * unchanged). */
+static int downgraded_owner_pair(const proto_engine *e, const dir_entry *d, int from)
+{
+    return e->downgrade_on_read && sharers_count(&d->sharers) == 2 &&
+           sharers_contains(&d->sharers, from) &&
+           sharers_contains(&d->sharers, d->aug.pat.last_owner);
+}
+
 static void detect(proto_block_patterns *p, int pattern)
 {
     p->detections[pattern]++;
@@ -89,7 +105,8 @@ void augment_request(proto_engine *e, dir_entry *d, uint32_t block, int type, in
     p->requests++;
 
     if (type == PM_UPGRADE) {
-        if (sharers_count(&d->sharers) == 1 && p->last_owner >= 0 && p->last_owner != from) {
+        if (p->last_owner >= 0 && p->last_owner != from &&
+            (sharers_count(&d->sharers) == 1 || downgraded_owner_pair(e, d, from))) {
             p->migratory = 1;
             detect(p, PP_MIGRATORY);
         } else {
@@ -138,7 +155,7 @@ int proto_patterns_of(const proto_engine *e, uint32_t block, proto_block_pattern
 {
     if (block >= e->nblocks)
         return PROTO_EINVAL;
-    const dir_entry *d = e->dir[block];
+    const dir_entry *d = engine_dir_at(e, block);
     if (!d) {
         memset(out, 0, sizeof *out);
         out->last_owner = out->group_id = out->guess = -1;

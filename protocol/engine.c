@@ -35,10 +35,114 @@ static proto_action *emit_slot(proto_actions *out)
     return &out->v[out->n++];
 }
 
-proto_engine *proto_engine_create(const proto_config *cfg)
+/* The home table, shared by the engines of one simulated machine
+ * (proto_engine_create_shared) or owned by one engine.  Counted references:
+ * the engines may be destroyed in any order.  Engines sharing a table are
+ * created and destroyed from one thread (the engine has no locks). */
+struct home_table {
+    int32_t *home;  /* per block; -1: not allocated */
+    uint32_t nblocks;
+    int nnodes;
+    int refs;
+};
+
+/* Every chunk of blocks never touched is this one: all PC_I, nothing
+ * deferred.  Read-only (a write through it would fault, not corrupt other
+ * engines); cache_chunk_for_write replaces it before any store. */
+static const cache_chunk zero_chunk;
+
+static cache_chunk *zero_chunk_ptr(void) { return (cache_chunk *)(uintptr_t)&zero_chunk; }
+
+static size_t cache_chunks(uint32_t nblocks)
+{
+    return ((size_t)nblocks + CACHE_CHUNK - 1) >> CACHE_CHUNK_SHIFT;
+}
+
+static size_t dir_chunks(uint32_t nblocks)
+{
+    return ((size_t)nblocks + DIR_CHUNK - 1) >> DIR_CHUNK_SHIFT;
+}
+
+/* The chunk of `block`, writable (allocated on the first write); NULL when
+ * out of memory. */
+static cache_chunk *cache_chunk_for_write(proto_engine *e, uint32_t block)
+{
+    cache_chunk **slot = &e->cchunk[block >> CACHE_CHUNK_SHIFT];
+    if (*slot == &zero_chunk) {
+        cache_chunk *c = calloc(1, sizeof *c);  /* PC_I == 0 */
+        if (!c)
+            return NULL;
+        *slot = c;
+    }
+    return *slot;
+}
+
+static inline uint8_t cstate_get(const proto_engine *e, uint32_t block)
+{
+    return e->cchunk[block >> CACHE_CHUNK_SHIFT]->cstate[block & (CACHE_CHUNK - 1)];
+}
+
+static inline uint8_t deferred_get(const proto_engine *e, uint32_t block)
+{
+    return e->cchunk[block >> CACHE_CHUNK_SHIFT]->deferred[block & (CACHE_CHUNK - 1)];
+}
+
+static int cstate_set(proto_engine *e, uint32_t block, uint8_t st)
+{
+    if (cstate_get(e, block) == st)
+        return PROTO_OK;  /* no chunk needed for I -> I */
+    cache_chunk *c = cache_chunk_for_write(e, block);
+    if (!c)
+        return PROTO_ENOMEM;
+    c->cstate[block & (CACHE_CHUNK - 1)] = st;
+    return PROTO_OK;
+}
+
+static int deferred_set(proto_engine *e, uint32_t block, uint8_t type)
+{
+    if (deferred_get(e, block) == type)
+        return PROTO_OK;
+    cache_chunk *c = cache_chunk_for_write(e, block);
+    if (!c)
+        return PROTO_ENOMEM;
+    c->deferred[block & (CACHE_CHUNK - 1)] = type;
+    return PROTO_OK;
+}
+
+static void home_table_unref(struct home_table *h)
+{
+    if (h && --h->refs == 0) {
+        free(h->home);
+        free(h);
+    }
+}
+
+static struct home_table *home_table_new(uint32_t nblocks, int nnodes)
+{
+    struct home_table *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->home = malloc(sizeof *h->home * nblocks);
+    if (!h->home) {
+        free(h);
+        return NULL;
+    }
+    for (uint32_t b = 0; b < nblocks; b++)
+        h->home[b] = -1;
+    h->nblocks = nblocks;
+    h->nnodes = nnodes;
+    h->refs = 1;
+    return h;
+}
+
+proto_engine *proto_engine_create_shared(const proto_config *cfg, proto_engine *homes_from)
 {
     if (!cfg || cfg->nnodes < 1 || cfg->nnodes > PROTO_MAX_NODES || cfg->self < 0 ||
         cfg->self >= cfg->nnodes || cfg->nblocks == 0)
+        return NULL;
+    /* the homes are node ids of blocks: same region, same nodes */
+    if (homes_from &&
+        (homes_from->nblocks != cfg->nblocks || homes_from->nnodes != cfg->nnodes))
         return NULL;
     proto_engine *e = calloc(1, sizeof *e);
     if (!e)
@@ -48,19 +152,30 @@ proto_engine *proto_engine_create(const proto_config *cfg)
     e->nblocks = cfg->nblocks;
     e->replacement_hints = cfg->replacement_hints != 0;
     e->excl_clean = cfg->excl_clean != 0;
+    e->downgrade_on_read = cfg->downgrade_on_read != 0;
     e->sharers_ops = cfg->sharers_ops;
-    e->home = malloc(sizeof *e->home * cfg->nblocks);
-    e->cstate = calloc(cfg->nblocks, 1);   /* PC_I == 0 */
-    e->deferred = calloc(cfg->nblocks, 1);
-    e->dir = calloc(cfg->nblocks, sizeof *e->dir);
-    if (!e->home || !e->cstate || !e->deferred || !e->dir) {
+    if (homes_from) {
+        e->homes = homes_from->homes;
+        e->homes->refs++;
+    } else {
+        e->homes = home_table_new(cfg->nblocks, cfg->nnodes);
+    }
+    e->cchunk = malloc(sizeof *e->cchunk * cache_chunks(cfg->nblocks));
+    e->dchunk = calloc(dir_chunks(cfg->nblocks), sizeof *e->dchunk);
+    if (!e->homes || !e->cchunk || !e->dchunk) {
         proto_engine_destroy(e);
         return NULL;
     }
-    for (uint32_t b = 0; b < cfg->nblocks; b++)
-        e->home[b] = -1;
+    e->home = e->homes->home;
+    for (size_t c = 0; c < cache_chunks(cfg->nblocks); c++)
+        e->cchunk[c] = zero_chunk_ptr();
     proto_set_augment(e, 1);
     return e;
+}
+
+proto_engine *proto_engine_create(const proto_config *cfg)
+{
+    return proto_engine_create_shared(cfg, NULL);
 }
 
 static void dir_free(dir_entry *d)
@@ -76,16 +191,51 @@ void proto_engine_destroy(proto_engine *e)
 {
     if (!e)
         return;
-    if (e->dir)
-        for (uint32_t b = 0; b < e->nblocks; b++)
-            dir_free(e->dir[b]);
-    free(e->dir);
-    free(e->home);
-    free(e->cstate);
-    free(e->deferred);
+    if (e->dchunk) {
+        for (size_t c = 0; c < dir_chunks(e->nblocks); c++) {
+            if (!e->dchunk[c])
+                continue;
+            for (uint32_t i = 0; i < DIR_CHUNK; i++)
+                dir_free(e->dchunk[c][i]);
+            free(e->dchunk[c]);
+        }
+        free(e->dchunk);
+    }
+    if (e->cchunk) {
+        for (size_t c = 0; c < cache_chunks(e->nblocks); c++)
+            if (e->cchunk[c] != &zero_chunk)
+                free(e->cchunk[c]);
+        free(e->cchunk);
+    }
+    home_table_unref(e->homes);
     free(e->last_accessed);
     free(e->selfq);
     free(e);
+}
+
+size_t proto_engine_footprint(const proto_engine *e, size_t *home_table_bytes)
+{
+    size_t n = sizeof *e + sizeof *e->cchunk * cache_chunks(e->nblocks) +
+               sizeof *e->dchunk * dir_chunks(e->nblocks) + e->selfq_cap * sizeof *e->selfq;
+    if (e->last_accessed)
+        n += sizeof *e->last_accessed * (size_t)e->nnodes;
+    for (size_t c = 0; c < cache_chunks(e->nblocks); c++)
+        if (e->cchunk[c] != &zero_chunk)
+            n += sizeof(cache_chunk);
+    size_t words = dsm_sharers_words(e->nnodes) * sizeof(uint64_t);
+    for (size_t c = 0; c < dir_chunks(e->nblocks); c++) {
+        if (!e->dchunk[c])
+            continue;
+        n += DIR_CHUNK * sizeof(dir_entry *);
+        for (uint32_t i = 0; i < DIR_CHUNK; i++) {
+            const dir_entry *d = e->dchunk[c][i];
+            if (d)
+                n += sizeof *d + words + d->qcap * sizeof *d->q;
+        }
+    }
+    if (home_table_bytes)
+        *home_table_bytes = sizeof *e->homes + sizeof *e->home * e->nblocks;
+    return n;
 }
 
 int proto_set_home(proto_engine *e, uint32_t first, uint32_t count, int home)
@@ -102,27 +252,30 @@ int proto_home(const proto_engine *e, uint32_t block)
     return block < e->nblocks ? e->home[block] : -1;
 }
 
+/* On the runtime's and the simulator's paths: two dependent loads, the
+ * chunk table being small (nblocks / 4096 pointers) and hot. */
 proto_cache_state proto_cache_state_of(const proto_engine *e, uint32_t block)
 {
-    return block < e->nblocks ? (proto_cache_state)e->cstate[block] : PC_I;
+    return block < e->nblocks ? (proto_cache_state)cstate_get(e, block) : PC_I;
 }
 
 proto_dir_state proto_dir_state_of(const proto_engine *e, uint32_t block)
 {
-    return (block < e->nblocks && e->dir[block]) ? (proto_dir_state)e->dir[block]->state
-                                                 : PD_UNOWNED;
+    const dir_entry *d = block < e->nblocks ? engine_dir_at(e, block) : NULL;
+    return d ? (proto_dir_state)d->state : PD_UNOWNED;
 }
 
 const dsm_sharers *proto_dir_sharers(const proto_engine *e, uint32_t block)
 {
-    return (block < e->nblocks && e->dir[block]) ? &e->dir[block]->sharers : NULL;
+    dir_entry *d = block < e->nblocks ? engine_dir_at(e, block) : NULL;
+    return d ? &d->sharers : NULL;
 }
 
 int proto_dir_owner(const proto_engine *e, uint32_t block)
 {
-    if (block >= e->nblocks || !e->dir[block])
+    const dir_entry *d = block < e->nblocks ? engine_dir_at(e, block) : NULL;
+    if (!d)
         return -1;
-    const dir_entry *d = e->dir[block];
     return (d->state == PD_EXCL || d->state == PD_BUSY_RECALL) ? d->owner : -1;
 }
 
@@ -134,7 +287,7 @@ uint32_t proto_deferred_messages(const proto_engine *e) { return e->ndeferred; }
 
 dir_entry *engine_dir_lookup(proto_engine *e, uint32_t block)
 {
-    return block < e->nblocks ? e->dir[block] : NULL;
+    return block < e->nblocks ? engine_dir_at(e, block) : NULL;
 }
 
 void proto_engine_set_trace(proto_engine *e, proto_trace_fn fn, void *arg)
@@ -145,7 +298,14 @@ void proto_engine_set_trace(proto_engine *e, proto_trace_fn fn, void *arg)
 
 static dir_entry *dir_get(proto_engine *e, uint32_t block)
 {
-    dir_entry *d = e->dir[block];
+    dir_entry **chunk = e->dchunk[block >> DIR_CHUNK_SHIFT];
+    if (!chunk) {
+        chunk = calloc(DIR_CHUNK, sizeof *chunk);
+        if (!chunk)
+            return NULL;
+        e->dchunk[block >> DIR_CHUNK_SHIFT] = chunk;
+    }
+    dir_entry *d = chunk[block & (DIR_CHUNK - 1)];
     if (d)
         return d;
     d = calloc(1, sizeof *d);
@@ -156,7 +316,7 @@ static dir_entry *dir_get(proto_engine *e, uint32_t block)
     d->state = PD_UNOWNED;
     d->owner = d->pending = -1;
     augment_init_entry(d);
-    e->dir[block] = d;
+    chunk[block & (DIR_CHUNK - 1)] = d;
     return d;
 }
 
@@ -248,14 +408,16 @@ static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, in
     case ST_WAIT: return simple_action(out, PA_WAIT, block, 0);
     case ST_DEFER:
         /* one at most: the home is busy with this block until we answer */
-        e->deferred[block] = ev == CE_INV ? PM_INV : PM_RECALL;
+        if (deferred_set(e, block,
+                         ev == CE_INV ? PM_INV : ev == CE_RECALL_S ? PM_RECALL_S : PM_RECALL))
+            return PROTO_ENOMEM;
         e->ndeferred++;
         return PROTO_OK;
     case ST_REPLAY: {
-        int type = e->deferred[block];
+        int type = deferred_get(e, block);
         if (!type)
             return PROTO_OK;
-        e->deferred[block] = 0;
+        deferred_set(e, block, 0);  /* the chunk exists: it holds the type */
         e->ndeferred--;
         return cache_event(e, block, cache_event_of(type), home, out);
     }
@@ -267,14 +429,15 @@ static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, in
 
 static int cache_event(proto_engine *e, uint32_t block, int ev, int from, proto_actions *out)
 {
-    int st = e->cstate[block];
+    int st = cstate_get(e, block);
     const proto_table_entry *t = &proto_cache_table[st][ev];
     if (!t->valid)
         return reject(e, "cache", proto_cache_state_name(st), proto_cache_event_name(ev), block,
                       from, t->why);
     if (e->trace)
         e->trace(e->trace_arg, 0, st, ev);
-    e->cstate[block] = t->next;
+    if (cstate_set(e, block, t->next))
+        return PROTO_ENOMEM;
     for (int i = 0; i < PROTO_MAX_STEPS && t->steps[i]; i++) {
         int rc = cache_step(e, t->steps[i], block, from, ev, out);
         if (rc)
@@ -289,7 +452,9 @@ static int dir_classify(const proto_engine *e, const dir_entry *d, int type, int
 {
     switch (type) {
     case PM_GETS:
-        return e->excl_clean && d->state == PD_UNOWNED ? DE_GETS_EXCL_CLEAN : DE_GETS;
+        if (e->excl_clean && d->state == PD_UNOWNED)
+            return DE_GETS_EXCL_CLEAN;
+        return e->downgrade_on_read && d->state == PD_EXCL ? DE_GETS_DOWNGRADE : DE_GETS;
     case PM_GETX: return DE_GETX;
     case PM_UPGRADE:
         if (!sharers_contains(&d->sharers, from))
@@ -299,7 +464,10 @@ static int dir_classify(const proto_engine *e, const dir_entry *d, int type, int
         if (d->acks > 1)
             return DE_INV_ACK_MORE;
         return d->grant == GRANT_UPG ? DE_INV_ACK_LAST_UPG : DE_INV_ACK_LAST_X;
-    case PM_WB_DATA: return d->grant == GRANT_S ? DE_WB_DATA_S : DE_WB_DATA_X;
+    case PM_WB_DATA:
+        return d->grant == GRANT_S          ? DE_WB_DATA_S
+               : d->grant == GRANT_S_SHARED ? DE_WB_DATA_SHARED
+                                            : DE_WB_DATA_X;
     case PM_PUTS:
         if (!sharers_contains(&d->sharers, from))
             return DE_PUTS_STALE;
@@ -309,7 +477,9 @@ static int dir_classify(const proto_engine *e, const dir_entry *d, int type, int
         int x = type == PM_PUTX;
         if (d->state != PD_BUSY_RECALL)
             return x ? DE_PUTX_OWNER : DE_PUTE_OWNER;
-        if (d->grant == GRANT_S)
+        /* for a downgrade too: the evicting owner keeps nothing, so the
+         * reader becomes the only sharer, as without downgrades */
+        if (d->grant == GRANT_S || d->grant == GRANT_S_SHARED)
             return x ? DE_PUTX_RECALLED_S : DE_PUTE_RECALLED_S;
         return x ? DE_PUTX_RECALLED_X : DE_PUTE_RECALLED_X;
     }
@@ -395,6 +565,18 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
     case ST_D_REMOVE_SHARER: sharers_remove(&d->sharers, req); return PROTO_OK;
     case ST_D_OWNER_NONE: d->owner = -1; return PROTO_OK;
     case ST_D_PUT_ACK: return send_msg(e, out, PM_PUT_ACK, req, block);
+    case ST_D_RECALL_S: return send_msg(e, out, PM_RECALL_S, d->owner, block);
+    case ST_D_PENDING_SHARED: d->pending = req; d->grant = GRANT_S_SHARED; return PROTO_OK;
+    case ST_D_GRANT_DATA_S_SHARED: {
+        int to = d->pending;
+        sharers_clear(&d->sharers);
+        sharers_add(&d->sharers, d->owner);  /* it went M (or E) -> S */
+        sharers_add(&d->sharers, to);
+        d->owner = -1;
+        d->pending = -1;
+        d->grant = GRANT_NONE;
+        return send_msg(e, out, PM_DATA_S, to, block);
+    }
     default:
         snprintf(e->err, sizeof e->err, "protocol: step %d is not a directory step", step);
         return PROTO_EREJECT;
@@ -467,6 +649,7 @@ static int cache_event_of(int type)
     case PM_RECALL: return CE_RECALL;
     case PM_DATA_E: return CE_DATA_E;
     case PM_PUT_ACK: return CE_PUT_ACK;
+    case PM_RECALL_S: return CE_RECALL_S;
     default: return -1;
     }
 }
@@ -489,6 +672,13 @@ static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
         return dir_drain(e, d, m->block, out);
     }
     int ev = cache_event_of(m->type);
+    if (ev == CE_RECALL_S && !e->downgrade_on_read) {
+        snprintf(e->err, sizeof e->err,
+                 "protocol: node %d got RECALL_S for block %u from node %d, but downgrades on "
+                 "read are off",
+                 e->self, m->block, m->src);
+        return PROTO_EINVAL;
+    }
     if (ev < 0) {
         snprintf(e->err, sizeof e->err, "protocol: node %d got unknown message type %d", e->self,
                  m->type);
@@ -596,10 +786,14 @@ size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap)
 {
     wbuf w = { buf, 0, cap };
     put(&w, e->home, sizeof *e->home * e->nblocks);
-    put(&w, e->cstate, e->nblocks);
-    put(&w, e->deferred, e->nblocks);
+    for (int which = 0; which < 2; which++)
+        for (uint32_t b = 0; b < e->nblocks; b += CACHE_CHUNK) {
+            const cache_chunk *c = e->cchunk[b >> CACHE_CHUNK_SHIFT];
+            uint32_t n = e->nblocks - b < CACHE_CHUNK ? e->nblocks - b : CACHE_CHUNK;
+            put(&w, which ? c->deferred : c->cstate, n);
+        }
     for (uint32_t b = 0; b < e->nblocks; b++) {
-        const dir_entry *d = e->dir[b];
+        const dir_entry *d = engine_dir_at(e, b);
         uint8_t present = d != NULL;
         put(&w, &present, 1);
         if (!d)
@@ -636,17 +830,26 @@ int proto_engine_load(proto_engine *e, const void *buf, size_t len)
         p += (n);                   \
     } while (0)
     GET(e->home, sizeof *e->home * e->nblocks);
-    GET(e->cstate, e->nblocks);
-    GET(e->deferred, e->nblocks);
+    /* cache states, then deferred types: a chunk is allocated only for
+     * blocks that are not I with nothing deferred */
+    if ((size_t)(end - p) < 2 * (size_t)e->nblocks)
+        return PROTO_EINVAL;
     e->ndeferred = 0;
-    for (uint32_t b = 0; b < e->nblocks; b++)
-        e->ndeferred += e->deferred[b] != 0;
+    for (int which = 0; which < 2; which++)
+        for (uint32_t b = 0; b < e->nblocks; b++, p++) {
+            if (which ? deferred_set(e, b, *p) : cstate_set(e, b, *p))
+                return PROTO_ENOMEM;
+            e->ndeferred += which && *p;
+        }
     for (uint32_t b = 0; b < e->nblocks; b++) {
         uint8_t present;
         GET(&present, 1);
         if (!present) {
-            dir_free(e->dir[b]);
-            e->dir[b] = NULL;
+            dir_entry **chunk = e->dchunk[b >> DIR_CHUNK_SHIFT];
+            if (chunk) {
+                dir_free(chunk[b & (DIR_CHUNK - 1)]);
+                chunk[b & (DIR_CHUNK - 1)] = NULL;
+            }
             continue;
         }
         dir_entry *d = dir_get(e, b);

@@ -48,10 +48,16 @@ enum proto_step {
     ST_D_REMOVE_SHARER, /* sharers -= req (its replacement hint) */
     ST_D_OWNER_NONE,    /* owner := none (the owner evicted the block) */
     ST_D_PUT_ACK,       /* acknowledge req's writeback (PUT_ACK) */
+    ST_D_RECALL_S,      /* ask the owner for its data; it keeps a read copy (downgrade) */
+    ST_D_PENDING_SHARED, /* remember req; grant a read copy when the data is back, the
+                            downgraded owner staying a sharer */
+    ST_D_GRANT_DATA_S_SHARED, /* DATA_S to the pending requester, sharers := {owner, pending} */
     ST_NSTEPS
 };
 
-enum dir_grant { GRANT_NONE, GRANT_S, GRANT_X, GRANT_UPG };
+/* What the pending requester of a busy block gets.  GRANT_S_SHARED: a read
+ * copy, and the recalled owner keeps one too (downgrade_on_read). */
+enum dir_grant { GRANT_NONE, GRANT_S, GRANT_X, GRANT_UPG, GRANT_S_SHARED };
 
 typedef struct dir_waiter {
     int32_t node;
@@ -85,11 +91,18 @@ struct proto_engine {
     uint32_t nblocks;
     int replacement_hints;  /* proto_config options, fixed at creation */
     int excl_clean;
+    int downgrade_on_read;
     const dsm_sharers_ops *sharers_ops;
-    int32_t *home;          /* per block; -1: not allocated */
-    uint8_t *cstate;        /* per block: proto_cache_state */
-    uint8_t *deferred;      /* per block: message type deferred while held, or 0 */
-    dir_entry **dir;        /* per block, allocated at the home on first use */
+    /* Per-block storage, cheap where blocks are never used (a simulated
+     * machine runs one engine per processor over a region of millions of
+     * blocks): the home table may be shared by the engines of one machine;
+     * cache states live in chunks, every chunk of untouched blocks being one
+     * shared read-only chunk of zeros (PC_I, nothing deferred); directory
+     * pointers live in small chunks allocated at the home on first use. */
+    struct home_table *homes; /* the home table, maybe shared (refcounted) */
+    int32_t *home;          /* homes->home: per block; -1: not allocated */
+    struct cache_chunk **cchunk; /* per CACHE_CHUNK blocks; never NULL */
+    dir_entry ***dchunk;    /* per DIR_CHUNK blocks: NULL, or DIR_CHUNK pointers */
     proto_msg *selfq;       /* messages to self, handled before returning */
     size_t selfq_head, selfq_len, selfq_cap;
     proto_trace_fn trace;   /* test hook: every table entry applied */
@@ -101,6 +114,26 @@ struct proto_engine {
     uint32_t ndeferred;     /* blocks with a message deferred by a hold */
     char err[256];
 };
+
+/* Cache-side state of CACHE_CHUNK consecutive blocks. */
+#define CACHE_CHUNK_SHIFT 12
+#define CACHE_CHUNK (1u << CACHE_CHUNK_SHIFT)
+typedef struct cache_chunk {
+    uint8_t cstate[CACHE_CHUNK];   /* proto_cache_state */
+    uint8_t deferred[CACHE_CHUNK]; /* message type deferred while held, or 0 */
+} cache_chunk;
+/* Directory pointers come in chunks of DIR_CHUNK blocks: small, so that a
+ * home whose blocks are pages spread round robin (a simulated machine's
+ * placement: 4 KiB pages are 128 blocks of 32 B) allocates pointers for its
+ * own pages only. */
+#define DIR_CHUNK_SHIFT 6
+#define DIR_CHUNK (1u << DIR_CHUNK_SHIFT)
+
+static inline dir_entry *engine_dir_at(const proto_engine *e, uint32_t block)
+{
+    dir_entry **c = e->dchunk[block >> DIR_CHUNK_SHIFT];
+    return c ? c[block & (DIR_CHUNK - 1)] : NULL;
+}
 
 /* augment.c: called by the engine when the home serves a request (not when
  * it queues one), before the table entry's steps change the directory. */

@@ -12,7 +12,7 @@ static const char *const cache_events[CE_NEVENTS] = {
     [CE_LOAD] = "Load", [CE_STORE] = "Store", [CE_DATA_S] = "DATA_S", [CE_DATA_X] = "DATA_X",
     [CE_UPGRADE_ACK] = "UPGRADE_ACK", [CE_INV] = "INV",
     [CE_RECALL] = "RECALL", [CE_RELEASE] = "Release", [CE_EVICT] = "Evict",
-    [CE_DATA_E] = "DATA_E", [CE_PUT_ACK] = "PUT_ACK",
+    [CE_DATA_E] = "DATA_E", [CE_PUT_ACK] = "PUT_ACK", [CE_RECALL_S] = "RECALL_S",
 };
 static const char *const dir_states[PD_NSTATES] = {
     [PD_UNOWNED] = "Unowned", [PD_SHARED] = "Shared", [PD_EXCL] = "Exclusive",
@@ -31,13 +31,15 @@ static const char *const dir_events[DE_NEVENTS] = {
     [DE_PUTX_RECALLED_X] = "PUTX(crossed a recall for GETX)",
     [DE_PUTE_RECALLED_S] = "PUTE(crossed a recall for GETS)",
     [DE_PUTE_RECALLED_X] = "PUTE(crossed a recall for GETX)",
+    [DE_GETS_DOWNGRADE] = "GETS(owner downgrades)",
+    [DE_WB_DATA_SHARED] = "WB_DATA(for GETS, owner downgraded)",
 };
 static const char *const msgs[PM_NTYPES] = {
     [PM_GETS] = "GETS", [PM_GETX] = "GETX", [PM_UPGRADE] = "UPGRADE", [PM_DATA_S] = "DATA_S",
     [PM_DATA_X] = "DATA_X", [PM_UPGRADE_ACK] = "UPGRADE_ACK", [PM_INV] = "INV",
     [PM_INV_ACK] = "INV_ACK", [PM_RECALL] = "RECALL",
     [PM_WB_DATA] = "WB_DATA", [PM_PUTS] = "PUTS", [PM_PUTX] = "PUTX", [PM_PUTE] = "PUTE",
-    [PM_PUT_ACK] = "PUT_ACK", [PM_DATA_E] = "DATA_E",
+    [PM_PUT_ACK] = "PUT_ACK", [PM_DATA_E] = "DATA_E", [PM_RECALL_S] = "RECALL_S",
 };
 static const char *const steps[ST_NSTEPS] = {
     [ST_END] = "end",
@@ -78,6 +80,9 @@ static const char *const steps[ST_NSTEPS] = {
     [ST_D_REMOVE_SHARER] = "remove requester from sharers",
     [ST_D_OWNER_NONE] = "owner := none",
     [ST_D_PUT_ACK] = "send PUT_ACK to requester",
+    [ST_D_RECALL_S] = "send RECALL_S to owner",
+    [ST_D_PENDING_SHARED] = "pending := requester (read, the owner keeps a copy)",
+    [ST_D_GRANT_DATA_S_SHARED] = "send DATA_S to pending, sharers := {owner, pending}",
 };
 
 const char *proto_cache_state_name(int s) { return NAME(cache_states, s); }

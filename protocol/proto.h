@@ -15,9 +15,10 @@
  *
  * A dirty block is reached by recall through the home (4 hops): the home
  * asks the owner for the data, installs it, then answers the requester.
- * The owner keeps no copy, also when the request was a read: a block that
- * migrates then has one sharer when its new user upgrades, which is what
- * section 3.1 of the Xu/Larus/Miller paper relies on to see migration.  The
+ * The owner keeps no copy, also when the request was a read (unless the
+ * hardware option downgrade_on_read is on, below): a block that migrates
+ * then has one sharer when its new user upgrades, which is what section 3.1
+ * of the Xu/Larus/Miller paper relies on to see migration.  The
  * home serialises all requests for a block; requests that arrive while the
  * block is busy wait in a per-block FIFO at the home.  See doc/protocol.md.
  *
@@ -43,7 +44,15 @@
  *    block is answered DATA_E; the reader holds it in E (read access) and
  *    its first store upgrades silently to M.  The directory treats it as the
  *    owner (EXCL), so another reader recalls it.
- * See doc/protocol.md, "Evictions and exclusive-clean".
+ *  - downgrade on read (proto_config.downgrade_on_read): a read request at a
+ *    block another node owns recalls it with RECALL_S instead of RECALL; the
+ *    owner sends its data and keeps a read-only copy (M or E -> S, the held
+ *    MH/EH defer it like a RECALL), and the home lists both the old owner and
+ *    the reader as sharers.  The migratory rule of section 3.1 then sees two
+ *    sharers at the new user's upgrade (augment.c and doc/patterns.md say how
+ *    it counts them).
+ * See doc/protocol.md, "Evictions and exclusive-clean" and "Downgrade on
+ * read".
  */
 #ifndef DSM_PROTO_H
 #define DSM_PROTO_H
@@ -85,6 +94,8 @@ typedef enum proto_cache_event {
     CE_EVICT,       /* the local cache replaces the block (proto_evict) */
     CE_DATA_E,      /* exclusive-clean read grant with data (excl_clean) */
     CE_PUT_ACK,     /* the home took the written-back (or clean) evicted copy */
+    CE_RECALL_S,    /* home recalls the dirty copy for a reader (downgrade_on_read): the
+                       owner keeps a read-only copy */
     CE_NEVENTS
 } proto_cache_event;
 
@@ -122,6 +133,8 @@ typedef enum proto_dir_event {
     DE_PUTX_RECALLED_X,  /* PUTX crossed a recall made for a write request */
     DE_PUTE_RECALLED_S,  /* PUTE crossed a recall made for a read request */
     DE_PUTE_RECALLED_X,  /* PUTE crossed a recall made for a write request */
+    DE_GETS_DOWNGRADE,   /* read request at an owned block, downgrade_on_read on */
+    DE_WB_DATA_SHARED,   /* the downgraded owner's data, for a read request: both share */
     DE_NEVENTS
 } proto_dir_event;
 
@@ -142,7 +155,9 @@ typedef enum proto_msg_type {
     PM_PUTE,        /* exclusive-clean owner -> home: eviction, no data */
     PM_PUT_ACK,     /* home -> evicting owner: the writeback is done */
     PM_DATA_E,      /* home -> cache: exclusive-clean read grant, carries data */
-    PM_NTYPES       /* 16: message types fit in 4 bits (tests/explore relies on it) */
+    PM_RECALL_S,    /* home -> owner (downgrade_on_read): send the data back, keep a
+                       read-only copy */
+    PM_NTYPES       /* 17: message types fit in 5 bits (tests/explore relies on it) */
 } proto_msg_type;
 
 typedef struct proto_msg {
@@ -195,6 +210,9 @@ typedef struct proto_config {
      * of a machine must be given the same values. */
     int replacement_hints;  /* an eviction from S sends PUTS to the home */
     int excl_clean;         /* a read of an unowned block is granted in E */
+    int downgrade_on_read;  /* a read of a block owned elsewhere leaves the owner a
+                               read-only copy (M/E -> S, RECALL_S), as MSI/MESI
+                               hardware does; 0: the owner keeps nothing */
     const dsm_sharers_ops *sharers_ops; /* directory sharer sets; NULL: bit vector */
 } proto_config;
 
@@ -203,9 +221,24 @@ typedef struct proto_config {
 typedef struct proto_engine proto_engine;
 
 proto_engine *proto_engine_create(const proto_config *cfg);
+/* As proto_engine_create, but the new engine shares the home table of
+ * `homes_from` (NULL: a table of its own), as the engines of one simulated
+ * machine can: proto_set_home on any of them sets the homes of all.  The
+ * configurations must agree on nblocks and nnodes (else NULL).  The table
+ * is freed with the last engine using it; engines sharing a table are
+ * created, destroyed and given homes from one thread.  Saves the machine
+ * 4 bytes per block per engine. */
+proto_engine *proto_engine_create_shared(const proto_config *cfg, proto_engine *homes_from);
 void proto_engine_destroy(proto_engine *e);
+/* Bytes the engine has allocated (its chunks of per-block state, directory
+ * entries, queues), for reports and memory tests; *home_table_bytes (if not
+ * NULL) gets the size of its home table, which may be shared and is not in
+ * the result. */
+size_t proto_engine_footprint(const proto_engine *e, size_t *home_table_bytes);
 
-/* Homes: every node must be told the same homes for the same blocks. */
+/* Homes: every node must be told the same homes for the same blocks (a
+ * shared home table is told once).  proto_engine_load restores the homes
+ * too, into a shared table as well. */
 int proto_set_home(proto_engine *e, uint32_t first_block, uint32_t count, int home);
 int proto_home(const proto_engine *e, uint32_t block);
 

@@ -16,7 +16,12 @@
  * the home's sharer set, so an INV can find its node in I, IS or IM: the INV
  * was sent before the home served the node's new request (FIFO per pair
  * would have brought a grant first otherwise), so it concerns the dropped
- * copy and is simply acknowledged. */
+ * copy and is simply acknowledged.
+ *
+ * Downgrade on read (downgrade_on_read): a GETS at an Exclusive block sends
+ * RECALL_S; the owner answers WB_DATA and keeps a read copy (M/E -> S), and
+ * the home lists both as sharers.  A PUTX/PUTE crossing it is served as for
+ * a RECALL (the evicted copy is gone: the reader is the only sharer). */
 #include "engine_internal.h"
 
 #define OK(nx, ...) { 1, nx, { __VA_ARGS__ }, NULL }
@@ -44,6 +49,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EVICT] = NO("nothing to evict: the cache evicts only blocks in S, E or M"),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
+        [CE_RECALL_S] = NO("as RECALL: the home recalls only from the owner, and an evicting owner waits in MI"),
     },
     [PC_S] = {
         [CE_LOAD] = OK(PC_S, ST_COMPLETE),   /* a thread faulted before another's grant: retry */
@@ -58,6 +64,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EVICT] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_PUTS_IF_HINTS),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
+        [CE_RECALL_S] = NO("a sharer is not an owner (a downgraded owner is a sharer and is not recalled again)"),
     },
     [PC_M] = {
         [CE_LOAD] = OK(PC_M, ST_COMPLETE),
@@ -71,6 +78,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EVICT] = OK(PC_MI, ST_ACCESS_NONE, ST_SEND_PUTX),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
+        [CE_RECALL_S] = OK(PC_S, ST_ACCESS_READ, ST_SEND_WB_DATA),  /* downgrade: keep a read copy */
     },
     [PC_IS] = {
         [CE_LOAD] = OK(PC_IS, ST_WAIT),
@@ -86,6 +94,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EVICT] = NO(EVICT_IN_FLIGHT),
         [CE_DATA_E] = OK(PC_EH, ST_INSTALL, ST_ACCESS_READ, ST_COMPLETE),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
+        [CE_RECALL_S] = NO("not an owner"),
     },
     [PC_IM] = {
         [CE_LOAD] = OK(PC_IM, ST_WAIT),
@@ -101,6 +110,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EVICT] = NO(EVICT_IN_FLIGHT),
         [CE_DATA_E] = NO("a write request is answered with DATA_X"),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
+        [CE_RECALL_S] = NO("not an owner yet"),
     },
     [PC_SH] = {
         [CE_LOAD] = OK(PC_SH, ST_COMPLETE),
@@ -114,6 +124,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EVICT] = NO(EVICT_HELD),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
+        [CE_RECALL_S] = NO("a sharer is not an owner"),
     },
     [PC_MH] = {
         [CE_LOAD] = OK(PC_MH, ST_COMPLETE),
@@ -127,6 +138,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EVICT] = NO(EVICT_HELD),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
+        [CE_RECALL_S] = OK(PC_MH, ST_DEFER),
     },
     [PC_SM] = {
         [CE_LOAD] = OK(PC_SM, ST_COMPLETE),  /* still readable */
@@ -140,6 +152,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EVICT] = NO(EVICT_IN_FLIGHT),
         [CE_DATA_E] = NO("an upgrade is answered with UPGRADE_ACK or DATA_X"),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
+        [CE_RECALL_S] = NO("not an owner"),
     },
     /* exclusive clean: the owner with read access; the home cannot tell it
      * from M, so it recalls it like M (the WB_DATA is clean, harmless) */
@@ -155,6 +168,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EVICT] = OK(PC_MI, ST_ACCESS_NONE, ST_SEND_PUTE),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
+        [CE_RECALL_S] = OK(PC_S, ST_SEND_WB_DATA),  /* downgrade: read access already */
     },
     [PC_EH] = {
         [CE_LOAD] = OK(PC_EH, ST_COMPLETE),
@@ -168,6 +182,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EVICT] = NO(EVICT_HELD),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
+        [CE_RECALL_S] = OK(PC_EH, ST_DEFER),
     },
     /* writeback in flight: the evicted copy is on its way home (PUTX/PUTE) */
     [PC_MI] = {
@@ -184,6 +199,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EVICT] = NO(EVICT_IN_FLIGHT),
         [CE_DATA_E] = NO("no request is in flight: an access in MI waits for the PUT_ACK first"),
         [CE_PUT_ACK] = OK(PC_I, ST_COMPLETE),  /* waiting accesses retry, and miss */
+        [CE_RECALL_S] = OK(PC_MI, ST_END),  /* crossed our PUTX/PUTE, as RECALL */
     },
 };
 
@@ -191,6 +207,9 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
 #define NO_OWNER_UNOWNED \
     "no owner when unowned (an owner's writeback is acknowledged only after the home took it)"
 #define EXCL_CLEAN_UNOWNED "a read request is granted exclusive-clean only at an unowned block"
+#define DOWNGRADE_OWNED \
+    "a read request downgrades the owner only at an owned block (Exclusive); one that finds the " \
+    "block busy waits in the queue as a GETS and is classified again when served"
 
 const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
     [PD_UNOWNED] = {
@@ -214,6 +233,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_PUTX_RECALLED_X] = NO(NO_RECALL),
         [DE_PUTE_RECALLED_S] = NO(NO_RECALL),
         [DE_PUTE_RECALLED_X] = NO(NO_RECALL),
+        [DE_GETS_DOWNGRADE] = NO(DOWNGRADE_OWNED),
+        [DE_WB_DATA_SHARED] = NO(NO_RECALL),
     },
     [PD_SHARED] = {
         [DE_GETS] = OK(PD_SHARED, ST_D_ADD_SHARER, ST_D_DATA_S),
@@ -236,6 +257,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_PUTX_RECALLED_X] = NO(NO_RECALL),
         [DE_PUTE_RECALLED_S] = NO(NO_RECALL),
         [DE_PUTE_RECALLED_X] = NO(NO_RECALL),
+        [DE_GETS_DOWNGRADE] = NO(DOWNGRADE_OWNED),
+        [DE_WB_DATA_SHARED] = NO(NO_RECALL),
     },
     [PD_EXCL] = {
         [DE_GETS] = OK(PD_BUSY_RECALL, ST_D_PENDING_S, ST_D_RECALL),
@@ -258,6 +281,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_PUTX_RECALLED_X] = NO(NO_RECALL),
         [DE_PUTE_RECALLED_S] = NO(NO_RECALL),
         [DE_PUTE_RECALLED_X] = NO(NO_RECALL),
+        [DE_GETS_DOWNGRADE] = OK(PD_BUSY_RECALL, ST_D_PENDING_SHARED, ST_D_RECALL_S),
+        [DE_WB_DATA_SHARED] = NO(NO_RECALL),
     },
     [PD_BUSY_INV] = {
         [DE_GETS] = OK(PD_BUSY_INV, ST_D_QUEUE),
@@ -281,6 +306,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_PUTX_RECALLED_X] = NO(NO_RECALL),
         [DE_PUTE_RECALLED_S] = NO(NO_RECALL),
         [DE_PUTE_RECALLED_X] = NO(NO_RECALL),
+        [DE_GETS_DOWNGRADE] = NO(DOWNGRADE_OWNED),
+        [DE_WB_DATA_SHARED] = NO(NO_RECALL),
     },
     [PD_BUSY_RECALL] = {
         [DE_GETS] = OK(PD_BUSY_RECALL, ST_D_QUEUE),
@@ -306,5 +333,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_PUTX_RECALLED_X] = OK(PD_EXCL, ST_D_INSTALL, ST_D_PUT_ACK, ST_D_GRANT_DATA_X),
         [DE_PUTE_RECALLED_S] = OK(PD_SHARED, ST_D_PUT_ACK, ST_D_GRANT_DATA_S),
         [DE_PUTE_RECALLED_X] = OK(PD_EXCL, ST_D_PUT_ACK, ST_D_GRANT_DATA_X),
+        [DE_GETS_DOWNGRADE] = NO(DOWNGRADE_OWNED),
+        /* the old owner went to S as it sent the data: both share the block */
+        [DE_WB_DATA_SHARED] = OK(PD_SHARED, ST_D_INSTALL, ST_D_GRANT_DATA_S_SHARED),
     },
 };

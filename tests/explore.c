@@ -11,7 +11,8 @@
  * machines' additions also let the cache of any node evict any block it holds
  * in S, E or M at any moment (proto_evict; a budget of evictions per run
  * bounds the search), with and without replacement hints, and grant reads of
- * unowned blocks exclusive-clean (excl_clean).
+ * unowned blocks exclusive-clean (excl_clean), and let a read of an owned
+ * block leave the owner a read-only copy (downgrade_on_read, RECALL_S).
  * States (every engine's proto_engine_save bytes, the channels and the
  * harness state) are kept in a hash set; the search is a depth-first search
  * that restores states with proto_engine_load.
@@ -63,7 +64,9 @@
  * messages out of FIFO order (rejected pair), keep void hold records
  * (livelock), drop one PUT_ACK (deadlock), ignore the data of a PUTX at the
  * home (stale memory), let a node write a block it holds exclusive-clean
- * without telling the engine (stale memory: its PUTE brings nothing home).
+ * without telling the engine (stale memory: its PUTE brings nothing home),
+ * let an owner downgraded by RECALL_S keep its write access (coherence: it
+ * writes while the reader reads).
  * The default run (make check) runs the clean configurations and asserts
  * that each mutant is detected by its check.
  *
@@ -93,15 +96,15 @@ enum { TH_IDLE, TH_FAULTED, TH_WAITING, TH_READY };
 enum { HOLD_NONE, HOLD_PRE, HOLD_POST };
 enum { T_DELIVER, T_ISSUE, T_CALL, T_WAKE, T_RETRY, T_EXPIRE, T_EVICT };
 enum { M_NONE, M_DROP_INV_ACK, M_NO_INSTALL, M_KEEP_ACCESS, M_NONFIFO, M_STALE_HOLDS, M_NOT_INERT,
-       M_DROP_PUT_ACK, M_PUTX_NO_DATA, M_SILENT_E_WRITE, M_COUNT };
+       M_DROP_PUT_ACK, M_PUTX_NO_DATA, M_SILENT_E_WRITE, M_DOWNGRADE_KEEPS_WRITE, M_COUNT };
 static const char *const mutant_names[M_COUNT] = {
     "none", "drop-inv-ack", "no-install", "keep-access", "nonfifo", "stale-holds", "not-inert",
-    "drop-put-ack", "putx-no-data", "silent-e-write",
+    "drop-put-ack", "putx-no-data", "silent-e-write", "downgrade-keeps-write",
 };
 /* The check each injected fault must trip (start of the violation message). */
 static const char *const mutant_expect[M_COUNT] = {
     "", "deadlock", "stale read", "coherence", "engine error", "livelock", "inertness",
-    "deadlock", "stale memory", "stale memory",
+    "deadlock", "stale memory", "stale memory", "coherence",
 };
 
 typedef struct {
@@ -119,7 +122,7 @@ typedef struct {
     uint8_t cstate[NN][NB];   /* mirror of the engines' cache states (not encoded: implied) */
     thread_st th[NN][MAXT];
     uint8_t chlen[NN][NN];
-    uint8_t ch[NN][NN][CHCAP]; /* type | block << 4 | fresh << 5 */
+    uint8_t ch[NN][NN][CHCAP]; /* type | block << 5 | fresh << 6 */
 } hstate;
 
 typedef struct {
@@ -132,10 +135,10 @@ typedef struct {
     uint8_t kind, node, a, b;
 } trans;
 
-#define MSG_TYPE(c) ((c) & 15)
-#define MSG_BLOCK(c) (((c) >> 4) & 1)
-#define MSG_FRESH(c) (((c) >> 5) & 1)
-#define MSG_MAKE(t, b, f) ((uint8_t)((t) | (b) << 4 | (f) << 5))
+#define MSG_TYPE(c) ((c) & 31)
+#define MSG_BLOCK(c) (((c) >> 5) & 1)
+#define MSG_FRESH(c) (((c) >> 6) & 1)
+#define MSG_MAKE(t, b, f) ((uint8_t)((t) | (b) << 5 | (f) << 6))
 
 /* ---- configuration of one run ---- */
 typedef struct {
@@ -147,6 +150,7 @@ typedef struct {
     int evicts;       /* evictions per run (any node, any block in S, E or M) */
     int hints;        /* proto_config.replacement_hints */
     int excl;         /* proto_config.excl_clean */
+    int downgrade;    /* proto_config.downgrade_on_read */
 } config;
 static config cfg;
 #define cfg_threads MAXT  /* thread slots encoded per node */
@@ -507,6 +511,9 @@ static int run_actions(hstate *h, int n, int msg_data, int waiter)
         case PA_SET_ACCESS:
             if (cfg_mutant == M_KEEP_ACCESS && a->access == PROTO_ACCESS_NONE)
                 break;  /* the injected fault */
+            if (cfg_mutant == M_DOWNGRADE_KEEPS_WRITE && a->access == PROTO_ACCESS_READ &&
+                h->access[n][b] == PROTO_ACCESS_WRITE)
+                break;  /* the injected fault: a downgraded owner keeps writing */
             h->access[n][b] = a->access;
             break;
         case PA_INSTALL:
@@ -729,7 +736,10 @@ static int apply(world *w, const trans *t)
         }
         int cs = proto_cache_state_of(E[n], (uint32_t)b);
         h->cstate[n][b] = (uint8_t)cs;
-        if (cfg_mutant != M_KEEP_ACCESS && h->access[n][b] != expected_access(cs))
+        /* (skipped for the mutants that keep rights: the end-to-end checks
+         * must catch them) */
+        if (cfg_mutant != M_KEEP_ACCESS && cfg_mutant != M_DOWNGRADE_KEEPS_WRITE &&
+            h->access[n][b] != expected_access(cs))
             return fail("node %d block %d: access %d does not match cache state %s", n, b,
                         h->access[n][b], proto_cache_state_name(cs));
         /* Without an owner the home's memory is the data: every writeback
@@ -837,7 +847,8 @@ static result explore(void)
     home_of[1] = cfg.home1;
     for (int i = 0; i < NN; i++) {
         proto_config c = { .self = i, .nnodes = NN, .nblocks = NB,
-                           .replacement_hints = cfg.hints, .excl_clean = cfg.excl };
+                           .replacement_hints = cfg.hints, .excl_clean = cfg.excl,
+                           .downgrade_on_read = cfg.downgrade };
         E[i] = proto_engine_create(&c);
         if (!E[i] || proto_set_home(E[i], 0, 1, home_of[0]) || proto_set_home(E[i], 1, 1, home_of[1])) {
             fprintf(stderr, "explore: cannot create the engines\n");
@@ -933,8 +944,9 @@ static result run(const config *c)
     fmt_list(c->threads, th, sizeof th);
     fmt_list(c->budget, bu, sizeof bu);
     char opts[64];
-    snprintf(opts, sizeof opts, "%s%.0d%s%s", c->evicts ? " --evicts " : "", c->evicts,
-             c->hints ? " --hints" : "", c->excl ? " --excl-clean" : "");
+    snprintf(opts, sizeof opts, "%s%.0d%s%s%s", c->evicts ? " --evicts " : "", c->evicts,
+             c->hints ? " --hints" : "", c->excl ? " --excl-clean" : "",
+             c->downgrade ? " --downgrade" : "");
     printf("explore --threads %s --budget %s --homes 0%d --blocks %d%s%s%s\n"
            "  %d nodes, block 0 homed at node 0, block 1 at node %d; threads per node %s; "
            "accesses per node %s, to %s",
@@ -945,6 +957,8 @@ static result run(const config *c)
         printf("; %d evictions, %s replacement hints", c->evicts, c->hints ? "with" : "without");
     if (c->excl)
         printf("; exclusive-clean read grants");
+    if (c->downgrade)
+        printf("; reads downgrade the owner to a sharer");
     printf("\n");
     fflush(stdout);
     result r = explore();
@@ -1084,7 +1098,8 @@ static void usage_to(FILE *f)
     fprintf(f,
             "usage: explore            the suite: clean runs, coverage, self-check (make check)\n"
             "       explore [--threads T|T0,T1,T2] [--budget K|K0,K1,K2] [--homes 00|01]\n"
-            "               [--blocks 1|2] [--evicts N] [--hints] [--excl-clean] [--mutant NAME]\n"
+            "               [--blocks 1|2] [--evicts N] [--hints] [--excl-clean] [--downgrade]\n"
+            "               [--mutant NAME]\n"
             "  --threads  application threads per node, 1 or 2 (default 1)\n"
             "  --budget   accesses each node starts (default 2)\n"
             "  --homes    00: both blocks homed at node 0; 01: block 1 homed at node 1 (default)\n"
@@ -1093,9 +1108,11 @@ static void usage_to(FILE *f)
             "             block it holds in S, E or M, at any moment (proto_evict)\n"
             "  --hints    replacement hints: an eviction from S tells the home (PUTS)\n"
             "  --excl-clean  reads of unowned blocks are granted exclusive-clean (E)\n"
+            "  --downgrade   a read of an owned block leaves the owner a read copy\n"
+            "             (downgrade_on_read: RECALL_S, M/E -> S)\n"
             "  --mutant   inject a fault the checker must report (exit status 1): drop-inv-ack,\n"
             "             no-install, keep-access, nonfifo, stale-holds, not-inert,\n"
-            "             drop-put-ack, putx-no-data, silent-e-write\n"
+            "             drop-put-ack, putx-no-data, silent-e-write, downgrade-keeps-write\n"
             "exit status: 0 no violation, 1 violation (or suite failure), 99 usage\n");
 }
 
@@ -1143,16 +1160,24 @@ static int passed(int expect_violation, const result *r)
 }
 
 /* The suite's runs of the hardware additions (tuned to stay within the
- * time box; see the coverage report for what they reach). */
+ * time box; see the coverage report for what they reach).  The downgrade
+ * runs: one thread per node over both blocks; two threads on two nodes
+ * (holds deferring a RECALL_S); evictions without hints (a PUTX crossing a
+ * RECALL_S, a downgraded owner dropping its copy silently); exclusive-clean
+ * with evictions (E and EH recalled for a read). */
 #define EVICTION_RUNS \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 0, 0 }, \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 1, 0 }, \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 2, 1, 1 }, \
-        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 0, 0, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 1, 0, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 2, 1, 1, 0 }, \
+        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 0 }, \
+        { { 1, 1, 1 }, { 3, 3, 3 }, 1, 2, M_NONE, 0, 0, 0, 1 }, \
+        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE, 0, 0, 0, 1 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 0, 0, 1 }, \
+        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 1 },
 
 int main(int argc, char **argv)
 {
-    config c = { { 1, 1, 1 }, { 2, 2, 2 }, 1, NB, M_NONE, 0, 0, 0 };
+    config c = { { 1, 1, 1 }, { 2, 2, 2 }, 1, NB, M_NONE, 0, 0, 0, 0 };
     int single = 0;
     setvbuf(stdout, NULL, _IOLBF, 0);
     proto_actions_init(&acts);
@@ -1174,6 +1199,8 @@ int main(int argc, char **argv)
             c.hints = 1;
         } else if (!strcmp(argv[i], "--excl-clean")) {
             c.excl = 1;
+        } else if (!strcmp(argv[i], "--downgrade")) {
+            c.downgrade = 1;
         } else if (!strcmp(argv[i], "--homes") && i + 1 < argc) {
             const char *h = argv[++i];
             if (strcmp(h, "00") && strcmp(h, "01"))
@@ -1203,12 +1230,13 @@ int main(int argc, char **argv)
      * and without replacement hints) and exclusive-clean grants cover the
      * hardware additions.  About 50 s and 1 GiB at most. */
     static const config clean[] = {
-        /* threads, budget, home of block 1, blocks, mutant, evicts, hints, excl */
-        { { 1, 1, 1 }, { 4, 4, 4 }, 0, 2, M_NONE, 0, 0, 0 },
-        { { 1, 1, 1 }, { 4, 4, 4 }, 1, 2, M_NONE, 0, 0, 0 },
-        { { 2, 2, 2 }, { 2, 2, 2 }, 0, 1, M_NONE, 0, 0, 0 },
-        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE, 0, 0, 0 },
-        { { 1, 2, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0 },
+        /* threads, budget, home of block 1, blocks, mutant, evicts, hints, excl,
+         * downgrade */
+        { { 1, 1, 1 }, { 4, 4, 4 }, 0, 2, M_NONE, 0, 0, 0, 0 },
+        { { 1, 1, 1 }, { 4, 4, 4 }, 1, 2, M_NONE, 0, 0, 0, 0 },
+        { { 2, 2, 2 }, { 2, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0 },
+        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE, 0, 0, 0, 0 },
+        { { 1, 2, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 0 },
         EVICTION_RUNS
     };
     int ok = 1;
@@ -1222,13 +1250,15 @@ int main(int argc, char **argv)
     }
     printf("self-check: each injected fault must be reported as a violation\n");
     for (int m = 1; m < M_COUNT; m++) {
-        config mc = { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 0, 0, 0 };
+        config mc = { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 0, 0, 0, 0 };
         if (m == M_STALE_HOLDS)
-            mc = (config){ { 2, 2, 1 }, { 2, 3, 1 }, 0, 1, m, 0, 0, 0 };
+            mc = (config){ { 2, 2, 1 }, { 2, 3, 1 }, 0, 1, m, 0, 0, 0, 0 };
         else if (m == M_DROP_PUT_ACK || m == M_PUTX_NO_DATA)
-            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 0 };
+            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 0, 0 };
         else if (m == M_SILENT_E_WRITE)
-            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 1 };
+            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 1, 0 };
+        else if (m == M_DOWNGRADE_KEEPS_WRITE)
+            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 0, 0, 0, 1 };
         result r = run(&mc);
         if (passed(1, &r))
             printf("  detected (%s), as it must be\n", mutant_expect[m]);

@@ -3,7 +3,8 @@
  * nodes with FIFO channels.  Each test feeds the access sequence of one of
  * the paper's regular expressions, or a clearing case, and checks the
  * detections at the home.  An access that hits (the node already has the
- * right) makes no request, as on a real machine: the home sees misses only. */
+ * right) makes no request, as on a real machine: the home sees misses only.
+ * The last tests run the simulated machines' downgrade_on_read option. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,18 +43,21 @@ static void pump(void)
     }
 }
 
-static void setup_sys(int augment, int home)
+static void setup_sys_opts(int augment, int home, int downgrade_on_read)
 {
     proto_actions_init(&acts);
     qh = qn = 0;
     for (int i = 0; i < N; i++) {
-        proto_config c = { .self = i, .nnodes = N, .nblocks = NBLK };
+        proto_config c = { .self = i, .nnodes = N, .nblocks = NBLK,
+                           .downgrade_on_read = downgrade_on_read };
         E[i] = proto_engine_create(&c);
         ck_assert_ptr_nonnull(E[i]);
         ck_assert_int_eq(proto_set_home(E[i], 0, NBLK, home), PROTO_OK);
         proto_set_augment(E[i], augment);
     }
 }
+
+static void setup_sys(int augment, int home) { setup_sys_opts(augment, home, 0); }
 
 static void teardown_sys(void)
 {
@@ -160,6 +164,73 @@ START_TEST(migratory_needs_a_last_owner)
     ck_assert(!p.migratory);
     ck_assert_int_eq(p.detections[PP_MIGRATORY], 0);
     ck_assert_int_eq(dominant(0), PP_NONE);
+    teardown_sys();
+}
+END_TEST
+
+/* ---- downgrade_on_read (a simulated machine's option) ----
+ * A read of a dirty block leaves its owner a read copy, so at the new
+ * user's upgrade the sharers are {lastOwner, requester}: counted as the
+ * one-sharer case (doc/patterns.md). */
+START_TEST(migratory_with_downgrade)
+{
+    setup_sys_opts(1, 0, 1);
+    W(1, 0); R(1, 0); W(1, 0);
+    R(2, 0);                            /* 1 downgraded: sharers {1, 2} */
+    ck_assert_int_eq(proto_cache_state_of(E[1], 0), PC_S);
+    ck_assert_int_eq(sharers_count(proto_dir_sharers(E[0], 0)), 2);
+    W(2, 0); R(2, 0); W(2, 0);
+    proto_block_patterns p = pat(0);
+    ck_assert_int_eq(p.detections[PP_MIGRATORY], 1);
+    ck_assert(p.migratory);
+    ck_assert_int_eq(p.last_owner, 1);
+    R(3, 0); W(3, 0);
+    R(1, 0); W(1, 0);
+    p = pat(0);
+    ck_assert_int_eq(p.detections[PP_MIGRATORY], 3);
+    ck_assert_int_eq(dominant(0), PP_MIGRATORY);
+    /* a third reader: three sharers at the upgrade clear it */
+    R(2, 0); R(3, 0); W(2, 0);
+    p = pat(0);
+    ck_assert(!p.migratory);
+    ck_assert_int_eq(p.detections[PP_MIGRATORY], 3);
+    teardown_sys();
+}
+END_TEST
+
+/* The difference downgrades make: the old owner's re-read hits its kept
+ * copy, the home never sees it, and the new user's upgrade still finds the
+ * pair {lastOwner, requester}.  Without downgrades that re-read is a miss
+ * that adds a sharer, and the upgrade sees a plain two-sharer block. */
+START_TEST(downgrade_hides_old_owner_reread)
+{
+    for (int dg = 0; dg < 2; dg++) {
+        setup_sys_opts(1, 0, dg);
+        W(1, 0);
+        R(2, 0);
+        R(1, 0);                        /* dg: a hit; else a miss, sharers {1, 2} */
+        W(2, 0);
+        proto_block_patterns p = pat(0);
+        ck_assert_int_eq(p.detections[PP_MIGRATORY], dg ? 1u : 0u);
+        ck_assert_int_eq(p.requests, dg ? 3u : 4u);
+        teardown_sys();
+    }
+}
+END_TEST
+
+/* Producer-consumer is seen the same with downgrades: the producer's write
+ * is an upgrade from its kept copy, with readers beside it. */
+START_TEST(producer_consumer_with_downgrade)
+{
+    setup_sys_opts(1, 0, 1);
+    for (int round = 0; round < 4; round++) {
+        W(1, 0); R(1, 0); W(1, 0);
+        R(2, 0); R(3, 0);
+    }
+    proto_block_patterns p = pat(0);
+    ck_assert_int_eq(p.detections[PP_PRODUCER_CONSUMER], 3);
+    ck_assert_int_eq(p.detections[PP_MIGRATORY], 0);
+    ck_assert_int_eq(dominant(0), PP_PRODUCER_CONSUMER);
     teardown_sys();
 }
 END_TEST
@@ -346,6 +417,9 @@ int main(void)
     tcase_add_test(tc, augmentation_off);
     tcase_add_test(tc, dominant_ties_and_none);
     tcase_add_test(tc, home_node_takes_part);
+    tcase_add_test(tc, migratory_with_downgrade);
+    tcase_add_test(tc, downgrade_hides_old_owner_reread);
+    tcase_add_test(tc, producer_consumer_with_downgrade);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

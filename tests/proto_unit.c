@@ -11,8 +11,10 @@
  *   - the simulated machines' additions: dirty eviction (PUTX/PUT_ACK, also
  *     crossing a recall), silent clean eviction then an INV in I, IS, IM,
  *     replacement hints (PUTS, stale PUTS), exclusive-clean grants (DATA_E,
- *     silent upgrade, recall and PUTE), rejected evictions, and a sharer-set
- *     representation with its own storage behind dsm_sharers_ops.
+ *     silent upgrade, recall and PUTE), rejected evictions, a sharer-set
+ *     representation with its own storage behind dsm_sharers_ops, and
+ *     downgrades on read (RECALL_S from M, MH, E, EH, crossing a PUTX, at
+ *     the home; refused when the option is off).
  * The exhaustive interleavings are tests/explore's job. */
 #include "proto.h"
 
@@ -532,7 +534,12 @@ START_TEST(save_load_round_trip)
     ck_assert_int_eq(recv_msg(copy, PM_WB_DATA, 1, 0, 0, &b), PROTO_OK);
     ck_assert_int_eq(a.n, b.n);
     ck_assert_int_eq(a.n, 3); /* install, DATA_S to 2, INV to 2 for the queued GETX */
-    ck_assert(memcmp(a.v, b.v, a.n * sizeof *a.v) == 0);
+    for (size_t i = 0; i < a.n; i++) /* field by field: actions are filled in place, their
+                                        padding is whatever the buffer held */
+        ck_assert(a.v[i].kind == b.v[i].kind && a.v[i].access == b.v[i].access &&
+                  a.v[i].block == b.v[i].block && a.v[i].msg.type == b.v[i].msg.type &&
+                  a.v[i].msg.src == b.v[i].msg.src && a.v[i].msg.dst == b.v[i].msg.dst &&
+                  a.v[i].msg.block == b.v[i].msg.block);
 
     /* Restore an earlier state into an engine that moved on. */
     ck_assert_int_eq(proto_engine_load(home, s1, need), PROTO_OK);
@@ -682,7 +689,7 @@ START_TEST(tables_well_formed)
     ck_assert(proto_msg_has_data(PM_PUTX) && proto_msg_has_data(PM_DATA_E));
     ck_assert(!proto_msg_has_data(PM_PUTS) && !proto_msg_has_data(PM_PUTE) &&
               !proto_msg_has_data(PM_PUT_ACK));
-    ck_assert_int_le(PM_NTYPES, 16); /* tests/explore packs a type in 4 bits */
+    ck_assert_int_le(PM_NTYPES, 32); /* tests/explore packs a type in 5 bits */
     /* evictions: valid exactly in S, E and M */
     for (int s = 0; s < PC_NSTATES; s++)
         ck_assert_int_eq(proto_cache_table[s][CE_EVICT].valid,
@@ -736,6 +743,262 @@ static void write_copy(proto_engine *h, proto_engine *c, int n, proto_actions *a
     ck_assert_int_eq(release_blk(c, 0, a), PROTO_OK);
     ck_assert_int_eq(proto_cache_state_of(c, 0), PC_M);
 }
+
+/* ---- downgrade_on_read ---- */
+
+static proto_engine *mk_dg(int self, int nnodes, uint32_t nblocks, int home, int excl,
+                           int downgrade)
+{
+    proto_config c = { .self = self, .nnodes = nnodes, .nblocks = nblocks, .excl_clean = excl,
+                       .downgrade_on_read = downgrade };
+    proto_engine *e = proto_engine_create(&c);
+    ck_assert_msg(e != NULL, "proto_engine_create failed");
+    ck_assert_int_eq(proto_set_home(e, 0, nblocks, home), PROTO_OK);
+    return e;
+}
+
+static void both_share(const proto_engine *h, int a, int b)
+{
+    ck_assert_int_eq(proto_dir_state_of(h, 0), PD_SHARED);
+    ck_assert_int_eq(proto_dir_owner(h, 0), -1);
+    ck_assert_int_eq(sharers_count(proto_dir_sharers(h, 0)), 2);
+    ck_assert(sharers_contains(proto_dir_sharers(h, 0), a));
+    ck_assert(sharers_contains(proto_dir_sharers(h, 0), b));
+}
+
+/* A read of a dirty block: RECALL_S, the owner goes M -> S (read access)
+ * sending its data, the home lists both; the old owner's write is then an
+ * upgrade that invalidates the reader. */
+START_TEST(downgrade_m_to_s)
+{
+    proto_engine *h = mk_dg(0, 3, 1, 0, 0, 1), *n1 = mk_dg(1, 3, 1, 0, 0, 1);
+    proto_actions a;
+    proto_actions_init(&a);
+    write_copy(h, n1, 1, &a);
+
+    ck_assert_int_eq(recv_msg(h, PM_GETS, 2, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 1);
+    is_send(&a, 0, PM_RECALL_S, 0, 1, 0);
+    ck_assert(!proto_msg_has_data(PM_RECALL_S));
+    ck_assert_int_eq(proto_dir_state_of(h, 0), PD_BUSY_RECALL);
+
+    ck_assert_int_eq(recv_msg(n1, PM_RECALL_S, 0, 1, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 2);
+    is_access(&a, 0, PROTO_ACCESS_READ, 0);
+    is_send(&a, 1, PM_WB_DATA, 1, 0, 0);
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_S);
+
+    ck_assert_int_eq(recv_msg(h, PM_WB_DATA, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 2);
+    is_kind(&a, 0, PA_INSTALL, 0);
+    is_send(&a, 1, PM_DATA_S, 0, 2, 0);
+    both_share(h, 1, 2);
+
+    /* the old owner writes again: an upgrade with another sharer */
+    ck_assert_int_eq(access_blk(n1, 0, 1, &a), PROTO_OK);
+    is_send(&a, 0, PM_UPGRADE, 1, 0, 0);
+    ck_assert_int_eq(recv_msg(h, PM_UPGRADE, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 1);
+    is_send(&a, 0, PM_INV, 0, 2, 0);
+    ck_assert_int_eq(proto_dir_state_of(h, 0), PD_BUSY_INV);
+
+    proto_actions_free(&a);
+    proto_engine_destroy(h);
+    proto_engine_destroy(n1);
+}
+END_TEST
+
+/* A held grant (MH, EH) defers RECALL_S like RECALL; the release replays it.
+ * From E the copy is clean and readable already: only the data goes home. */
+START_TEST(downgrade_held_and_exclusive_clean)
+{
+    for (int excl = 0; excl < 2; excl++) {
+        proto_engine *h = mk_dg(0, 3, 1, 0, excl, 1), *n1 = mk_dg(1, 3, 1, 0, excl, 1);
+        proto_actions a;
+        proto_actions_init(&a);
+        ck_assert_int_eq(access_blk(n1, 0, excl ? 0 : 1, &a), PROTO_OK);
+        ck_assert_int_eq(recv_msg(h, excl ? PM_GETS : PM_GETX, 1, 0, 0, &a), PROTO_OK);
+        is_send(&a, 0, excl ? PM_DATA_E : PM_DATA_X, 0, 1, 0);
+        ck_assert_int_eq(recv_msg(n1, excl ? PM_DATA_E : PM_DATA_X, 0, 1, 0, &a), PROTO_OK);
+        ck_assert_int_eq(proto_cache_state_of(n1, 0), excl ? PC_EH : PC_MH);
+
+        ck_assert_int_eq(recv_msg(h, PM_GETS, 2, 0, 0, &a), PROTO_OK);
+        is_send(&a, 0, PM_RECALL_S, 0, 1, 0);
+        ck_assert_int_eq(recv_msg(n1, PM_RECALL_S, 0, 1, 0, &a), PROTO_OK);
+        ck_assert_int_eq(a.n, 0);
+        ck_assert_int_eq(proto_deferred_messages(n1), 1);
+
+        ck_assert_int_eq(release_blk(n1, 0, &a), PROTO_OK);
+        ck_assert_int_eq(proto_deferred_messages(n1), 0);
+        if (excl) {
+            ck_assert_int_eq(a.n, 1); /* E -> S: read access already */
+            is_send(&a, 0, PM_WB_DATA, 1, 0, 0);
+        } else {
+            ck_assert_int_eq(a.n, 2);
+            is_access(&a, 0, PROTO_ACCESS_READ, 0);
+            is_send(&a, 1, PM_WB_DATA, 1, 0, 0);
+        }
+        ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_S);
+        ck_assert_int_eq(recv_msg(h, PM_WB_DATA, 1, 0, 0, &a), PROTO_OK);
+        is_send(&a, 1, PM_DATA_S, 0, 2, 0);
+        both_share(h, 1, 2);
+        proto_actions_free(&a);
+        proto_engine_destroy(h);
+        proto_engine_destroy(n1);
+    }
+}
+END_TEST
+
+/* The owner evicts as the RECALL_S comes: it drops the RECALL_S in MI, its
+ * PUTX is the recalled data, and the reader is the only sharer (the evicted
+ * copy is gone, downgrade or not). */
+START_TEST(downgrade_crossing_eviction)
+{
+    proto_engine *h = mk_dg(0, 3, 1, 0, 0, 1), *n1 = mk_dg(1, 3, 1, 0, 0, 1);
+    proto_actions a;
+    proto_actions_init(&a);
+    write_copy(h, n1, 1, &a);
+    ck_assert_int_eq(recv_msg(h, PM_GETS, 2, 0, 0, &a), PROTO_OK);
+    is_send(&a, 0, PM_RECALL_S, 0, 1, 0);
+    ck_assert_int_eq(evict_blk(n1, 0, &a), PROTO_OK);
+    is_send(&a, 1, PM_PUTX, 1, 0, 0);
+    ck_assert_int_eq(recv_msg(n1, PM_RECALL_S, 0, 1, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 0);
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_MI);
+    ck_assert_int_eq(recv_msg(h, PM_PUTX, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 3);
+    is_kind(&a, 0, PA_INSTALL, 0);
+    is_send(&a, 1, PM_PUT_ACK, 0, 1, 0);
+    is_send(&a, 2, PM_DATA_S, 0, 2, 0);
+    ck_assert_int_eq(proto_dir_state_of(h, 0), PD_SHARED);
+    ck_assert_int_eq(sharers_count(proto_dir_sharers(h, 0)), 1);
+    ck_assert(sharers_contains(proto_dir_sharers(h, 0), 2));
+    proto_actions_free(&a);
+    proto_engine_destroy(h);
+    proto_engine_destroy(n1);
+}
+END_TEST
+
+/* The home itself owns the block: the RECALL_S to itself is handled inside
+ * the call; the home keeps read access and both share. */
+START_TEST(downgrade_home_owner)
+{
+    proto_engine *h = mk_dg(0, 3, 1, 0, 0, 1);
+    proto_actions a;
+    proto_actions_init(&a);
+    ck_assert_int_eq(access_blk(h, 0, 1, &a), PROTO_OK);
+    ck_assert_int_eq(release_blk(h, 0, &a), PROTO_OK);
+    ck_assert_int_eq(proto_cache_state_of(h, 0), PC_M);
+    ck_assert_int_eq(recv_msg(h, PM_GETS, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 2);
+    is_access(&a, 0, PROTO_ACCESS_READ, 0);
+    is_send(&a, 1, PM_DATA_S, 0, 1, 0);
+    ck_assert_int_eq(proto_cache_state_of(h, 0), PC_S);
+    both_share(h, 0, 1);
+    proto_actions_free(&a);
+    proto_engine_destroy(h);
+}
+END_TEST
+
+/* Off (the DSM): a read recalls with RECALL, and a RECALL_S is refused as a
+ * bad input rather than downgrading the owner. */
+START_TEST(downgrade_off_refuses_recall_s)
+{
+    proto_engine *h = mk_dg(0, 3, 1, 0, 0, 0), *n1 = mk_dg(1, 3, 1, 0, 0, 0);
+    proto_actions a;
+    proto_actions_init(&a);
+    write_copy(h, n1, 1, &a);
+    ck_assert_int_eq(recv_msg(n1, PM_RECALL_S, 0, 1, 0, &a), PROTO_EINVAL);
+    ck_assert_ptr_nonnull(strstr(proto_last_error(n1), "RECALL_S"));
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_M);
+    ck_assert_int_eq(recv_msg(h, PM_GETS, 2, 0, 0, &a), PROTO_OK);
+    is_send(&a, 0, PM_RECALL, 0, 1, 0);
+    proto_actions_free(&a);
+    proto_engine_destroy(h);
+    proto_engine_destroy(n1);
+}
+END_TEST
+
+/* ---- memory for many engines ---- */
+
+/* Engines of one machine share one home table; it lives until the last of
+ * them is destroyed; configurations that disagree on the region are refused. */
+START_TEST(shared_home_table)
+{
+    proto_config c0 = { .self = 0, .nnodes = 4, .nblocks = 1000 };
+    proto_config c1 = { .self = 1, .nnodes = 4, .nblocks = 1000 };
+    proto_config bad = { .self = 1, .nnodes = 4, .nblocks = 999 };
+    proto_engine *e0 = proto_engine_create(&c0);
+    ck_assert_ptr_nonnull(e0);
+    proto_engine *e1 = proto_engine_create_shared(&c1, e0);
+    ck_assert_ptr_nonnull(e1);
+    ck_assert_ptr_null(proto_engine_create_shared(&bad, e0));
+    bad.nblocks = 1000;
+    bad.nnodes = 5;
+    ck_assert_ptr_null(proto_engine_create_shared(&bad, e0));
+
+    ck_assert_int_eq(proto_home(e1, 10), -1);
+    ck_assert_int_eq(proto_set_home(e1, 0, 500, 0), PROTO_OK);
+    ck_assert_int_eq(proto_set_home(e0, 500, 500, 1), PROTO_OK);
+    ck_assert_int_eq(proto_home(e0, 10), 0);
+    ck_assert_int_eq(proto_home(e1, 600), 1);
+
+    /* a read miss of node 1 on a block of node 0, through the shared table */
+    proto_actions a;
+    proto_actions_init(&a);
+    ck_assert_int_eq(access_blk(e1, 10, 0, &a), PROTO_OK);
+    is_send(&a, 0, PM_GETS, 1, 0, 10);
+    ck_assert_int_eq(recv_msg(e0, PM_GETS, 1, 0, 10, &a), PROTO_OK);
+    is_send(&a, 0, PM_DATA_S, 0, 1, 10);
+
+    size_t h0 = 0, h1 = 0;
+    proto_engine_footprint(e0, &h0);
+    proto_engine_footprint(e1, &h1);
+    ck_assert_uint_eq(h0, h1);
+    ck_assert_uint_ge(h0, 4000);
+    proto_engine_destroy(e0); /* e1 keeps the table */
+    ck_assert_int_eq(proto_home(e1, 600), 1);
+    ck_assert_int_eq(recv_msg(e1, PM_DATA_S, 0, 1, 10, &a), PROTO_OK);
+    ck_assert_int_eq(proto_cache_state_of(e1, 10), PC_SH);
+    proto_actions_free(&a);
+    proto_engine_destroy(e1);
+}
+END_TEST
+
+/* Per-block state costs nothing for blocks never used: 4M blocks take no
+ * chunk until one is touched, then one cache chunk (4096 blocks) and, at
+ * the home, one small chunk of directory pointers and one entry. */
+START_TEST(lazy_per_block_state)
+{
+    const uint32_t nblocks = 4u << 20;
+    proto_engine *h = mk_home(0, 2, nblocks, 0);
+    size_t home_bytes = 0, fresh = proto_engine_footprint(h, &home_bytes);
+    ck_assert_uint_ge(home_bytes, 4u * nblocks);
+    ck_assert_uint_lt(home_bytes, 4u * nblocks + 4096);
+    ck_assert_uint_lt(fresh, nblocks / 6); /* chunk tables only: about 1/8 byte per block */
+    ck_assert_int_eq(proto_cache_state_of(h, nblocks - 1), PC_I);
+    ck_assert_int_eq(proto_dir_state_of(h, nblocks - 1), PD_UNOWNED);
+    ck_assert_ptr_null(proto_dir_sharers(h, nblocks - 1));
+
+    proto_actions a;
+    proto_actions_init(&a);
+    /* a remote read: a directory entry, no cache chunk (the home's copy stays I) */
+    ck_assert_int_eq(recv_msg(h, PM_GETS, 1, 0, nblocks - 1, &a), PROTO_OK);
+    size_t after_dir = proto_engine_footprint(h, NULL);
+    ck_assert_uint_gt(after_dir, fresh);
+    ck_assert_uint_lt(after_dir - fresh, 4096); /* one pointer chunk and one entry */
+    ck_assert_int_eq(proto_cache_state_of(h, nblocks - 1), PC_I);
+
+    ck_assert_int_eq(access_blk(h, 7, 1, &a), PROTO_OK); /* the home writes block 7 */
+    ck_assert_int_eq(proto_cache_state_of(h, 7), PC_MH);
+    ck_assert_int_eq(proto_cache_state_of(h, 8), PC_I);
+    size_t after_write = proto_engine_footprint(h, NULL);
+    ck_assert_uint_ge(after_write - after_dir, 2 * 4096); /* one cache chunk */
+    ck_assert_uint_lt(after_write - after_dir, 2 * 4096 + 4096);
+    proto_actions_free(&a);
+    proto_engine_destroy(h);
+}
+END_TEST
 
 /* A dirty eviction with no recall: PUTX, the home installs it and acks. */
 START_TEST(evict_dirty)
@@ -1280,6 +1543,13 @@ static Suite *proto_suite(void)
     tcase_add_test(tc, exclusive_clean);
     tcase_add_test(tc, evict_rejected);
     tcase_add_test(tc, sharers_representation);
+    tcase_add_test(tc, downgrade_m_to_s);
+    tcase_add_test(tc, downgrade_held_and_exclusive_clean);
+    tcase_add_test(tc, downgrade_crossing_eviction);
+    tcase_add_test(tc, downgrade_home_owner);
+    tcase_add_test(tc, downgrade_off_refuses_recall_s);
+    tcase_add_test(tc, shared_home_table);
+    tcase_add_test(tc, lazy_per_block_state);
     suite_add_tcase(s, tc);
     return s;
 }

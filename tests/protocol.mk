@@ -10,13 +10,20 @@
 #                    engine call is repeated with it off, same actions.
 #   proto_doc.sh     doc/protocol.md carries the tables as tests/proto_table_doc
 #                    prints them (--update rewrites them)
-check_PROGRAMS += tests/explore tests/proto_table_doc
+#   proto_memory     the engines of a 16-processor machine over 2M blocks
+#                    (shared home table, per-block state in chunks): the bytes
+#                    they allocate (counted, not timed) within a bound; the
+#                    resident set is printed (--help for other machines)
+check_PROGRAMS += tests/explore tests/proto_table_doc tests/proto_memory
 tests_explore_SOURCES = tests/explore.c
 tests_explore_LDADD = libdsmproto.la
 tests_proto_table_doc_SOURCES = tests/proto_table_doc.c
 tests_proto_table_doc_LDADD = libdsmproto.la
 
-TESTS += tests/explore tests/proto_doc.sh
+tests_proto_memory_SOURCES = tests/proto_memory.c
+tests_proto_memory_LDADD = libdsmproto.la
+
+TESTS += tests/explore tests/proto_doc.sh tests/proto_memory
 # doc/local.mk lists doc/protocol.md too; make dist copies a file once.
 EXTRA_DIST += tests/proto_doc.sh doc/protocol.md
 
