@@ -2,6 +2,9 @@
 #   make bench        build them
 #   make run-bench    run them and print their tables
 EXTRA_PROGRAMS = bench/bench_core bench/bench_patterns bench/bench_profile bench/bench_profile_miss
+# bench_sim: simulated machines against the native run (issue 6), the apps as child jobs
+EXTRA_PROGRAMS += bench/bench_sim
+bench_bench_sim_SOURCES = bench/bench_sim.c
 bench_bench_core_SOURCES = bench/bench_core.c bench/core_ops.h bench/core_ops.c
 bench_bench_core_LDADD = libdsm.la
 bench_bench_patterns_SOURCES = bench/bench_patterns.c
@@ -14,11 +17,12 @@ bench_bench_profile_SOURCES = bench/bench_profile.c
 CLEANFILES += $(EXTRA_PROGRAMS)
 
 bench: $(EXTRA_PROGRAMS)
-run-bench: bench dsmrun apps/jacobi apps/matmul apps/particles
+run-bench: bench dsmrun apps/jacobi apps/matmul apps/particles apps/fft apps/lu apps/radix apps/ocean apps/mm
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_core
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_patterns
 	DSM_PROFILE=/dev/null $(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_profile_miss
 	$(top_builddir)/bench/bench_profile
+	$(top_builddir)/bench/bench_sim
 .PHONY: bench run-bench
 
 # issue 5: shm and mpi side by side (bench/bench_transport.sh), with a plain

@@ -31,7 +31,11 @@ typedef struct dsm_sim_hot {
     int refs_on;            /* simulation running: shared references are simulated */
     int track_procs;        /* DSM_MACHINE was set at load: keep procedure stacks */
     int cur;                /* the simulated processor running now */
+    int proc_switch;        /* the timing model charges procedure switches */
     uintptr_t base, end;    /* the shared region [base, end) */
+    sim_fast *fast;         /* the running processor's hit-path state (sim.h) */
+    uint32_t since_decision; /* references since the last scheduling decision */
+    uint32_t quantum;       /* ... between decisions (DSM_SIM_QUANTUM) */
 } dsm_sim_hot;
 extern dsm_sim_hot dsm_sim_hot_state;
 
@@ -39,8 +43,11 @@ extern dsm_sim_hot dsm_sim_hot_state;
 extern int dsm_sim_active;
 
 /* --- sim_hooks.c ------------------------------------------------------- */
-/* A reference by the running processor (the hooks' slow path). */
+/* A reference by the running processor that is not an inline hit (the
+ * hooks' slow path). */
 void dsm_sim_access(uintptr_t addr, uint32_t size, int is_write);
+/* The quantum of references ran out: a scheduling decision. */
+void dsm_sim_quantum_end(void);
 
 /* --- sim_procs.c ------------------------------------------------------- */
 /* Procedure stacks: entry/exit of the function at address fn on processor
@@ -99,8 +106,6 @@ void dsm_sim_progress(void);
 /* One line "dsm: processor P: call: message", non-zero exit. */
 _Noreturn void dsm_sim_fatal(const char *call, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* References between scheduling decisions (DSM_SIM_QUANTUM). */
-extern uint32_t dsm_sim_quantum;
 
 /* --- sim_api.c ---------------------------------------------------------- */
 int dsm_sim_node(void);

@@ -26,14 +26,21 @@
 /* The shared state the hooks test, aligned so it sits on one line. */
 __attribute__((aligned(64))) dsm_sim_hot dsm_sim_hot_state;
 
-/* The slow path of a reference while the simulation runs. */
+/* A reference while the simulation runs: a hit in one line is handled
+ * inline (sim_ref_fast: the running processor's cache, no call), with a
+ * scheduling decision every quantum of references; anything else goes to
+ * dsm_sim_access (sim_run.c), which calls the machine. */
 static inline __attribute__((always_inline)) void ref(const volatile void *p, uint32_t size,
                                                       int is_write)
 {
     if (LIKELY_OFF(dsm_sim_hot_state.refs_on)) {
         uintptr_t a = (uintptr_t)p;
-        if (a >= dsm_sim_hot_state.base && a < dsm_sim_hot_state.end)
-            dsm_sim_access(a, size, is_write);
+        if (a >= dsm_sim_hot_state.base && a < dsm_sim_hot_state.end) {
+            if (!sim_ref_fast(dsm_sim_hot_state.fast, a, size, is_write))
+                dsm_sim_access(a, size, is_write);
+            else if (++dsm_sim_hot_state.since_decision >= dsm_sim_hot_state.quantum)
+                dsm_sim_quantum_end();
+        }
     }
 }
 
@@ -85,7 +92,7 @@ HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
 {
     (void)call_site;
     if (LIKELY_OFF(dsm_sim_hot_state.track_procs))
-        dsm_sim_proc_enter(dsm_sim_hot_state.cur, fn);
+        dsm_sim_proc_enter(dsm_sim_hot_state.cur, fn); /* and the model's switch charge */
 }
 
 HOOK void __cyg_profile_func_exit(void *fn, void *call_site)

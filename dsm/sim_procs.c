@@ -99,7 +99,10 @@ void dsm_sim_proc_enter(int proc, void *fn)
         s->ids = v;
         s->cap = c;
     }
-    s->ids[s->depth++] = fn_id((uintptr_t)fn);
+    int id = fn_id((uintptr_t)fn);
+    s->ids[s->depth++] = id;
+    if (dsm_sim_hot_state.proc_switch) /* FP-Proc: the model charges the switch */
+        sim_procedure_switch(dsm_sim_machine, proc, id);
 }
 
 void dsm_sim_proc_exit(int proc)
@@ -108,6 +111,8 @@ void dsm_sim_proc_exit(int proc)
      * ignored rather than underflowing */
     if (stacks[proc].depth > 0)
         stacks[proc].depth--;
+    if (dsm_sim_hot_state.proc_switch)
+        sim_procedure_switch(dsm_sim_machine, proc, dsm_sim_proc_current(proc));
 }
 
 int dsm_sim_proc_current(int proc)

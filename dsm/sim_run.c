@@ -44,7 +44,6 @@
 #define DEFAULT_STACK ((size_t)8 << 20)
 
 int dsm_sim_active;
-uint32_t dsm_sim_quantum = DEFAULT_QUANTUM;
 
 static struct {
     int argc;
@@ -61,7 +60,7 @@ static struct {
     /* progress on a terminal */
     int progress_on, progress_shown;
     double progress_last;
-    uint32_t since_decision, progress_count;
+    uint32_t progress_count;
 } R;
 
 static double host_now(void)
@@ -140,12 +139,18 @@ void dsm_sim_access(uintptr_t addr, uint32_t size, int is_write)
     if (r < 0)
         dsm_sim_fatal(is_write ? "store" : "load", "the simulated machine failed at %#lx: %s",
                       (unsigned long)addr, sim_error(dsm_sim_machine));
-    if (r == SIM_STALL || ++R.since_decision >= dsm_sim_quantum) {
-        R.since_decision = 0;
-        dsm_sim_schedule();
-    }
-    if (R.progress_on && !(++R.progress_count & 0x3fff))
+    if (r == SIM_STALL || ++dsm_sim_hot_state.since_decision >= dsm_sim_hot_state.quantum)
+        dsm_sim_quantum_end();
+}
+
+/* A scheduling decision from the reference path (a miss, or the quantum
+ * ran out); progress shows now and then. */
+void dsm_sim_quantum_end(void)
+{
+    dsm_sim_hot_state.since_decision = 0;
+    if (R.progress_on && !(++R.progress_count & 0x3ff))
         dsm_sim_progress();
+    dsm_sim_schedule();
 }
 
 static sim_time max_clock(void)
@@ -299,7 +304,7 @@ int dsm_sim_init(int *argc, char ***argv)
     s = getenv("DSM_SIM_PROFILE");
     R.profile_path = !s || !*s ? "dsm-sim.json" : strcmp(s, "off") ? s : NULL;
     R.nprocs = (int)nprocs;
-    dsm_sim_quantum = (uint32_t)quantum;
+    dsm_sim_hot_state.quantum = (uint32_t)quantum;
 
     void *base = mmap((void *)cfg.region_addr, cfg.region_size, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
@@ -342,6 +347,8 @@ int dsm_sim_init(int *argc, char ***argv)
     dsm_sim_hot_state.base = cfg.region_addr;
     dsm_sim_hot_state.end = cfg.region_addr + cfg.region_size;
     dsm_sim_hot_state.cur = 0;
+    dsm_sim_hot_state.fast = sim_fast_of(dsm_sim_machine, 0);
+    dsm_sim_hot_state.proc_switch = sim_has_procedure_switch(dsm_sim_machine);
     dsm_error_node = 0;
     R.inited[0] = 1;
     R.progress_on = isatty(STDERR_FILENO);
@@ -386,12 +393,21 @@ static void finish_statistics(void)
         file_note = note;
     }
     uint64_t refs = sim_references(dsm_sim_machine);
+    /* under time sampling the misses are those of the windows only: their
+     * rate is taken over the references made in the windows */
+    int sampled = sim_get_params(dsm_sim_machine)->sample_period != 0;
+    uint64_t rate_refs = sampled ? sim_references_sampled(dsm_sim_machine) : refs;
+    char in_samples[96] = "";
+    if (sampled)
+        snprintf(in_samples, sizeof in_samples, " in samples (of %llu sampled references)",
+                 (unsigned long long)rate_refs);
     fflush(stdout);
     fprintf(stderr,
-            "dsm-sim: %s, %d processors: %llu cycles, %llu references, %llu misses (%.2f%%), "
+            "dsm-sim: %s, %d processors: %llu cycles, %llu references, %llu misses%s (%.2f%%), "
             "%llu upgrades, host %.2f s, %llu context switches; %s\n",
             R.machine_spec, R.nprocs, (unsigned long long)max_clock(), (unsigned long long)refs,
-            (unsigned long long)R.misses, refs ? 100.0 * (double)R.misses / (double)refs : 0.0,
+            (unsigned long long)R.misses, in_samples,
+            rate_refs ? 100.0 * (double)R.misses / (double)rate_refs : 0.0,
             (unsigned long long)R.upgrades, host, (unsigned long long)dsm_sim_switches(), file_note);
     R.stats_done = 1;
 }

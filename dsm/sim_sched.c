@@ -85,6 +85,7 @@ typedef struct sproc {
 } sproc;
 
 static sproc *procs;
+static sim_fast **fast;     /* each processor's clock and stall flag (sim.h), read directly */
 static int nprocs;
 static void (*entry_fn)(int proc);
 static uint64_t switches;
@@ -150,6 +151,7 @@ static void switch_to(int from, int to, int save)
 {
     switches++;
     dsm_sim_hot_state.cur = to;
+    dsm_sim_hot_state.fast = fast[to];
     dsm_error_node = to;
 #if OWN_SWITCH
     static void *discard;
@@ -165,8 +167,11 @@ static void switch_to(int from, int to, int save)
 int dsm_sim_sched_start(int n, void (*entry)(int proc), size_t stack_bytes)
 {
     procs = calloc((size_t)n, sizeof *procs);
-    if (!procs)
+    fast = calloc((size_t)n, sizeof *fast);
+    if (!procs || !fast)
         return -1;
+    for (int k = 0; k < n; k++)
+        fast[k] = sim_fast_of(dsm_sim_machine, k);
     nprocs = n;
     entry_fn = entry;
     for (int k = 1; k < n; k++)
@@ -227,9 +232,9 @@ void dsm_sim_schedule(void)
         int best = -1;
         sim_time bc = SIM_NEVER;
         for (int p = 0; p < nprocs; p++) {
-            if (procs[p].state != SIMP_RUNNABLE || sim_stalled(m, p))
+            if (procs[p].state != SIMP_RUNNABLE || fast[p]->stalled)
                 continue;
-            sim_time c = sim_clock(m, p);
+            sim_time c = fast[p]->clock;
             if (best < 0 || c < bc) {
                 best = p;
                 bc = c;

@@ -60,6 +60,7 @@ typedef struct fp_run {
     char mode[16];
     int processors;
     double parallel_cycles;
+    double switches, switch_stall;   /* FP-Proc's procedure commands; -1: not in the file */
     double total[NMETRICS];
     fp_bin *bins;
     int nbins;
@@ -136,6 +137,14 @@ static int load_run(const char *path, fp_run *r)
     }
     snprintf(r->mode, sizeof r->mode, "%s", json_object_get_string(v));
     r->processors = (int)d;
+    json_object *sw;
+    r->switches = r->switch_stall = -1;
+    if (json_object_object_get_ex(fp, "procedure_switches", &sw) &&
+        (get_number(sw, "count", &r->switches) ||
+         get_number(sw, "stall_cycles", &r->switch_stall))) {
+        bad_input(path, "flashpoint procedure_switches lacks count or stall_cycles");
+        goto out;
+    }
     const char *missing = NULL;
     json_object *totals, *bins;
     if (!json_object_object_get_ex(fp, "totals", &totals) ||
@@ -273,6 +282,14 @@ static void table2(FILE *f, const fp_run *run, const fp_run *ctl)
             run->parallel_cycles);
     print_error(f, rel_error(run->parallel_cycles, ctl->parallel_cycles));
     fputc('\n', f);
+    if (run->switches >= 0 || ctl->switches >= 0) {
+        /* FP-Proc's procedure commands: the stall is summed over processors */
+        fprintf(f, "  %-28s %14.0f %14.0f\n", "Procedure commands",
+                ctl->switches > 0 ? ctl->switches : 0, run->switches > 0 ? run->switches : 0);
+        fprintf(f, "  %-28s %14.0f %14.0f\n", "  stall, all processors",
+                ctl->switch_stall > 0 ? ctl->switch_stall : 0,
+                run->switch_stall > 0 ? run->switch_stall : 0);
+    }
     latency_row(f, "Read latency average", c[RLL] + c[RLR], c[RML] + c[RMR], r[RLL] + r[RLR],
                 r[RML] + r[RMR]);
     latency_row(f, "  local", c[RLL], c[RML], r[RLL], r[RML]);

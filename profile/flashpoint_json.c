@@ -6,6 +6,9 @@
 
 #include <stdio.h>
 
+#include "sim/flash.h"
+#include "sim/timing.h"
+
 static const char *fp_mode_name(int mode)
 {
     switch (mode) {
@@ -126,6 +129,20 @@ json_object *flashpoint_to_json(const sim_flashpoint *fp, const sim_machine *m,
     bad |= put(o, "end_cycles", json_object_new_uint64(end));
     bad |= put(o, "parallel_cycles", json_object_new_uint64(end - start));
     bad |= put(o, "dropped", json_object_new_uint64(sim_flashpoint_dropped(fp)));
+    /* FP-Proc's cost lives in the procedure commands, not in the misses:
+     * say how many there were and what they stalled (FLASH model only) */
+    sim_flash_handler_stat sw;
+    if (m && sim_timing_ops_of(m) == &sim_timing_flash &&
+        sim_flash_stats_of(sim_timing_model(m), FH_PI_PROCEDURE_SWITCH, &sw) == 0) {
+        json_object *pj = json_object_new_object();
+        bad |= put(o, "procedure_switches", pj);
+        if (pj) {
+            bad |= put(pj, "count", json_object_new_uint64(sw.count));
+            bad |= put(pj, "stall_cycles", json_object_new_uint64(sw.latency));
+            bad |= put(pj, "queued_cycles", json_object_new_uint64(sw.queued));
+            bad |= put(pj, "occupancy_cycles", json_object_new_uint64(sw.occupancy));
+        }
+    }
     json_object *metrics = json_object_new_array();
     bad |= put(o, "metrics", metrics);
     for (int k = 0; metrics && k < FPM_NMETRICS; k++)

@@ -17,7 +17,11 @@
  *   bins            [{bin, name, totals: {...}, procedures: [{procedure,
  *                   name, metric: value...}]}], bin -1 = "(unbinned)",
  *                   procedure -1 = "(unknown)"
- *   dropped         misses the collector could not record (out of memory) */
+ *   dropped         misses the collector could not record (out of memory)
+ *   procedure_switches  (flash machine only) {count, stall_cycles,
+ *                   queued_cycles, occupancy_cycles}: FP-Proc's procedure
+ *                   commands, summed over processors (count 0 in the other
+ *                   modes, which pay nothing for a switch) */
 #ifndef DSM_FLASHPOINT_JSON_H
 #define DSM_FLASHPOINT_JSON_H
 

@@ -324,22 +324,26 @@ static dir_entry *dir_get(proto_engine *e, uint32_t block)
 
 static int send_msg(proto_engine *e, proto_actions *out, int type, int dst, uint32_t block)
 {
-    proto_msg m = { (uint8_t)type, e->self, dst, block };
     if (dst == e->self) {
         e->self_msgs++;
         if (e->selfq_len == e->selfq_cap) {
+            /* a power of two: the ring index is a mask */
             size_t cap = e->selfq_cap ? e->selfq_cap * 2 : 8;
             proto_msg *q = malloc(cap * sizeof *q);
             if (!q)
                 return PROTO_ENOMEM;
             for (size_t i = 0; i < e->selfq_len; i++)
-                q[i] = e->selfq[(e->selfq_head + i) % e->selfq_cap];
+                q[i] = e->selfq[(e->selfq_head + i) & (e->selfq_cap - 1)];
             free(e->selfq);
             e->selfq = q;
             e->selfq_head = 0;
             e->selfq_cap = cap;
         }
-        e->selfq[(e->selfq_head + e->selfq_len++) % e->selfq_cap] = m;
+        proto_msg *q = &e->selfq[(e->selfq_head + e->selfq_len++) & (e->selfq_cap - 1)];
+        q->type = (uint8_t)type;
+        q->src = e->self;
+        q->dst = dst;
+        q->block = block;
         return PROTO_OK;
     }
     proto_action *a = emit_slot(out);
@@ -696,8 +700,15 @@ static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
 static int run_self_queue(proto_engine *e, proto_actions *out)
 {
     while (e->selfq_len) {
-        proto_msg m = e->selfq[e->selfq_head];
-        e->selfq_head = (e->selfq_head + 1) % e->selfq_cap;
+        /* field by field: one wide load of a message just written with
+         * narrower stores stalls on store forwarding */
+        const proto_msg *q = &e->selfq[e->selfq_head];
+        proto_msg m;
+        m.type = q->type;
+        m.src = q->src;
+        m.dst = q->dst;
+        m.block = q->block;
+        e->selfq_head = (e->selfq_head + 1) & (e->selfq_cap - 1);
         e->selfq_len--;
         int rc = dispatch(e, &m, out);
         if (rc)

@@ -6,9 +6,15 @@
  *     and from-local-processor, and their Table 4 costs per FlashPoint mode
  *     (noproc/proc add occupancy, control and dp add none);
  *   - the network delay (hops, message size, link contention);
+ *   - FP-Proc's procedure command (flash.c, procedure_switch): its stall and
+ *     occupancy in proc mode, nothing in the other modes, waiting for a busy
+ *     PP, its options;
  *   - on a whole simulated machine: one local and one remote read miss cost
  *     what the constants add up to, and two reads at one home queue: the
- *     second waits for the first handler's occupancy;
+ *     second waits for the first handler's occupancy; a procedure change
+ *     stalls the processor in proc mode only, a request reaching a PP busy
+ *     with a procedure command waits, and FP-Proc costs more than FP-NoProc
+ *     on a run that switches procedures;
  *   - the FlashPoint collector (protocol/sim/flashpoint.c) on synthetic
  *     misses, and its JSON section (profile/flashpoint_json.c). */
 #include <check.h>
@@ -356,6 +362,83 @@ START_TEST(options)
 }
 END_TEST
 
+/* FP-Proc's procedure command (flash.c): fence 4 + pi_in 2 +
+ * PIProcedureSwitch latency 3 + pi_word 3 = 12 system cycles of stall,
+ * occupancy 5; nothing in the other modes. */
+START_TEST(procedure_switch_per_mode)
+{
+    for (int mode = 0; mode < SIM_FP_NMODES; mode++) {
+        void *model = make_model(4, mode);
+        sim_time occ = 0;
+        sim_time stall = sim_timing_flash.procedure_switch(model, 1, 7, 1000, &occ);
+        sim_flash_handler_stat st;
+        ck_assert_int_eq(sim_flash_stats_of(model, FH_PI_PROCEDURE_SWITCH, &st), 0);
+        if (mode == SIM_FP_PROC) {
+            ck_assert_uint_eq(stall, 12 * 2);
+            ck_assert_uint_eq(occ, 5 * 2);
+            ck_assert_uint_eq(st.count, 1);
+            ck_assert_uint_eq(st.latency, 12 * 2);
+            ck_assert_uint_eq(st.occupancy, 5 * 2);
+            ck_assert_uint_eq(st.queued, 0);
+        } else {
+            ck_assert_msg(stall == 0 && occ == 0, "mode %s: stall %llu occupancy %llu",
+                          sim_flash_mode_name(mode), (unsigned long long)stall,
+                          (unsigned long long)occ);
+            ck_assert_uint_eq(st.count, 0);
+        }
+        sim_timing_flash.destroy(model);
+    }
+    ck_assert_str_eq(sim_flash_handler_name(FH_PI_PROCEDURE_SWITCH), "PIProcedureSwitch");
+}
+END_TEST
+
+/* The command is a PP handler: issued while a handler still occupies its
+ * node's PP, it waits for it; the next command waits for this one. */
+START_TEST(procedure_switch_waits_for_the_pp)
+{
+    void *model = make_model(4, SIM_FP_PROC);
+    proto_msg m = msg(PM_GETS, 1, 1);
+    sim_time occ = 0;
+    /* PILocalGet at node 1 from 1000: occupancy (11 + 10) x 2 = 42 */
+    sim_timing_flash.handler(model, 1, &m, 1, 1, 1000, 1000, &occ);
+    ck_assert_uint_eq(occ, 42);
+    /* the command reaches the PP at 1000 + (4 + 2) x 2 = 1012, starts at
+     * 1042, the reply is back (3 + 3) x 2 later */
+    sim_time stall = sim_timing_flash.procedure_switch(model, 1, 3, 1000, &occ);
+    ck_assert_uint_eq(stall, 42 + 12);
+    ck_assert_uint_eq(occ, 10);
+    /* another node's PP is free */
+    ck_assert_uint_eq(sim_timing_flash.procedure_switch(model, 2, 3, 1000, &occ), 24);
+    /* right after the reply, node 1's PP still runs the shift and add:
+     * busy until 1042 + 10 = 1052, the command issued at 1040 arrives at
+     * 1052 and does not wait; issued at 1036 it waits 4 */
+    ck_assert_uint_eq(sim_timing_flash.procedure_switch(model, 1, 4, 1036, &occ), 4 + 24);
+    sim_flash_handler_stat st;
+    ck_assert_int_eq(sim_flash_stats_of(model, FH_PI_PROCEDURE_SWITCH, &st), 0);
+    ck_assert_uint_eq(st.count, 3);
+    ck_assert_uint_eq(st.queued, 30 + 0 + 4);
+    sim_timing_flash.destroy(model);
+}
+END_TEST
+
+START_TEST(procedure_switch_options)
+{
+    void *model = make_model(2, SIM_FP_PROC);
+    char err[256];
+    ck_assert_int_eq(sim_timing_flash.set(model, "PIProcedureSwitch", "6/9", err, sizeof err), 0);
+    ck_assert_int_eq(sim_timing_flash.set(model, "fence", "0", err, sizeof err), 0);
+    ck_assert_int_eq(sim_timing_flash.set(model, "pi_word", "1", err, sizeof err), 0);
+    sim_time occ = 0;
+    ck_assert_uint_eq(sim_timing_flash.procedure_switch(model, 0, 1, 0, &occ), (2 + 6 + 1) * 2);
+    ck_assert_uint_eq(occ, 9 * 2);
+    ck_assert_int_eq(sim_timing_flash.set(NULL, "fence", "-1", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "fence") != NULL, "%s", err);
+    ck_assert_int_eq(sim_timing_flash.set(NULL, "PIProcedureSwitch", "3/0", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "PIProcedureSwitch") != NULL, "%s", err);
+    sim_timing_flash.destroy(model);
+}
+END_TEST
+
 START_TEST(network_delay)
 {
     void *model = make_model(16, SIM_FP_CONTROL); /* 4 x 4 mesh */
@@ -399,19 +482,29 @@ static void log_miss(void *arg, const sim_miss *miss)
         log->v[log->n++] = *miss;
 }
 
-static sim_machine *machine(int nprocs, const char *mode, miss_log *log)
+/* A flash machine in FlashPoint mode `mode`, with one more option (NULL:
+ * none), all memory homed at node 0, misses logged. */
+static sim_machine *machine_with(int nprocs, const char *mode, const char *option,
+                                 miss_log *log)
 {
     sim_params p;
     char err[256], opt[64];
     ck_assert_int_eq(sim_params_for("flash", nprocs, &p, err, sizeof err), 0);
     snprintf(opt, sizeof opt, "fp_mode=%s", mode);
     ck_assert_int_eq(sim_params_set(&p, opt, err, sizeof err), 0);
+    if (option)
+        ck_assert_msg(sim_params_set(&p, option, err, sizeof err) == 0, "%s", err);
     sim_machine *m = sim_create(&p, BASE, BYTES, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
     ck_assert_int_eq(sim_place(m, BASE, BYTES, 0), 0);
     memset(log, 0, sizeof *log);
     ck_assert_int_eq(sim_on_miss(m, log_miss, log), 0);
     return m;
+}
+
+static sim_machine *machine(int nprocs, const char *mode, miss_log *log)
+{
+    return machine_with(nprocs, mode, NULL, log);
 }
 
 static void run_to_completion(sim_machine *m, int nprocs)
@@ -477,6 +570,85 @@ START_TEST(occupancy_queuing_at_the_home)
     ck_assert_uint_eq(queued_difference("dp"), 29 * 2);
     ck_assert_uint_eq(queued_difference("noproc"), 37 * 2);
     ck_assert_uint_eq(queued_difference("proc"), 37 * 2);
+}
+END_TEST
+
+/* On a machine: the core calls the hook when a processor's procedure
+ * changes; in proc mode the processor stalls, elsewhere it does not.  An
+ * address outside the region is a 1-cycle hit. */
+START_TEST(procedure_switch_on_machine)
+{
+    static const char *const modes[] = {"control", "dp", "noproc", "proc"};
+    for (size_t i = 0; i < 4; i++) {
+        miss_log log;
+        sim_machine *m = machine(2, modes[i], &log);
+        uintptr_t outside = BASE - 64;
+        sim_time per_switch = !strcmp(modes[i], "proc") ? 24 : 0;
+        ck_assert_int_eq(sim_ref(m, 0, outside, 8, 0, 5), SIM_HIT);
+        ck_assert_uint_eq(sim_clock(m, 0), per_switch + 1);
+        ck_assert_int_eq(sim_ref(m, 0, outside, 8, 0, 5), SIM_HIT);   /* no switch */
+        ck_assert_uint_eq(sim_clock(m, 0), per_switch + 2);
+        ck_assert_int_eq(sim_ref(m, 0, outside, 8, 0, 6), SIM_HIT);
+        ck_assert_uint_eq(sim_clock(m, 0), 2 * per_switch + 3);
+        sim_destroy(m);
+    }
+}
+END_TEST
+
+/* A request that reaches a PP while a procedure command occupies it waits:
+ * processor 1 reads a line of home 0 while processor 0 switches procedure
+ * with a 100-cycle (system) command occupancy.  The GETS reaches node 0 at
+ * (2 + 3 + 16 + 4 + 1) x 2 = 52; the PP is busy until at least 200 (the
+ * occupancy counted from the switch) and at most 224 (counted from the end
+ * of the 24-cycle stall), so the read is 148 to 172 cycles late. */
+static sim_time remote_read_latency(int switch_first)
+{
+    miss_log log;
+    sim_machine *m = machine_with(2, "proc", "PIProcedureSwitch=3/100", &log);
+    if (switch_first)
+        ck_assert_int_eq(sim_ref(m, 0, BASE - 64, 8, 0, 5), SIM_HIT);
+    ck_assert_int_eq(sim_ref(m, 1, BASE, 8, 0, -1), SIM_STALL);
+    run_to_completion(m, 2);
+    sim_time latency = miss_of(&log, 1)->latency;
+    sim_destroy(m);
+    return latency;
+}
+
+START_TEST(handler_queued_behind_a_switch)
+{
+    sim_time alone = remote_read_latency(0), behind = remote_read_latency(1);
+    /* proc mode adds NILocalGet's +2 latency to the 92 of control */
+    ck_assert_uint_eq(alone, 94 * 2);
+    ck_assert_msg(behind >= alone + 148 && behind <= alone + 172,
+                  "remote read behind a procedure command: %llu, alone %llu",
+                  (unsigned long long)behind, (unsigned long long)alone);
+}
+END_TEST
+
+/* One processor alternating between two procedures over local misses: FP-Proc
+ * costs at least 24 cycles a switch more than FP-NoProc, which costs the same
+ * as before; DP the same as control. */
+static sim_time alternating_run(const char *mode)
+{
+    miss_log log;
+    sim_machine *m = machine(2, mode, &log);
+    for (int i = 0; i < 20; i++) {
+        int r = sim_ref(m, 0, BASE + (uintptr_t)i * 128, 8, i % 3 == 0, i % 2);
+        ck_assert_msg(r == SIM_HIT || r == SIM_STALL, "sim_ref: %d", r);
+        run_to_completion(m, 2);
+    }
+    sim_time t = sim_clock(m, 0);
+    sim_destroy(m);
+    return t;
+}
+
+START_TEST(proc_costs_more_than_noproc)
+{
+    sim_time control = alternating_run("control"), dp = alternating_run("dp");
+    sim_time noproc = alternating_run("noproc"), proc = alternating_run("proc");
+    ck_assert_uint_eq(control, dp);
+    ck_assert_uint_ge(noproc, control);
+    ck_assert_uint_ge(proc, noproc + 20 * 24);
 }
 END_TEST
 
@@ -613,9 +785,15 @@ int main(void)
     tcase_add_test(tc, handler_classes);
     tcase_add_test(tc, table4_costs_per_mode);
     tcase_add_test(tc, options);
+    tcase_add_test(tc, procedure_switch_per_mode);
+    tcase_add_test(tc, procedure_switch_waits_for_the_pp);
+    tcase_add_test(tc, procedure_switch_options);
     tcase_add_test(tc, network_delay);
     tcase_add_test(tc, local_and_remote_read_latency);
     tcase_add_test(tc, occupancy_queuing_at_the_home);
+    tcase_add_test(tc, procedure_switch_on_machine);
+    tcase_add_test(tc, handler_queued_behind_a_switch);
+    tcase_add_test(tc, proc_costs_more_than_noproc);
     tcase_add_test(tc, collector_metrics);
     tcase_add_test(tc, collector_on_machine);
     suite_add_tcase(s, tc);

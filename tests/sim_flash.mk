@@ -10,14 +10,18 @@
 #                      lengths), handler classes, Table 4 costs per
 #                      FlashPoint mode, options, network delay and contention,
 #                      miss latencies and occupancy queuing on a simulated
-#                      machine, the FlashPoint collector and its JSON section
+#                      machine, FP-Proc's procedure commands (stall,
+#                      occupancy, queuing both ways, proc above noproc), the
+#                      FlashPoint collector and its JSON section
 #   dsmprof_flashpoint.sh  dsmprof flashpoint on fixtures (tests/data/fp_*.json):
 #                      Tables 1-3, --check passing and failing, and its errors
 #                      on bad or mismatched files
 #   flash_apps.sh      FFT, LU, radix and the stencil on
-#                      --machine=flash,fp_mode=noproc and fp_mode=control, 4
-#                      processors: misses within 3%, bin shares within 7
-#                      points, parallel time under 10% slower
+#                      --machine=flash,fp_mode=control|dp|noproc|proc, 4
+#                      processors, each against the control: dp identical;
+#                      noproc and proc misses within 3%, bin shares within 7
+#                      points, parallel time under 10% (noproc) and 2X (proc)
+#                      slower; prints the perturbations
 libdsm_la_SOURCES += profile/flashpoint_json.h profile/flashpoint_json.c
 dsmprof_SOURCES += profile/dsmprof_flashpoint.c
 

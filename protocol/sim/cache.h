@@ -14,23 +14,9 @@
 
 #include "proto.h"
 
-#define SIM_LINE_EMPTY UINT32_MAX
-
-typedef struct sim_line {
-    uint32_t block;      /* engine block held, SIM_LINE_EMPTY: none */
-    uint8_t perm;        /* PROTO_ACCESS_*; NONE with a block: fill in flight */
-    uint8_t pad[3];
-    int32_t bin;         /* bin of the fill, -1: none */
-    uint32_t lru;        /* larger: used more recently */
-    uint64_t touched[2]; /* bytes touched since the fill */
-} sim_line;
-
-typedef struct sim_cache {
-    sim_line *lines;     /* nsets * assoc, set-major */
-    uint32_t nsets, assoc, set_mask;
-    uint32_t lru_clock;
-    unsigned touch_shift; /* bytes per touched bit = 1 << touch_shift */
-} sim_cache;
+/* sim_line and sim_cache are in sim.h: the front end's inline hit path
+ * (sim_ref_fast) reads them. */
+#include "sim/sim.h"
 
 int sim_cache_init(sim_cache *c, uint32_t nsets, uint32_t assoc, uint32_t line_size);
 void sim_cache_free(sim_cache *c);
@@ -59,18 +45,13 @@ static inline sim_line *sim_cache_victim(sim_cache *c, uint32_t block)
     return best;
 }
 
-static inline void sim_touch_mask(const sim_cache *c, uint32_t off, uint32_t len, uint64_t m[2])
+/* Do the bytes [off, off+len) overlap those touched in line l? */
+static inline int sim_line_touched_any(const sim_cache *c, const sim_line *l, uint32_t off,
+                                       uint32_t len)
 {
-    unsigned lo = off >> c->touch_shift, hi = (off + len - 1) >> c->touch_shift;
-    m[0] = m[1] = 0;
-    for (int w = 0; w < 2; w++) {
-        unsigned a = lo > 64u * w ? lo - 64u * w : 0;
-        if (hi < 64u * w || a > 63)
-            continue;
-        unsigned b = hi - 64u * w > 63 ? 63 : hi - 64u * w;
-        uint64_t upto = b == 63 ? ~0ull : ((1ull << (b + 1)) - 1);
-        m[w] = upto & ~((1ull << a) - 1);
-    }
+    uint64_t m0, m1;
+    sim_touch_bits(c->touch_shift, off, len, &m0, &m1);
+    return ((m0 & l->touched[0]) | (m1 & l->touched[1])) != 0;
 }
 
 static inline void sim_line_use(sim_cache *c, sim_line *l) { l->lru = ++c->lru_clock; }

@@ -72,14 +72,46 @@
  * machine core): control and dp charge nothing (DP is the default protocol;
  * the paper's control is the DP run whose statistics the simulator
  * collects, line 215); noproc and proc add the fp_latency / fp_occupancy of
- * each class.  The per-procedure commands of FP-Proc (an uncached load per
- * procedure switch, line 187) are not charged: the timing interface has no
- * procedure-switch event, so proc costs what noproc does.
+ * each class.
+ *
+ * FP-Proc's procedure commands (procedure_switch, mode proc only).  To keep
+ * per-procedure bins the processor tells MAGIC the procedure "on every
+ * function call and return": an uncached load whose page offset bits carry
+ * the delta between the old and the new procedure number (line 187), fenced
+ * so that no later load or store passes it and lands in the wrong bin (line
+ * 352, which calls "the fence stall time ... the major source of execution
+ * time overhead" of FP-Proc).  MAGIC's handler moves the current-bin pointer
+ * by delta x the bin array size, "just two instructions - a shift and an add"
+ * (footnote 2, line 223).  The uncached load blocks the processor, so one
+ * switch stalls it for, in system cycles:
+ *    fence 4          the fence draining the processor before the uncached
+ *                     load may issue (estimate: the simulated processor
+ *                     blocks on every miss, so at a switch nothing is
+ *                     outstanding and only a pipeline drain remains)
+ *  + pi_in 2          the load over the bus into MAGIC, as for a miss
+ *  + waiting          for the PP to finish the handlers before it
+ *  + PIProcedureSwitch latency 3   dispatch and the reply (estimate)
+ *  + pi_word 3        the one-word reply up the bus (estimate; a whole
+ *                     128 B line takes pi_out 11)
+ * = 12 system cycles, 24 processor cycles, without waiting; and the PP is
+ * busy for PIProcedureSwitch's occupancy 5 (the reply, then the shift and
+ * the add after the send, as Figure 3 records after its send).  The paper
+ * gives no per-switch cost; a plausibility check of the total: Table 5 has
+ * FFT on 16 processors at 5.19 x 10^6 cycles with FP-Proc against 3.62 with
+ * FP-NoProc (line 345), 1.57 M extra per processor; SPLASH-2's FFT calls
+ * a bit-reversal procedure for each element of each row it transforms, about
+ * 2 x 16K calls per processor for 256K points (line 209), 64K switches, so
+ * some 24 cycles per switch.  Whatever the exact figure, FP-Proc's extra
+ * cost is proportional to the number of switches: the paper has it "only an
+ * extra 5%" for OCEAN and RADIX and 51% for FFT (lines 293, 345), "generally
+ * less than 2X" (line 384).  The machine core calls the hook when a
+ * processor's procedure changes and charges the occupancy to its own
+ * controller (timing.h); the other modes pay nothing there.
  *
  * Options (sim_params_set "key=value", replayed through set()): cpu_ratio,
- * pi_in, pi_out, intervention, net_fixed, hop, link_bytes, inv_send,
- * contention (0/1), and CLASS=LAT/OCC (e.g. PILocalGet=9/11) to override
- * one handler class's base cost. */
+ * pi_in, pi_out, pi_word, fence, intervention, net_fixed, hop, link_bytes,
+ * inv_send, contention (0/1), and CLASS=LAT/OCC (e.g. PILocalGet=9/11,
+ * PIProcedureSwitch=3/5) to override one handler class's base cost. */
 #include "flash.h"
 
 #include <errno.h>
@@ -113,6 +145,7 @@ static const char *const handler_names[FH_NCLASSES] = {
     [FH_NI_INVAL] = "NIInval",
     [FH_NI_REMOTE_RECALL] = "NIRemoteRecall",
     [FH_NI_PUT_ACK] = "NIPutAck",
+    [FH_PI_PROCEDURE_SWITCH] = "PIProcedureSwitch",
     [FH_OTHER] = "Other",
 };
 
@@ -139,6 +172,7 @@ static const sim_flash_cost flash_default_costs[FH_NCLASSES] = {
     [FH_NI_INVAL] = {4, 8, 0, 0},                /* estimate: bus invalidate + ack */
     [FH_NI_REMOTE_RECALL] = {6, 12, 0, 0},       /* estimate, + intervention */
     [FH_NI_PUT_ACK] = {2, 4, 0, 0},              /* estimate */
+    [FH_PI_PROCEDURE_SWITCH] = {3, 5, 0, 0},     /* FP-Proc only, footnote 2; estimate */
     [FH_OTHER] = {4, 8, 0, 0},
 };
 
@@ -149,7 +183,7 @@ typedef struct flash_model {
     uint32_t line_size;
     int mode;
     uint32_t cpu_ratio;
-    uint32_t pi_in, pi_out, intervention;
+    uint32_t pi_in, pi_out, pi_word, fence, intervention;
     uint32_t net_fixed, hop, link_bytes, inv_send;
     int contention;
     sim_flash_cost cost[FH_NCLASSES];
@@ -158,6 +192,8 @@ typedef struct flash_model {
     sim_time *link_free;          /* [node * NDIRS + dir]: processor cycles */
     sim_time *inv_batch_time;     /* [node]: send time of its last INV */
     uint32_t *inv_batch_seq;      /* [node]: INVs sent at that time so far */
+    sim_time *pp_busy_until;      /* [node]: end of the last handler's occupancy
+                                     the model has seen there (processor cycles) */
 } flash_model;
 
 static const char *const mode_names[SIM_FP_NMODES] = {
@@ -227,7 +263,8 @@ sim_flash_handler sim_flash_classify(const proto_msg *m, int is_home, int from_l
     case PM_DATA_X: return FH_NI_REMOTE_PUTX;
     case PM_UPGRADE_ACK: return FH_NI_REMOTE_UPGRADE_ACK;
     case PM_INV: return FH_NI_INVAL;
-    case PM_RECALL: return FH_NI_REMOTE_RECALL;
+    case PM_RECALL:
+    case PM_RECALL_S: return FH_NI_REMOTE_RECALL; /* a read recall: the owner keeps a copy */
     case PM_PUT_ACK: return FH_NI_PUT_ACK;
     default: return FH_OTHER;
     }
@@ -279,12 +316,15 @@ static void *flash_create(const sim_params *p, char *err, size_t errlen)
         fm->link_free = calloc((size_t)p->nprocs * NDIRS, sizeof *fm->link_free);
         fm->inv_batch_time = calloc((size_t)p->nprocs, sizeof *fm->inv_batch_time);
         fm->inv_batch_seq = calloc((size_t)p->nprocs, sizeof *fm->inv_batch_seq);
+        fm->pp_busy_until = calloc((size_t)p->nprocs, sizeof *fm->pp_busy_until);
     }
-    if (!fm || !fm->link_free || !fm->inv_batch_time || !fm->inv_batch_seq) {
+    if (!fm || !fm->link_free || !fm->inv_batch_time || !fm->inv_batch_seq ||
+        !fm->pp_busy_until) {
         if (fm) {
             free(fm->link_free);
             free(fm->inv_batch_time);
             free(fm->inv_batch_seq);
+            free(fm->pp_busy_until);
         }
         free(fm);
         snprintf(err, errlen, "flash: out of memory for %d nodes", p->nprocs);
@@ -296,6 +336,8 @@ static void *flash_create(const sim_params *p, char *err, size_t errlen)
     fm->cpu_ratio = 2;
     fm->pi_in = 2;
     fm->pi_out = 11;
+    fm->pi_word = 3;
+    fm->fence = 4;
     fm->intervention = 15;
     fm->net_fixed = 16;
     fm->hop = 4;
@@ -315,6 +357,7 @@ static void flash_destroy(void *model)
     free(fm->link_free);
     free(fm->inv_batch_time);
     free(fm->inv_batch_seq);
+    free(fm->pp_busy_until);
     free(fm);
 }
 
@@ -364,6 +407,8 @@ static int flash_set(void *model, const char *key, const char *value, char *err,
         {"cpu_ratio", offsetof(flash_model, cpu_ratio), 1, 64},
         {"pi_in", offsetof(flash_model, pi_in), 0, 100000},
         {"pi_out", offsetof(flash_model, pi_out), 0, 100000},
+        {"pi_word", offsetof(flash_model, pi_word), 0, 100000},
+        {"fence", offsetof(flash_model, fence), 0, 100000},
         {"intervention", offsetof(flash_model, intervention), 0, 100000},
         {"net_fixed", offsetof(flash_model, net_fixed), 0, 100000},
         {"hop", offsetof(flash_model, hop), 0, 100000},
@@ -395,9 +440,9 @@ static int flash_set(void *model, const char *key, const char *value, char *err,
         return 0;
     }
     snprintf(err, errlen,
-             "flash: unknown option '%s' (known: cpu_ratio, pi_in, pi_out, "
-             "intervention, net_fixed, hop, link_bytes, inv_send, contention, or a handler "
-             "class such as PILocalGet=LAT/OCC)",
+             "flash: unknown option '%s' (known: cpu_ratio, pi_in, pi_out, pi_word, "
+             "fence, intervention, net_fixed, hop, link_bytes, inv_send, contention, or a "
+             "handler class such as PILocalGet=LAT/OCC)",
              key);
     return -1;
 }
@@ -459,7 +504,6 @@ static sim_time flash_handler(void *model, int node, const proto_msg *m, int is_
                               int from_local_processor, sim_time arrival, sim_time start,
                               sim_time *occupancy)
 {
-    (void)node;
     flash_model *fm = model;
     int cls = sim_flash_classify(m, is_home, from_local_processor);
     const sim_flash_cost *c = &fm->cost[cls];
@@ -485,8 +529,36 @@ static sim_time flash_handler(void *model, int node, const proto_msg *m, int is_
     s->latency += latency;
     s->occupancy += occ;
     s->queued += start > arrival ? start - arrival : 0;
+    if (node >= 0 && node < fm->nnodes && start + occ > fm->pp_busy_until[node])
+        fm->pp_busy_until[node] = start + occ;
     *occupancy = occ;
     return latency;
+}
+
+/* FP-Proc's uncached procedure command (header comment).  The command is a
+ * PP handler of proc's own node: it waits for the handlers the model has
+ * seen start there, and the processor stalls until the reply is back. */
+static sim_time flash_procedure_switch(void *model, int proc, int procedure, sim_time t,
+                                       sim_time *occupancy)
+{
+    (void)procedure; /* only the delta travels; the cost does not depend on it */
+    flash_model *fm = model;
+    if (fm->mode != SIM_FP_PROC || proc < 0 || proc >= fm->nnodes)
+        return 0;
+    const sim_flash_cost *c = &fm->cost[FH_PI_PROCEDURE_SWITCH];
+    sim_time r = fm->cpu_ratio;
+    sim_time arrival = t + r * (fm->fence + fm->pi_in);
+    sim_time start = arrival > fm->pp_busy_until[proc] ? arrival : fm->pp_busy_until[proc];
+    sim_time occ = r * (c->occupancy ? c->occupancy : 1);
+    sim_time resume = start + r * (c->latency + fm->pi_word);
+    fm->pp_busy_until[proc] = start + occ;
+    sim_flash_handler_stat *s = &fm->stat[FH_PI_PROCEDURE_SWITCH];
+    s->count++;
+    s->latency += resume - t;
+    s->occupancy += occ;
+    s->queued += start - arrival;
+    *occupancy = occ;
+    return resume - t;
 }
 
 const sim_timing_ops sim_timing_flash = {
@@ -502,6 +574,7 @@ const sim_timing_ops sim_timing_flash = {
     .miss_latency = NULL,
     .net_delay = flash_net_delay,
     .handler = flash_handler,
+    .procedure_switch = flash_procedure_switch,
 };
 
 /* ---- direct access for tests and reports ---- */

@@ -44,6 +44,9 @@ typedef enum sim_flash_handler {
     FH_NI_INVAL,            /* invalidation at a sharer */
     FH_NI_REMOTE_RECALL,    /* recall at the dirty owner */
     FH_NI_PUT_ACK,          /* writeback done, at the evicting owner */
+    FH_PI_PROCEDURE_SWITCH, /* FP-Proc only: the processor's uncached load
+                               telling MAGIC the procedure delta (paper
+                               line 187); never a protocol message */
     FH_OTHER,               /* anything else (a message the classes do not expect) */
     FH_NCLASSES
 } sim_flash_handler;
@@ -63,7 +66,10 @@ typedef struct sim_flash_cost {
     uint32_t fp_latency, fp_occupancy;
 } sim_flash_cost;
 
-/* What one handler class cost during the run, in processor cycles. */
+/* What one handler class cost during the run, in processor cycles.  For
+ * FH_PI_PROCEDURE_SWITCH, latency sums the whole processor stall of each
+ * switch (fence, bus both ways, handler, waiting for the PP) and queued the
+ * part of it spent waiting for earlier handlers. */
 typedef struct sim_flash_handler_stat {
     uint64_t count;
     uint64_t latency, occupancy;  /* sums */

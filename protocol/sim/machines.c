@@ -64,6 +64,7 @@ int sim_params_for(const char *machine, int nprocs, sim_params *out, char *err, 
     memset(out, 0, sizeof *out);
     snprintf(out->machine, sizeof out->machine, "%s", ops->name);
     out->nprocs = nprocs;
+    out->downgrade_on_read = 1; /* read_recall=keep: hardware keeps the owner a copy */
     ops->defaults(out);
     return 0;
 }
@@ -139,6 +140,14 @@ int sim_params_set(sim_params *p, const char *kv, char *err, size_t errlen)
         return parse_flag(key, value, &p->replacement_hints, err, errlen);
     if (!strcmp(key, "excl_clean"))
         return parse_flag(key, value, &p->excl_clean, err, errlen);
+    if (!strcmp(key, "read_recall")) {
+        if (strcmp(value, "keep") && strcmp(value, "drop")) {
+            snprintf(err, errlen, "option 'read_recall' takes keep or drop, got '%s'", value);
+            return -1;
+        }
+        p->downgrade_on_read = !strcmp(value, "keep");
+        return 0;
+    }
     if (!strcmp(key, "fp_mode")) {
         for (int i = 0; i < SIM_FP_NMODES; i++)
             if (!strcmp(value, fp_mode_names[i])) {

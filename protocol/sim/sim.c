@@ -60,11 +60,9 @@ enum { DEP_NEVER = 0, DEP_REPLACED, DEP_INVALIDATED, DEP_UNKNOWN };
 #define SIM_MAX_COLLECTORS 8
 
 typedef struct sim_proc {
-    sim_time clock;
-    sim_cache cache;
+    sim_fast f;              /* clock, cache and counters: what the hit path uses */
     proto_engine *eng;
     uint32_t **dep;          /* departure records, per chunk of blocks */
-    int stalled;             /* a reference is in progress (a miss in flight) */
     int done;                /* the miss in flight has been granted */
     int served;              /* the home has sent the grant */
     int had_miss;            /* the reference in progress missed at least once */
@@ -113,12 +111,14 @@ struct sim_machine {
     sim_time *pair_last;     /* message timed: last arrival per (src, dst) */
     sim_time *ctrl_busy;     /* message timed: controller busy until */
     uint8_t *warm;           /* per block: some processor has touched it */
+    int32_t *page_home;      /* per page: its home (never placed: round robin) */
+    uint8_t *page_live;      /* per page: the engines know its home */
+    uint64_t npages;
     char **bin_names;
     sim_bin_range *bins;     /* sorted by start */
     int nbins, bins_cap;
     sim_collector collectors[SIM_MAX_COLLECTORS];
     int ncollectors;
-    uint64_t refs, refs_sampled;
     sim_time now;
     int failed;
     char err[256];
@@ -225,20 +225,36 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
 
     m->procs = calloc((size_t)m->nprocs, sizeof *m->procs);
     m->warm = calloc(m->nblocks, 1);
-    if (!m->procs || !m->warm)
+    m->npages = (((uint64_t)m->nblocks - 1) >> m->page_shift) + 1;
+    m->page_home = malloc(m->npages * sizeof *m->page_home);
+    m->page_live = calloc(m->npages, 1);
+    if (!m->procs || !m->warm || !m->page_home || !m->page_live)
         goto fail_nomem;
+    for (uint64_t pg = 0; pg < m->npages; pg++) /* the default: round robin by page */
+        m->page_home[pg] = (int32_t)(pg % (uint64_t)m->nprocs);
     uint32_t nsets = p->cache_size / p->line_size / p->assoc;
     size_t nchunks = ((size_t)m->nblocks + DEP_CHUNK - 1) >> DEP_CHUNK_SHIFT;
     for (int i = 0; i < m->nprocs; i++) {
         sim_proc *pr = &m->procs[i];
         pr->procedure = pr->last_procedure = -1;
-        if (sim_cache_init(&pr->cache, nsets, p->assoc, p->line_size))
+        if (sim_cache_init(&pr->f.cache, nsets, p->assoc, p->line_size))
             goto fail_nomem;
+        pr->f.base = base;
+        pr->f.bytes = bytes;
+        pr->f.line_mask = p->line_size - 1;
+        pr->f.line_shift = m->line_shift;
+        pr->f.hit_cycles = p->hit_cycles;
+        pr->f.period = p->sample_period;
+        pr->f.length = p->sample_length;
+        pr->f.in_window = pr->f.track_bytes = 1;
+        if (pr->f.period)
+            sim_fast_window(&pr->f);
         pr->dep = calloc(nchunks, sizeof *pr->dep);
         proto_config cfg = {.self = i, .nnodes = m->nprocs, .nblocks = m->nblocks};
 #if SIM_ENGINE_EVICT
         cfg.replacement_hints = p->replacement_hints;
         cfg.excl_clean = p->excl_clean;
+        cfg.downgrade_on_read = p->downgrade_on_read;
         cfg.sharers_ops = m->ops->sharers_ops;
 #endif
         pr->eng = proto_engine_create(&cfg);
@@ -271,7 +287,7 @@ void sim_destroy(sim_machine *m)
         size_t nchunks = ((size_t)m->nblocks + DEP_CHUNK - 1) >> DEP_CHUNK_SHIFT;
         for (int i = 0; i < m->nprocs; i++) {
             sim_proc *pr = &m->procs[i];
-            sim_cache_free(&pr->cache);
+            sim_cache_free(&pr->f.cache);
             if (pr->dep)
                 for (size_t c = 0; c < nchunks; c++)
                     free(pr->dep[c]);
@@ -293,6 +309,8 @@ void sim_destroy(sim_machine *m)
     free(m->pair_last);
     free(m->ctrl_busy);
     free(m->warm);
+    free(m->page_home);
+    free(m->page_live);
     free(m);
 }
 
@@ -300,12 +318,53 @@ const sim_params *sim_get_params(const sim_machine *m) { return &m->p; }
 void *sim_timing_model(const sim_machine *m) { return m->model; }
 const sim_timing_ops *sim_timing_ops_of(const sim_machine *m) { return m->ops; }
 const char *sim_error(const sim_machine *m) { return m->failed ? m->err : NULL; }
-int sim_stalled(const sim_machine *m, int proc) { return m->procs[proc].stalled; }
-sim_time sim_clock(const sim_machine *m, int proc) { return m->procs[proc].clock; }
-void sim_set_clock(sim_machine *m, int proc, sim_time t) { m->procs[proc].clock = t; }
-void sim_add_cycles(sim_machine *m, int proc, sim_time n) { m->procs[proc].clock += n; }
-uint64_t sim_references(const sim_machine *m) { return m->refs; }
-uint64_t sim_references_sampled(const sim_machine *m) { return m->refs_sampled; }
+int sim_stalled(const sim_machine *m, int proc) { return m->procs[proc].f.stalled; }
+sim_time sim_clock(const sim_machine *m, int proc) { return m->procs[proc].f.clock; }
+void sim_set_clock(sim_machine *m, int proc, sim_time t) { m->procs[proc].f.clock = t; }
+void sim_add_cycles(sim_machine *m, int proc, sim_time n) { m->procs[proc].f.clock += n; }
+uint64_t sim_references(const sim_machine *m)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < m->nprocs; i++)
+        n += m->procs[i].f.refs;
+    return n;
+}
+uint64_t sim_references_sampled(const sim_machine *m)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < m->nprocs; i++)
+        n += m->procs[i].f.refs_sampled;
+    return n;
+}
+sim_fast *sim_fast_of(sim_machine *m, int proc) { return &m->procs[proc].f; }
+int sim_has_procedure_switch(const sim_machine *m) { return m->ops->procedure_switch != NULL; }
+
+/* The sampling window state of f's clock: [kN, kN+L) is on, the rest of
+ * each period off (stats_on_at).  Entering a window, the lines this
+ * processor holds get every byte marked touched: outside windows the hit
+ * path records no bytes, so a line held since before the window is judged
+ * true sharing when it is taken (doc/simulation.md, "Time sampling"). */
+void sim_fast_window(sim_fast *f)
+{
+    sim_time k = f->clock / f->period * f->period;
+    int was = f->in_window;
+    if (f->clock - k < f->length) {
+        f->in_window = 1;
+        f->win_start = k;
+        f->win_span = f->length;
+    } else {
+        f->in_window = 0;
+        f->win_start = k + f->length;
+        f->win_span = f->period - f->length;
+    }
+    f->track_bytes = f->in_window;
+    if (f->in_window && !was) {
+        sim_cache *c = &f->cache;
+        for (size_t i = 0; i < (size_t)c->nsets * c->assoc; i++)
+            if (c->lines[i].block != SIM_LINE_EMPTY)
+                c->lines[i].touched[0] = c->lines[i].touched[1] = ~0ull;
+    }
+}
 int sim_stats_on(const sim_machine *m) { return stats_on_at(m, m->now); }
 int sim_nbins(const sim_machine *m) { return m->nbins; }
 
@@ -340,8 +399,11 @@ static int place_lines(sim_machine *m, uint32_t first, uint32_t count, int home)
     return 0;
 }
 
-/* Page `page` (in units of page_size from base) round robin over the nodes. */
-static int place_page_rr(sim_machine *m, uint64_t page)
+/* Homes are kept per page here and given to the engines when a line of the
+ * page is first missed on (page_live): placing a large range (sim_api's
+ * arenas, half the region) then costs a table write per page, not a write
+ * per line in every engine. */
+static int page_tell_engines(sim_machine *m, uint64_t page)
 {
     uint64_t first = page << m->page_shift;
     uint64_t count = 1ull << m->page_shift;
@@ -349,7 +411,17 @@ static int place_page_rr(sim_machine *m, uint64_t page)
         return 0;
     if (first + count > m->nblocks)
         count = m->nblocks - first;
-    return place_lines(m, (uint32_t)first, (uint32_t)count, (int)(page % (uint64_t)m->nprocs));
+    int rc = place_lines(m, (uint32_t)first, (uint32_t)count, m->page_home[page]);
+    if (rc >= 0)
+        m->page_live[page] = 1;
+    return rc;
+}
+
+/* The home of `page`, the engines told: 0, or a negative engine error. */
+static inline int page_live_home(sim_machine *m, uint64_t page, int *home)
+{
+    *home = m->page_home[page];
+    return m->page_live[page] ? 0 : page_tell_engines(m, page);
 }
 
 int sim_place(sim_machine *m, uintptr_t addr, size_t len, int home)
@@ -370,15 +442,10 @@ int sim_place(sim_machine *m, uintptr_t addr, size_t len, int home)
     uint64_t page_first = off >> (m->page_shift + m->line_shift);
     uint64_t page_last = (off + len - 1) >> (m->page_shift + m->line_shift);
     for (uint64_t pg = page_first; pg <= page_last; pg++) {
-        int rc;
-        if (home >= 0) {
-            uint64_t first = pg << m->page_shift, count = 1ull << m->page_shift;
-            if (first + count > m->nblocks)
-                count = m->nblocks - first;
-            rc = place_lines(m, (uint32_t)first, (uint32_t)count, home);
-        } else {
-            rc = place_page_rr(m, pg);
-        }
+        int rc = 0;
+        m->page_home[pg] = home >= 0 ? home : (int32_t)(pg % (uint64_t)m->nprocs);
+        if (m->page_live[pg]) /* already in use: the engines learn it now */
+            rc = page_tell_engines(m, pg);
         if (rc < 0) {
             fail(m, rc, "sim_place: the engine refused page %llu", (unsigned long long)pg);
             return -1;
@@ -468,6 +535,9 @@ static uint32_t dep_record(int why, int false_sharing, int bin)
 static void run_actions(sim_machine *m, int node, const proto_actions *a, sim_time t);
 
 enum { CALL_ACCESS, CALL_RECEIVE, CALL_RELEASE, CALL_EVICT };
+/* walk_ref's third outcome (beside SIM_HIT and SIM_STALL): a fixed-latency
+ * miss completed at once and ended the reference. */
+enum { MISS_DONE = 2 };
 
 /* One engine call on node's engine, its actions performed at time t. */
 static int engine_call(sim_machine *m, int node, int kind, uint32_t block, int is_write,
@@ -509,13 +579,25 @@ static int find_requester(const sim_machine *m, uint32_t block)
     int best = -1;
     for (int i = 0; i < m->nprocs; i++) {
         const sim_proc *pr = &m->procs[i];
-        if (pr->stalled && !pr->done && !pr->served && pr->block == block && pr->req_seq &&
+        if (pr->f.stalled && !pr->done && !pr->served && pr->block == block && pr->req_seq &&
             (best < 0 || pr->req_seq < m->procs[best].req_seq))
             best = i;
     }
     return best;
 }
 
+/* A message copied field by field: the engine has just written it with
+ * narrow stores, and one 16-byte load of it would stall on store
+ * forwarding (perf showed it on the miss path). */
+static inline void msg_copy(proto_msg *restrict d, const volatile proto_msg *restrict s)
+{
+    d->type = s->type;
+    d->src = s->src;
+    d->dst = s->dst;
+    d->block = s->block;
+}
+
+/* The ring's capacity is a power of two: an index is masked, not divided. */
 static void inq_push(sim_machine *m, const proto_msg *msg)
 {
     if (m->inq_len == m->inq_cap) {
@@ -526,21 +608,22 @@ static void inq_push(sim_machine *m, const proto_msg *msg)
             return;
         }
         for (size_t i = 0; i < m->inq_len; i++)
-            q[i] = m->inq[(m->inq_head + i) % m->inq_cap];
+            q[i] = m->inq[(m->inq_head + i) & (m->inq_cap - 1)];
         free(m->inq);
         m->inq = q;
         m->inq_head = 0;
         m->inq_cap = cap;
     }
-    m->inq[(m->inq_head + m->inq_len++) % m->inq_cap] = *msg;
+    msg_copy(&m->inq[(m->inq_head + m->inq_len++) & (m->inq_cap - 1)], msg);
 }
 
 /* Fixed latency: deliver every queued message, in order, at time t. */
 static void inq_drain(sim_machine *m, sim_time t)
 {
     while (m->inq_len && !m->failed) {
-        proto_msg msg = m->inq[m->inq_head];
-        m->inq_head = (m->inq_head + 1) % m->inq_cap;
+        proto_msg msg;
+        msg_copy(&msg, &m->inq[m->inq_head]);
+        m->inq_head = (m->inq_head + 1) & (m->inq_cap - 1);
         m->inq_len--;
         engine_call(m, msg.dst, CALL_RECEIVE, msg.block, 0, &msg, t);
     }
@@ -573,7 +656,7 @@ static void send_msg(sim_machine *m, const proto_msg *msg, sim_time t)
             m->procs[r].miss.invalidations++;
     } else if (is_grant(msg->type)) {
         sim_proc *pr = &m->procs[msg->dst];
-        if (pr->stalled && pr->block == msg->block)
+        if (pr->f.stalled && pr->block == msg->block)
             pr->served = 1;
     }
     if (m->fixed) {
@@ -598,12 +681,11 @@ static void line_taken(sim_machine *m, int node, sim_line *l, sim_time t)
     sim_proc *pr = &m->procs[node];
     int fs = 0;
     int r = find_requester(m, l->block);
-    if (r >= 0 && r != node) {
+    /* no bytes recorded (outside a sampling window): judged true sharing */
+    if (r >= 0 && r != node && pr->f.track_bytes) {
         const sim_proc *w = &m->procs[r];
-        uint64_t mask[2];
         uint32_t off = (uint32_t)((w->miss_addr - m->base) & (m->p.line_size - 1));
-        sim_touch_mask(&pr->cache, off, w->miss_len, mask);
-        fs = !((mask[0] & l->touched[0]) | (mask[1] & l->touched[1]));
+        fs = !sim_line_touched_any(&pr->f.cache, l, off, w->miss_len);
     }
     /* the home's own read copy goes without a message (proto.h: messages to
      * self stay in the engine); it counts as an invalidation all the same */
@@ -611,7 +693,7 @@ static void line_taken(sim_machine *m, int node, sim_line *l, sim_time t)
         proto_home(pr->eng, l->block) == node)
         m->procs[r].miss.invalidations++;
     int on = stats_on_at(m, t);
-    if (pr->stalled && !pr->done && pr->block == l->block) {
+    if (pr->f.stalled && !pr->done && pr->block == l->block) {
         /* an upgrade overtaken by the invalidation: it becomes a write miss */
         pr->miss.is_upgrade = 0;
         pr->miss.cause = on ? SIM_CAUSE_INVALIDATION : SIM_CAUSE_UNKNOWN;
@@ -631,14 +713,13 @@ static void retry_access(sim_machine *m, int p, sim_time t);
 static void line_granted(sim_machine *m, int p)
 {
     sim_proc *pr = &m->procs[p];
-    sim_line *l = sim_cache_find(&pr->cache, pr->block);
-    uint64_t mask[2];
-    uint32_t off = (uint32_t)((pr->miss_addr - m->base) & (m->p.line_size - 1));
-    sim_touch_mask(&pr->cache, off, pr->miss_len, mask);
-    l->touched[0] |= mask[0];
-    l->touched[1] |= mask[1];
-    if (pr->cache.assoc > 1)
-        sim_line_use(&pr->cache, l);
+    sim_line *l = sim_cache_find(&pr->f.cache, pr->block);
+    if (pr->f.track_bytes) {
+        uint32_t off = (uint32_t)((pr->miss_addr - m->base) & (m->p.line_size - 1));
+        sim_line_touch(l, pr->f.cache.touch_shift, off, pr->miss_len);
+    }
+    if (pr->f.cache.assoc > 1)
+        sim_line_use(&pr->f.cache, l);
     m->warm[pr->block] = 1;
     pr->done = 1;
 }
@@ -646,9 +727,9 @@ static void line_granted(sim_machine *m, int p)
 static void on_complete(sim_machine *m, int node, uint32_t block, sim_time t)
 {
     sim_proc *pr = &m->procs[node];
-    if (!pr->stalled || pr->done || pr->block != block)
+    if (!pr->f.stalled || pr->done || pr->block != block)
         return; /* e.g. the end of an eviction nobody waits for */
-    sim_line *l = sim_cache_find(&pr->cache, block);
+    sim_line *l = sim_cache_find(&pr->f.cache, block);
     int need = pr->is_write ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ;
     if (!l || l->perm < need) {
         /* the request we waited for was not ours (an eviction in flight):
@@ -667,7 +748,7 @@ static void on_complete(sim_machine *m, int node, uint32_t block, sim_time t)
 static void set_access(sim_machine *m, int node, uint32_t block, int access, sim_time t)
 {
     sim_proc *pr = &m->procs[node];
-    sim_line *l = sim_cache_find(&pr->cache, block);
+    sim_line *l = sim_cache_find(&pr->f.cache, block);
     if (!l)
         return; /* not cached here (left silently, or being evicted) */
     if (access == PROTO_ACCESS_NONE) {
@@ -712,7 +793,7 @@ static void retry_access(sim_machine *m, int p, sim_time t)
     if (engine_grants(m, p, pr->block, pr->is_write)) {
         /* the engine still holds the line (it left our cache silently):
          * memory serves it without a protocol transaction */
-        sim_line *l = sim_cache_find(&pr->cache, pr->block);
+        sim_line *l = sim_cache_find(&pr->f.cache, pr->block);
         proto_cache_state s = proto_cache_state_of(pr->eng, pr->block);
         l->perm = s == PC_M || s == PC_MH ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ;
         pr->served = 1;
@@ -741,9 +822,9 @@ static void finish_miss(sim_machine *m, int p, sim_time t)
     sim_proc *pr = &m->procs[p];
     pr->miss.latency = t - pr->miss.issue;
     report_miss(m, pr);
-    pr->clock = t;
+    pr->f.clock = t;
     if (walk_ref(m, p, t) == SIM_HIT)
-        pr->stalled = 0;
+        pr->f.stalled = 0; /* MISS_DONE has unstalled it too */
 }
 
 /* Evict the occupant of way l (to make room for a fill of bin `bin`). */
@@ -766,17 +847,16 @@ static void evict_line(sim_machine *m, int p, sim_line *l, int bin, sim_time t)
 
 /* Processor p misses (or upgrades) on `block` at time t, for the bytes
  * [addr, addr+len) of its reference. */
-static void start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uint32_t len,
-                       sim_line *l, sim_time t)
+static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uint32_t len,
+                      sim_line *l, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
-    int home = proto_home(pr->eng, block);
-    if (home < 0) { /* never placed: its page goes round robin */
-        int rc = place_page_rr(m, block >> m->page_shift);
-        home = proto_home(pr->eng, block);
+    int home;
+    {
+        int rc = page_live_home(m, block >> m->page_shift, &home);
         if (rc < 0 || home < 0) {
             fail(m, PROTO_EINVAL, "line %u has no home", block);
-            return;
+            return m->failed;
         }
     }
     int bin = bin_of(m, addr);
@@ -811,7 +891,7 @@ static void start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, ui
         default: ms->cause = SIM_CAUSE_UNKNOWN; break;
         }
     }
-    pr->stalled = 1;
+    pr->f.stalled = 1;
     pr->had_miss = 1;
     pr->done = pr->served = 0;
     pr->req_seq = 0;
@@ -819,15 +899,15 @@ static void start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, ui
     pr->miss_addr = addr;
     pr->miss_len = len;
     if (!l) {
-        l = sim_cache_victim(&pr->cache, block);
+        l = sim_cache_victim(&pr->f.cache, block);
         if (l->block != SIM_LINE_EMPTY)
             evict_line(m, p, l, bin, t);
         l->block = block;
         l->perm = PROTO_ACCESS_NONE;
         l->bin = bin;
         l->touched[0] = l->touched[1] = 0;
-        if (pr->cache.assoc > 1)
-            sim_line_use(&pr->cache, l);
+        if (pr->f.cache.assoc > 1)
+            sim_line_use(&pr->f.cache, l);
     }
 
     if (m->fixed) {
@@ -842,21 +922,30 @@ static void start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, ui
         inq_drain(m, t);
         m->inline_requester = -1;
         if (m->failed)
-            return;
+            return m->failed;
         if (!pr->done) {
             fail(m, PROTO_EINVAL, "fixed-latency machine: the miss of processor %d on line %u "
                                   "did not complete",
                  p, block);
-            return;
+            return m->failed;
         }
         sim_time lat = m->ops->miss_latency(m->model, p, home, owner, ms->is_write,
                                             ms->is_upgrade, ms->invalidations);
         ms->latency = lat;
         report_miss(m, pr);
+        if (!pr->rest_size) {
+            /* the reference is complete: no event, the processor resumes at
+             * the end of its miss (the scheduler runs it when its clock is
+             * the smallest, as it would after the event) */
+            pr->f.clock = t + lat;
+            pr->f.stalled = 0;
+            return MISS_DONE;
+        }
+        /* more lines to go: they are walked at the completion, in time order */
         sim_event ev = {.time = t + lat, .kind = SIM_EV_RESUME, .node = p};
         if (sim_evq_push(&m->q, &ev))
             fail(m, PROTO_ENOMEM, "out of memory queueing an event");
-        return;
+        return SIM_STALL;
     }
 
     /* message timed: the request is first a handler on p's own controller */
@@ -872,10 +961,12 @@ static void start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, ui
                     .msg = req};
     if (sim_evq_push(&m->q, &ev))
         fail(m, PROTO_ENOMEM, "out of memory queueing an event");
+    return m->failed ? m->failed : SIM_STALL;
 }
 
 /* Go on with what remains of p's reference at time t: SIM_HIT when it is
- * all done, SIM_STALL when a miss started. */
+ * all done, SIM_STALL when a miss started, MISS_DONE when a miss completed
+ * at once (fixed latency) and ended the reference; negative: failed. */
 static int walk_ref(sim_machine *m, int p, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
@@ -893,7 +984,7 @@ static int walk_ref(sim_machine *m, int p, sim_time t)
         }
         pr->rest_addr += len;
         pr->rest_size -= len;
-        sim_line *l = sim_cache_find(&pr->cache, block);
+        sim_line *l = sim_cache_find(&pr->f.cache, block);
         int need = pr->is_write ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ;
 #if SIM_ENGINE_EVICT
         if (l && need == PROTO_ACCESS_WRITE && l->perm == PROTO_ACCESS_READ &&
@@ -904,18 +995,43 @@ static int walk_ref(sim_machine *m, int p, sim_time t)
         }
 #endif
         if (l && l->perm >= need) {
-            uint64_t mask[2];
-            sim_touch_mask(&pr->cache, in_line, len, mask);
-            l->touched[0] |= mask[0];
-            l->touched[1] |= mask[1];
-            if (pr->cache.assoc > 1)
-                sim_line_use(&pr->cache, l);
+            if (pr->f.track_bytes)
+                sim_line_touch(l, pr->f.cache.touch_shift, in_line, len);
+            if (pr->f.cache.assoc > 1)
+                sim_line_use(&pr->f.cache, l);
             continue;
         }
-        start_miss(m, p, block, addr, len, l && l->perm != PROTO_ACCESS_NONE ? l : NULL, t);
-        return m->failed ? m->failed : SIM_STALL; /* every miss takes time */
+        /* every miss takes time: SIM_STALL, or MISS_DONE when it completed at once */
+        return start_miss(m, p, block, addr, len, l && l->perm != PROTO_ACCESS_NONE ? l : NULL, t);
     }
     return m->failed ? m->failed : SIM_HIT;
+}
+
+/* proc's procedure is now `procedure`: the model's charge, if it has one. */
+static void procedure_changed(sim_machine *m, int proc, int procedure)
+{
+    sim_proc *pr = &m->procs[proc];
+    pr->last_procedure = procedure;
+    if (m->ops->procedure_switch) {
+        sim_time occ = 0;
+        pr->f.clock += m->ops->procedure_switch(m->model, proc, procedure, pr->f.clock, &occ);
+        if (occ && !m->fixed) {
+            sim_time from = m->ctrl_busy[proc] > pr->f.clock ? m->ctrl_busy[proc] : pr->f.clock;
+            m->ctrl_busy[proc] = from + occ;
+        }
+    }
+}
+
+int sim_procedure_switch(sim_machine *m, int proc, int procedure)
+{
+    if (proc < 0 || proc >= m->nprocs) {
+        fail(m, PROTO_EINVAL, "sim_procedure_switch: processor %d, but the machine has %d", proc,
+             m->nprocs);
+        return m->failed;
+    }
+    if (procedure != m->procs[proc].last_procedure)
+        procedure_changed(m, proc, procedure);
+    return 0;
 }
 
 int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_write,
@@ -924,53 +1040,31 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
     sim_proc *pr = &m->procs[proc];
     if (m->failed)
         return m->failed;
-    if (pr->stalled)
+    if (pr->f.stalled)
         return SIM_STALL;
     is_write = !!is_write;
-    if (procedure != pr->last_procedure) {
-        pr->last_procedure = procedure;
-        if (m->ops->procedure_switch) {
-            sim_time occ = 0;
-            pr->clock += m->ops->procedure_switch(m->model, proc, procedure, pr->clock, &occ);
-            if (occ && !m->fixed) {
-                sim_time from = m->ctrl_busy[proc] > pr->clock ? m->ctrl_busy[proc] : pr->clock;
-                m->ctrl_busy[proc] = from + occ;
-            }
-        }
-    }
-    m->refs++;
-    m->now = pr->clock;
-    if (m->p.sample_period && stats_on_at(m, pr->clock))
-        m->refs_sampled++;
+    if (procedure != pr->last_procedure)
+        procedure_changed(m, proc, procedure);
+    m->now = pr->f.clock;
+    /* a hit in one line: the front end's inline path does the same */
+    if (sim_ref_fast(&pr->f, addr, size, is_write))
+        return SIM_HIT;
+    sim_fast_count(&pr->f);
     uint64_t off = addr - m->base;
     if (addr < m->base || off >= m->bytes || size == 0) {
-        pr->clock += m->p.hit_cycles;
+        pr->f.clock += m->p.hit_cycles;
         return SIM_HIT;
-    }
-    /* fast path: the whole reference in one line that allows it */
-    uint32_t in_line = (uint32_t)(off & (m->p.line_size - 1));
-    if (in_line + size <= m->p.line_size) {
-        uint32_t block = (uint32_t)(off >> m->line_shift);
-        sim_line *l = sim_cache_find(&pr->cache, block);
-        if (l && l->perm > (unsigned)is_write) { /* READ=1 > 0, WRITE=2 > 1 */
-            uint64_t mask[2];
-            sim_touch_mask(&pr->cache, in_line, size, mask);
-            l->touched[0] |= mask[0];
-            l->touched[1] |= mask[1];
-            if (pr->cache.assoc > 1)
-                sim_line_use(&pr->cache, l);
-            pr->clock += m->p.hit_cycles;
-            return SIM_HIT;
-        }
     }
     pr->rest_addr = addr;
     pr->rest_size = size;
     pr->is_write = (uint8_t)is_write;
     pr->procedure = procedure;
     pr->had_miss = 0;
-    int r = walk_ref(m, proc, pr->clock);
+    int r = walk_ref(m, proc, pr->f.clock);
     if (r == SIM_HIT)
-        pr->clock += m->p.hit_cycles;
+        pr->f.clock += m->p.hit_cycles;
+    else if (r == MISS_DONE) /* fixed latency, complete: the clock is at its end */
+        r = pr->f.period && !pr->f.in_window ? SIM_HIT : SIM_STALL;
     return r;
 }
 
@@ -982,7 +1076,7 @@ static void handle_msg(sim_machine *m, const proto_msg *msg, sim_time start, sim
 {
     if (is_request(msg->type)) {
         sim_proc *req = &m->procs[msg->src];
-        if (req->stalled && req->block == msg->block && !req->req_seq)
+        if (req->f.stalled && req->block == msg->block && !req->req_seq)
             req->req_seq = ++m->home_seq;
     }
     engine_call(m, msg->dst, CALL_RECEIVE, msg->block, 0, msg, start + latency);
@@ -993,9 +1087,9 @@ static void dispatch(sim_machine *m, const sim_event *ev)
     switch (ev->kind) {
     case SIM_EV_RESUME: {
         sim_proc *pr = &m->procs[ev->node];
-        pr->clock = ev->time;
+        pr->f.clock = ev->time;
         if (walk_ref(m, ev->node, ev->time) == SIM_HIT)
-            pr->stalled = 0;
+            pr->f.stalled = 0; /* MISS_DONE has unstalled it too */
         break;
     }
     case SIM_EV_ARRIVE: {

@@ -18,9 +18,14 @@
  *         sim_run_until(m, sim_clock(m, p))    deliver events up to then;
  *         r = sim_ref(m, p, addr, size, is_write, procedure)
  *             SIM_HIT: the clock of p advanced, p may go on;
- *             SIM_STALL: a miss is in flight, p waits until sim_stalled(m, p)
- *             is 0 again (sim_run_until delivers the completion and sets
- *             p's clock to the completion time).
+ *             SIM_STALL: the reference missed: let the scheduler decide.  A
+ *             miss in flight stalls p until sim_stalled(m, p) is 0 again
+ *             (sim_run_until delivers the completion and sets p's clock to
+ *             the completion time); on a fixed-latency machine a miss that
+ *             completed at once has already moved p's clock to its
+ *             completion and p is not stalled.
+ *   the hit path may be inlined: sim_ref_fast(sim_fast_of(m, p), ...)
+ *   before sim_ref (below).
  *   when no processor is runnable: sim_run_until(m, sim_next_event(m)).
  *   sim_set_clock / sim_add_cycles: synchronisation and busy time.
  * Ownership of this header: the machine core (sim.c and friends); extend,
@@ -97,6 +102,9 @@ typedef struct sim_params {
     sim_time hit_cycles;
     int replacement_hints;   /* clean evictions tell the home */
     int excl_clean;          /* read of an unowned line grants exclusive-clean */
+    int downgrade_on_read;   /* read_recall=keep (1, the default): a read of a line
+                                owned elsewhere leaves the owner a shared copy, as
+                                hardware does; drop (0): the owner keeps nothing */
     int fp_mode;             /* sim_fp_mode (FLASH) */
     uint64_t sample_period;  /* time sampling: 0 = statistics always on; else */
     uint64_t sample_length;  /* statistics on for sample_length of each sample_period cycles */
@@ -151,6 +159,142 @@ int sim_stats_on(const sim_machine *m);
 uint64_t sim_references(const sim_machine *m);
 /* ... of which made while the statistics window was open (time sampling). */
 uint64_t sim_references_sampled(const sim_machine *m);
+
+/* Processor proc's current procedure changed to `procedure` (the front end
+ * calls it at procedure entry and exit when sim_has_procedure_switch says
+ * the timing model charges for it: FlashPoint's FP-Proc mode).  The model's
+ * cycles are added to proc's clock, its occupancy to proc's controller.
+ * 0; a repeat of the current procedure costs nothing. */
+int sim_procedure_switch(sim_machine *m, int proc, int procedure);
+int sim_has_procedure_switch(const sim_machine *m);
+
+/* ---------------- the hit path, inlined by the front end ----------------
+ * A reference that stays inside one line and finds it cached with the
+ * access it needs is a hit: its cost is hit_cycles and the bytes it touched
+ * are recorded (true/false sharing), nothing else.  sim_ref_fast does
+ * exactly what sim_ref does for such a reference, inline in the caller (no
+ * call, no lookups through the machine); it returns 0 when the reference is
+ * anything else, and the caller then calls sim_ref.  The structures are the
+ * machine core's (protocol/sim/cache.h has the cache's functions): callers
+ * only read through sim_fast_of and sim_ref_fast.  The processor must be
+ * the running one, not stalled (the front end never runs a stalled one). */
+typedef struct sim_line {
+    uint32_t block;      /* engine block held, SIM_LINE_EMPTY: none */
+    uint8_t perm;        /* PROTO_ACCESS_* (0 none, 1 read, 2 write); none with a
+                            block: fill in flight */
+    uint8_t pad[3];
+    int32_t bin;         /* bin of the fill, -1: none */
+    uint32_t lru;        /* larger: used more recently */
+    uint64_t touched[2]; /* bytes touched since the fill (cache.h) */
+} sim_line;
+#define SIM_LINE_EMPTY UINT32_MAX
+
+typedef struct sim_cache {
+    sim_line *lines;     /* nsets * assoc, set-major */
+    uint32_t nsets, assoc, set_mask;
+    uint32_t lru_clock;
+    unsigned touch_shift; /* bytes per touched bit = 1 << touch_shift */
+} sim_cache;
+
+/* One processor's state that the hit path reads and writes, together. */
+typedef struct sim_fast {
+    sim_time clock;          /* the processor's simulated clock */
+    sim_cache cache;
+    uintptr_t base;          /* the machine's region [base, base + bytes) */
+    uint64_t bytes;
+    uint32_t line_mask;      /* line_size - 1 */
+    unsigned line_shift;
+    sim_time hit_cycles;
+    uint64_t refs;           /* references of this processor */
+    uint64_t refs_sampled;   /* ... made inside statistics windows (time sampling) */
+    /* time sampling: the window state holds for clocks in
+     * [win_start, win_start + win_span) */
+    uint64_t period, length; /* sample_period, sample_length (0: no sampling) */
+    sim_time win_start, win_span;
+    uint8_t stalled;         /* a reference is in progress (a miss in flight):
+                                sim_stalled, read by the scheduler */
+    uint8_t in_window;       /* statistics on at the last reference */
+    uint8_t track_bytes;     /* record touched bytes (off outside windows) */
+} sim_fast;
+
+sim_fast *sim_fast_of(sim_machine *m, int proc);
+/* The window state of f's clock changed (internal to the hit path). */
+void sim_fast_window(sim_fast *f);
+
+/* The touched-byte mask of [off, off+len) within a line, 1 << shift bytes a
+ * bit (len >= 1, inside the line).  Scalars, never an array: two 8-byte
+ * stores read back as one 16-byte load stall on store forwarding, and that
+ * was most of the hit path's time. */
+static inline __attribute__((always_inline)) void
+sim_touch_bits(unsigned shift, uint32_t off, uint32_t len, uint64_t *m0, uint64_t *m1)
+{
+    unsigned lo = off >> shift, hi = (off + len - 1) >> shift;
+    if (hi > 127)
+        hi = 127;
+    uint64_t from = ~0ull << (lo & 63), upto = ~0ull >> (63 - (hi & 63));
+    if (hi < 64) {
+        *m0 = from & upto;
+        *m1 = 0;
+    } else if (lo >= 64) {
+        *m0 = 0;
+        *m1 = from & upto;
+    } else {
+        *m0 = from;
+        *m1 = upto;
+    }
+}
+
+/* Mark [off, off+len) of line l touched. */
+static inline __attribute__((always_inline)) void sim_line_touch(sim_line *l, unsigned shift,
+                                                                 uint32_t off, uint32_t len)
+{
+    uint64_t m0, m1;
+    sim_touch_bits(shift, off, len, &m0, &m1);
+    if (m0)
+        l->touched[0] |= m0;
+    if (m1)
+        l->touched[1] |= m1;
+}
+
+/* Time sampling's bookkeeping of one reference at f's clock. */
+static inline __attribute__((always_inline)) void sim_fast_count(sim_fast *f)
+{
+    f->refs++;
+    if (f->period) {
+        if (f->clock - f->win_start >= f->win_span) /* also when the clock went back */
+            sim_fast_window(f);
+        f->refs_sampled += f->in_window;
+    }
+}
+
+static inline __attribute__((always_inline)) int sim_ref_fast(sim_fast *f, uintptr_t addr,
+                                                              uint32_t size, int is_write)
+{
+    uint64_t off = addr - f->base;
+    uint32_t in_line = (uint32_t)off & f->line_mask;
+    if (off >= f->bytes || in_line + size > f->line_mask + 1 || size == 0)
+        return 0;
+    uint32_t block = (uint32_t)(off >> f->line_shift);
+    sim_cache *c = &f->cache;
+    sim_line *l = &c->lines[(size_t)(block & c->set_mask) * c->assoc];
+    if (l->block != block) {
+        uint32_t w = 1;
+        while (w < c->assoc && l[w].block != block)
+            w++;
+        if (w >= c->assoc)
+            return 0;
+        l += w;
+    }
+    if (l->perm <= (unsigned)is_write) /* READ=1 > 0, WRITE=2 > 1 */
+        return 0;
+    sim_fast_count(f);
+    if (f->track_bytes)
+        sim_line_touch(l, c->touch_shift, in_line, size);
+    if (c->assoc > 1)
+        l->lru = ++c->lru_clock;
+    f->clock += f->hit_cycles;
+    return 1;
+}
 
 /* Statistics collectors see every miss while the statistics window is open;
  * more than one may be attached. */
