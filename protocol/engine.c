@@ -40,7 +40,7 @@ static proto_action *emit_slot(proto_actions *out)
  * the engines may be destroyed in any order.  Engines sharing a table are
  * created and destroyed from one thread (the engine has no locks). */
 struct home_table {
-    int32_t *home;  /* per block; -1: not allocated */
+    int32_t *home;  /* per block: home + 1; 0: not allocated (calloc) */
     uint32_t nblocks;
     int nnodes;
     int refs;
@@ -122,13 +122,14 @@ static struct home_table *home_table_new(uint32_t nblocks, int nnodes)
     struct home_table *h = calloc(1, sizeof *h);
     if (!h)
         return NULL;
-    h->home = malloc(sizeof *h->home * nblocks);
+    /* home + 1 per block, 0: not allocated.  calloc'd: a region of which a
+     * program uses little (a simulated machine's 1 GiB region has 32M
+     * lines) costs no writes and no memory where nothing is placed */
+    h->home = calloc(nblocks, sizeof *h->home);
     if (!h->home) {
         free(h);
         return NULL;
     }
-    for (uint32_t b = 0; b < nblocks; b++)
-        h->home[b] = -1;
     h->nblocks = nblocks;
     h->nnodes = nnodes;
     h->refs = 1;
@@ -166,7 +167,7 @@ proto_engine *proto_engine_create_shared(const proto_config *cfg, proto_engine *
         proto_engine_destroy(e);
         return NULL;
     }
-    e->home = e->homes->home;
+    e->home1 = e->homes->home;
     for (size_t c = 0; c < cache_chunks(cfg->nblocks); c++)
         e->cchunk[c] = zero_chunk_ptr();
     proto_set_augment(e, 1);
@@ -234,7 +235,7 @@ size_t proto_engine_footprint(const proto_engine *e, size_t *home_table_bytes)
         }
     }
     if (home_table_bytes)
-        *home_table_bytes = sizeof *e->homes + sizeof *e->home * e->nblocks;
+        *home_table_bytes = sizeof *e->homes + sizeof *e->home1 * e->nblocks;
     return n;
 }
 
@@ -243,13 +244,13 @@ int proto_set_home(proto_engine *e, uint32_t first, uint32_t count, int home)
     if (home < 0 || home >= e->nnodes || first >= e->nblocks || count > e->nblocks - first)
         return PROTO_EINVAL;
     for (uint32_t b = first; b < first + count; b++)
-        e->home[b] = home;
+        e->home1[b] = home + 1;
     return PROTO_OK;
 }
 
 int proto_home(const proto_engine *e, uint32_t block)
 {
-    return block < e->nblocks ? e->home[block] : -1;
+    return block < e->nblocks ? engine_home_of(e, block) : -1;
 }
 
 /* On the runtime's and the simulator's paths: two dependent loads, the
@@ -389,7 +390,7 @@ static int cache_event_of(int type);
 static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, int ev,
                       proto_actions *out)
 {
-    int home = e->home[block];
+    int home = engine_home_of(e, block);
     switch (step) {
     case ST_SEND_GETS: return send_msg(e, out, PM_GETS, home, block);
     case ST_SEND_GETX: return send_msg(e, out, PM_GETX, home, block);
@@ -661,7 +662,7 @@ static int cache_event_of(int type)
 static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
 {
     if (is_home_msg(m->type)) {
-        if (e->home[m->block] != e->self) {
+        if (engine_home_of(e, m->block) != e->self) {
             snprintf(e->err, sizeof e->err,
                      "protocol: node %d got %s for block %u from node %d but is not its home",
                      e->self, proto_msg_name(m->type), m->block, m->src);
@@ -688,7 +689,7 @@ static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
                  m->type);
         return PROTO_EINVAL;
     }
-    if (m->src != e->home[m->block]) {
+    if (m->src != engine_home_of(e, m->block)) {
         snprintf(e->err, sizeof e->err,
                  "protocol: node %d got %s for block %u from node %d, which is not its home",
                  e->self, proto_msg_name(m->type), m->block, m->src);
@@ -719,7 +720,7 @@ static int run_self_queue(proto_engine *e, proto_actions *out)
 
 static int check_block(proto_engine *e, uint32_t block, const char *what)
 {
-    if (block >= e->nblocks || e->home[block] < 0) {
+    if (block >= e->nblocks || engine_home_of(e, block) < 0) {
         snprintf(e->err, sizeof e->err, "protocol: node %d: %s for block %u, which is %s", e->self,
                  what, block, block >= e->nblocks ? "outside the region" : "not allocated");
         return PROTO_EINVAL;
@@ -796,7 +797,7 @@ static void put(wbuf *w, const void *src, size_t len)
 size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap)
 {
     wbuf w = { buf, 0, cap };
-    put(&w, e->home, sizeof *e->home * e->nblocks);
+    put(&w, e->home1, sizeof *e->home1 * e->nblocks);
     for (int which = 0; which < 2; which++)
         for (uint32_t b = 0; b < e->nblocks; b += CACHE_CHUNK) {
             const cache_chunk *c = e->cchunk[b >> CACHE_CHUNK_SHIFT];
@@ -840,7 +841,7 @@ int proto_engine_load(proto_engine *e, const void *buf, size_t len)
         memcpy((dst), p, (n));      \
         p += (n);                   \
     } while (0)
-    GET(e->home, sizeof *e->home * e->nblocks);
+    GET(e->home1, sizeof *e->home1 * e->nblocks);
     /* cache states, then deferred types: a chunk is allocated only for
      * blocks that are not I with nothing deferred */
     if ((size_t)(end - p) < 2 * (size_t)e->nblocks)

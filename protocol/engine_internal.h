@@ -100,7 +100,7 @@ struct proto_engine {
      * shared read-only chunk of zeros (PC_I, nothing deferred); directory
      * pointers live in small chunks allocated at the home on first use. */
     struct home_table *homes; /* the home table, maybe shared (refcounted) */
-    int32_t *home;          /* homes->home: per block; -1: not allocated */
+    int32_t *home1;         /* homes->home: per block, home + 1; 0: not allocated */
     struct cache_chunk **cchunk; /* per CACHE_CHUNK blocks; never NULL */
     dir_entry ***dchunk;    /* per DIR_CHUNK blocks: NULL, or DIR_CHUNK pointers */
     proto_msg *selfq;       /* messages to self, handled before returning */
@@ -141,5 +141,11 @@ void augment_request(proto_engine *e, dir_entry *d, uint32_t block, int type, in
 void augment_init_entry(dir_entry *d);
 dir_entry *engine_dir_lookup(proto_engine *e, uint32_t block);
 
+
+/* The home of a block (-1: not allocated). */
+static inline int engine_home_of(const proto_engine *e, uint32_t block)
+{
+    return e->home1[block] - 1;
+}
 
 #endif

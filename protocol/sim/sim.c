@@ -41,12 +41,6 @@
 #include "sim/evq.h"
 #include "sim/timing.h"
 
-/* 1: the engine has proto_evict, exclusive-clean and the config fields for
- * them (proto.h, "Hardware additions"); 0: evictions are silent to the
- * engine (memory serves a line the engine still thinks is held). */
-#ifndef SIM_ENGINE_EVICT
-#define SIM_ENGINE_EVICT 1
-#endif
 
 /* Why a line last left a processor's cache (departure record). */
 enum { DEP_NEVER = 0, DEP_REPLACED, DEP_INVALIDATED, DEP_UNKNOWN };
@@ -251,13 +245,12 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
             sim_fast_window(&pr->f);
         pr->dep = calloc(nchunks, sizeof *pr->dep);
         proto_config cfg = {.self = i, .nnodes = m->nprocs, .nblocks = m->nblocks};
-#if SIM_ENGINE_EVICT
         cfg.replacement_hints = p->replacement_hints;
         cfg.excl_clean = p->excl_clean;
         cfg.downgrade_on_read = p->downgrade_on_read;
         cfg.sharers_ops = m->ops->sharers_ops;
-#endif
-        pr->eng = proto_engine_create(&cfg);
+        /* one home table for all the processors' engines (place_lines) */
+        pr->eng = proto_engine_create_shared(&cfg, i ? m->procs[0].eng : NULL);
         if (!pr->dep || !pr->eng)
             goto fail_nomem;
         proto_set_augment(pr->eng, 0); /* pattern detection is the DSM's, not needed here */
@@ -389,14 +382,12 @@ int sim_on_miss(sim_machine *m, sim_miss_fn fn, void *arg)
 
 /* ---------------- placement and bins ---------------- */
 
+/* The engines share one home table (proto_engine_create_shared): setting
+ * it through one engine sets it for all. */
 static int place_lines(sim_machine *m, uint32_t first, uint32_t count, int home)
 {
-    for (int i = 0; i < m->nprocs; i++) {
-        int rc = proto_set_home(m->procs[i].eng, first, count, home);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
+    int rc = proto_set_home(m->procs[0].eng, first, count, home);
+    return rc < 0 ? rc : 0;
 }
 
 /* Homes are kept per page here and given to the engines when a line of the
@@ -557,9 +548,7 @@ static int engine_call(sim_machine *m, int node, int kind, uint32_t block, int i
     case CALL_ACCESS: rc = proto_access(e, block, is_write, a); break;
     case CALL_RECEIVE: rc = proto_receive(e, msg, a); break;
     case CALL_RELEASE: rc = proto_release(e, block, a); break;
-#if SIM_ENGINE_EVICT
     case CALL_EVICT: rc = proto_evict(e, block, a); break;
-#endif
     default: break;
     }
     if (rc < 0)
@@ -631,11 +620,7 @@ static void inq_drain(sim_machine *m, sim_time t)
 
 static int is_grant(int type)
 {
-    return type == PM_DATA_S || type == PM_DATA_X || type == PM_UPGRADE_ACK
-#if SIM_ENGINE_EVICT
-           || type == PM_DATA_E
-#endif
-        ;
+    return type == PM_DATA_S || type == PM_DATA_X || type == PM_UPGRADE_ACK || type == PM_DATA_E;
 }
 
 static int is_request(int type)
@@ -779,10 +764,8 @@ static int engine_grants(const sim_machine *m, int p, uint32_t block, int is_wri
     proto_cache_state s = proto_cache_state_of(m->procs[p].eng, block);
     if (s == PC_M || s == PC_MH)
         return 1;
-#if SIM_ENGINE_EVICT
     if (s == PC_E || s == PC_EH)
         return !is_write;
-#endif
     return !is_write && (s == PC_S || s == PC_SH);
 }
 
@@ -836,13 +819,9 @@ static void evict_line(sim_machine *m, int p, sim_line *l, int bin, sim_time t)
     dep_set(m, pr, victim, dep_record(on ? DEP_REPLACED : DEP_UNKNOWN, 0, on ? bin : -1));
     l->block = SIM_LINE_EMPTY;
     l->perm = PROTO_ACCESS_NONE;
-#if SIM_ENGINE_EVICT
     proto_cache_state s = proto_cache_state_of(pr->eng, victim);
     if (s == PC_S || s == PC_M || s == PC_E)
         engine_call(m, p, CALL_EVICT, victim, 0, NULL, t);
-#else
-    (void)t;
-#endif
 }
 
 /* Processor p misses (or upgrades) on `block` at time t, for the bytes
@@ -986,14 +965,12 @@ static int walk_ref(sim_machine *m, int p, sim_time t)
         pr->rest_size -= len;
         sim_line *l = sim_cache_find(&pr->f.cache, block);
         int need = pr->is_write ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ;
-#if SIM_ENGINE_EVICT
         if (l && need == PROTO_ACCESS_WRITE && l->perm == PROTO_ACCESS_READ &&
             proto_cache_state_of(pr->eng, block) == PC_E) {
             /* exclusive clean: the store upgrades silently, like a hit */
             if (engine_call(m, p, CALL_ACCESS, block, 1, NULL, t))
                 return m->failed;
         }
-#endif
         if (l && l->perm >= need) {
             if (pr->f.track_bytes)
                 sim_line_touch(l, pr->f.cache.touch_shift, in_line, len);
