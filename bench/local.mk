@@ -5,6 +5,12 @@ EXTRA_PROGRAMS = bench/bench_core bench/bench_patterns bench/bench_profile bench
 # bench_sim: simulated machines against the native run (issue 6), the apps as child jobs
 EXTRA_PROGRAMS += bench/bench_sim
 bench_bench_sim_SOURCES = bench/bench_sim.c
+# bench_hooks: the native cost of dsmcc's hooks (built with the instrumentation)
+EXTRA_PROGRAMS += bench/bench_hooks
+bench_bench_hooks_SOURCES = bench/bench_hooks.c
+bench_bench_hooks_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
+bench_bench_hooks_LINK = $(DSMCC_LINK)
+bench_bench_hooks_LDADD = libdsm.la
 bench_bench_core_SOURCES = bench/bench_core.c bench/core_ops.h bench/core_ops.c
 bench_bench_core_LDADD = libdsm.la
 bench_bench_patterns_SOURCES = bench/bench_patterns.c
@@ -22,6 +28,7 @@ run-bench: bench dsmrun apps/jacobi apps/matmul apps/particles apps/fft apps/lu 
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_patterns
 	DSM_PROFILE=/dev/null $(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_profile_miss
 	$(top_builddir)/bench/bench_profile
+	$(top_builddir)/bench/bench_hooks
 	$(top_builddir)/bench/bench_sim
 .PHONY: bench run-bench
 

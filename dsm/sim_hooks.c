@@ -8,7 +8,7 @@
  * file defines those entry points (libtsan is never linked: dsmcc and
  * DSMCC_CFLAGS link libdsm instead), so the same binary runs:
  *   natively and on the DSM: every hook returns at once (refs_on is 0: one
- *     predictable branch; tests/sim_hook_cost measures it);
+ *     predictable branch; bench/bench_hooks measures it);
  *   simulated (dsmrun --machine): a reference inside the shared region
  *     becomes sim_ref by the running processor with its current procedure.
  * This file is compiled without instrumentation (it is the runtime).

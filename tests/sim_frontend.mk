@@ -10,25 +10,20 @@
 #   sim_dsmcc.sh      dsmcc builds sim_counts.c out of the tree (two-step
 #                     compile and link, no libtsan) and the result runs
 #                     natively and simulated
-#   sim_hook_cost     native cost of a hook call (fails above 20 ns)
 # A program built with the instrumentation links without it, so gcc does not
 # link libtsan (libdsm is the hooks' runtime).
 DSMCC_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) $(LIBTOOLFLAGS) --mode=link \
 	$(CCLD) $(AM_CFLAGS) $(CFLAGS) $(AM_LDFLAGS) $(LDFLAGS) -o $@
 
-check_PROGRAMS += tests/sim_counts tests/sim_hook_cost tests/sim_json_get
+check_PROGRAMS += tests/sim_counts tests/sim_json_get
 tests_sim_counts_SOURCES = tests/sim_counts.c
 tests_sim_counts_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
 tests_sim_counts_LINK = $(DSMCC_LINK)
 tests_sim_counts_LDADD = libdsm.la
-tests_sim_hook_cost_SOURCES = tests/sim_hook_cost.c
-tests_sim_hook_cost_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
-tests_sim_hook_cost_LINK = $(DSMCC_LINK)
-tests_sim_hook_cost_LDADD = libdsm.la
 tests_sim_json_get_SOURCES = tests/sim_json_get.c
 tests_sim_json_get_LDADD = $(JSON_C_LIBS)
 
-TESTS += tests/sim_frontend.sh tests/sim_dsmcc.sh tests/sim_hook_cost
+TESTS += tests/sim_frontend.sh tests/sim_dsmcc.sh
 EXTRA_DIST += tests/sim_frontend.sh tests/sim_dsmcc.sh
 # sim_dsmcc.sh runs the dsmcc script made in the build tree
 check_SCRIPTS += dsmcc

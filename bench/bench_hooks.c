@@ -1,13 +1,13 @@
-/* sim_hook_cost.c - what the dsmcc instrumentation costs a program that
+/* bench_hooks.c - what the dsmcc instrumentation costs a program that
  * runs natively (or on the DSM): every load and store calls a __tsan_* hook
  * and every function a __cyg_profile_* hook, which return at once when no
  * simulation runs.  Built with DSMCC_CFLAGS.
  *
- *   sim_hook_cost            native: ns per hook call, measured three ways
+ *   bench_hooks              native: ns per hook call, measured three ways
  *                            (direct calls, an instrumented loop against the
  *                            same loop without instrumentation, a function
- *                            call); fails above a generous bound
- *   sim_hook_cost pingpong N simulated with 2+ processors: N stores each to
+ *                            call); exits 1 if the two loops disagree
+ *   bench_hooks pingpong N   simulated with 2+ processors: N stores each to
  *                            the processor's own line (hits after the first),
  *                            for the context switch cost under --quantum=1 */
 #include <stdint.h>
@@ -21,7 +21,6 @@
 void __tsan_read4(void *p);
 
 #define CALLS 20000000L
-#define BOUND_NS 20.0 /* one predictable branch is ~1 ns; this leaves room for slow CI */
 
 static double now(void)
 {
@@ -88,8 +87,10 @@ static double loop_diff(void)
     memset((void *)sink, 0, sizeof sink);
     long b = loop_plain(CALLS / 2);
     double t2 = now();
-    if (a != b)
-        fprintf(stderr, "sim_hook_cost: loops disagree\n");
+    if (a != b) {
+        fprintf(stderr, "bench_hooks: the instrumented and plain loops disagree\n");
+        exit(1);
+    }
     double d = ((t1 - t0) - (t2 - t1)) / CALLS * 1e9; /* CALLS/2 iterations x 2 hooks */
     return d < 0 ? 0 : d;
 }
@@ -105,8 +106,10 @@ static double calls_diff(void)
     for (long i = 0; i < CALLS / 4; i++)
         y = leaf_plain(y);
     double t2 = now();
-    if (x != y)
-        fprintf(stderr, "sim_hook_cost: calls disagree\n");
+    if (x != y) {
+        fprintf(stderr, "bench_hooks: the instrumented and plain calls disagree\n");
+        exit(1);
+    }
     /* two hooks per call (enter, exit) plus tsan's func entry/exit */
     double d = ((t1 - t0) - (t2 - t1)) / (CALLS / 4) * 1e9;
     return d < 0 ? 0 : d;
@@ -127,20 +130,16 @@ int main(int argc, char **argv)
         double t = now() - t0;
         dsm_barrier();
         if (me == 0)
-            printf("sim_hook_cost: %ld stores per processor in %.3f s host time (%.0f ns per "
+            printf("bench_hooks: %ld stores per processor in %.3f s host time (%.0f ns per "
                    "simulated store, switches included)\n",
                    n, t, t / (double)n / dsm_nodes() * 1e9);
         dsm_finalize();
         return 0;
     }
     double d = best_of(direct), l = best_of(loop_diff), c = best_of(calls_diff);
-    printf("sim_hook_cost: native cost of a hook call: %.2f ns direct, %.2f ns in a loop "
+    printf("bench_hooks: native cost of a hook call: %.2f ns direct, %.2f ns in a loop "
            "(instrumented minus plain, per load/store); %.2f ns per instrumented function call "
            "(entry+exit hooks)\n",
            d, l, c);
-    if (d > BOUND_NS || l > BOUND_NS) {
-        fprintf(stderr, "sim_hook_cost: a hook costs more than %.0f ns natively\n", BOUND_NS);
-        return 1;
-    }
     return 0;
 }
