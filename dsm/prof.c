@@ -28,7 +28,6 @@
 
 #include <dlfcn.h>
 #include <emmintrin.h>
-#include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <stdio.h>
@@ -40,6 +39,7 @@
 #include "futex.h"
 #include "node.h"
 #include "profile.h"
+#include "symbols.h"
 
 __thread uintptr_t dsm_prof_fault_ip;
 
@@ -550,26 +550,6 @@ typedef struct sym {
     unsigned line;
 } sym;
 
-static Dwfl *dwfl_self(void)
-{
-    static char *debuginfo_path;
-    static const Dwfl_Callbacks cb = {
-        .find_elf = dwfl_linux_proc_find_elf,
-        .find_debuginfo = dwfl_standard_find_debuginfo,
-        .debuginfo_path = &debuginfo_path,
-    };
-    Dwfl *d = dwfl_begin(&cb);
-    if (!d)
-        return NULL;
-    dwfl_report_begin(d);
-    if (dwfl_linux_proc_report(d, getpid()) != 0) {
-        dwfl_end(d);
-        return NULL;
-    }
-    dwfl_report_end(d, NULL, NULL);
-    return d;
-}
-
 static char *xstrdup(const char *s)
 {
     char *r = strdup(s ? s : "");
@@ -578,8 +558,9 @@ static char *xstrdup(const char *s)
     return r;
 }
 
-/* is_return: a return address (look up the call, one byte before). */
-static sym symbolize(Dwfl *d, uintptr_t ip, int is_return)
+/* is_return: a return address (look up the call, one byte before).
+ * The lookup itself is dsm/symbols.c's, shared with the simulator. */
+static sym symbolize(uintptr_t ip, int is_return)
 {
     sym s = { NULL, NULL, 0 };
     char buf[64];
@@ -588,27 +569,16 @@ static sym symbolize(Dwfl *d, uintptr_t ip, int is_return)
         s.file = xstrdup("");
         return s;
     }
-    Dwarf_Addr a = (Dwarf_Addr)ip - (is_return ? 1 : 0);
-    Dwfl_Module *m = d ? dwfl_addrmodule(d, a) : NULL;
-    const char *fn = m ? dwfl_module_addrname(m, a) : NULL;
-    Dwfl_Line *l = m ? dwfl_module_getsrc(m, a) : NULL;
-    int line = 0;
-    const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-    Dl_info di;
-    if (!fn && dladdr((void *)ip, &di) && di.dli_sname)
-        fn = di.dli_sname;
+    dsm_code_location loc;
+    dsm_symbols_lookup(ip - (is_return ? 1 : 0), &loc);
+    const char *fn = loc.function;
     if (!fn) {
         snprintf(buf, sizeof buf, "0x%lx", (unsigned long)ip);
         fn = buf;
     }
     s.func = xstrdup(fn);
-    if (src) {
-        const char *base = strrchr(src, '/');
-        s.file = xstrdup(base ? base + 1 : src);
-        s.line = line > 0 ? (unsigned)line : 0;
-    } else {
-        s.file = xstrdup("");
-    }
+    s.file = xstrdup(loc.file ? loc.file : "");
+    s.line = (unsigned)loc.line;
     return s;
 }
 
@@ -688,7 +658,7 @@ void *dsm_prof_serialize(dsm_rt *rt, size_t *len)
 {
     dsm_prof *p = rt->prof;
     wbuf w = { 0 };
-    Dwfl *d = dwfl_self();
+    Dwfl *d = dsm_symbols_self();
     Dwarf_Addr self_mod_lo = 0, self_mod_hi = 0;
     Dwfl_Module *self_mod = d ? dwfl_addrmodule(d, (Dwarf_Addr)(uintptr_t)&dsm_prof_alloc) : NULL;
     if (self_mod)
@@ -719,7 +689,7 @@ void *dsm_prof_serialize(dsm_rt *rt, size_t *len)
             Dwarf_Addr x = (Dwarf_Addr)(uintptr_t)a->frames[f];
             int ours = !static_link && self_mod && x >= self_mod_lo && x < self_mod_hi;
             if (!ours) {
-                sym s = symbolize(d, (uintptr_t)a->frames[f], 1);
+                sym s = symbolize((uintptr_t)a->frames[f], 1);
                 /* also backtrace itself, and a sanitizer's wrapper of it */
                 int named_dsm = !strncmp(s.func, "dsm_", 4) || !strcmp(s.func, "backtrace") ||
                                 !strncmp(s.func, "__interceptor_", 14);
@@ -733,7 +703,7 @@ void *dsm_prof_serialize(dsm_rt *rt, size_t *len)
         put8(&w, 1);
         put32(&w, (uint32_t)(nf > 0 ? nf : 0));
         for (int k = 0; k < nf; k++) {
-            sym s = symbolize(d, (uintptr_t)a->frames[f + k], 1);
+            sym s = symbolize((uintptr_t)a->frames[f + k], 1);
             puts_(&w, s.func);
             puts_(&w, s.file);
             put32(&w, s.line);
@@ -798,7 +768,7 @@ void *dsm_prof_serialize(dsm_rt *rt, size_t *len)
         if (!nd || ips[nd - 1] != ips[i])
             ips[nd++] = ips[i];
     for (size_t i = 0; i < nd; i++) {
-        sym s = symbolize(d, ips[i], 0);
+        sym s = symbolize(ips[i], 0);
         put8(&w, R_IP);
         put32(&w, (uint32_t)i);
         puts_(&w, s.func);
@@ -840,9 +810,7 @@ void *dsm_prof_serialize(dsm_rt *rt, size_t *len)
     put8(&w, R_LOST);
     put64(&w, p->ep_dropped);
     put64(&w, p->twins_skipped);
-    put8(&w, d != NULL);
-    if (d)
-        dwfl_end(d);
+    put8(&w, d != NULL); /* the session stays open: dsm/symbols.c keeps it */
     *len = w.len;
     return w.p;
 }

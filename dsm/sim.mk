@@ -10,7 +10,7 @@
 #              without them (see tests/sim_frontend.mk), so gcc never links
 #              libtsan: libdsm is the runtime of the hooks
 libdsm_la_SOURCES += dsm/sim_front.h dsm/sim_hooks.c dsm/sim_procs.c dsm/sim_sched.c \
-	dsm/sim_run.c dsm/sim_api.c
+	dsm/sim_run.c dsm/sim_api.c dsm/symbols.h dsm/symbols.c
 libdsm_la_LIBADD += libdsmsim.la
 
 DSMCC_CFLAGS = -fsanitize=thread -finstrument-functions

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dsm.h"
 #include "sim_front.h"
 
 #define SIM_BARRIER_CYCLES 100
@@ -330,3 +331,26 @@ void dsm_sim_unlock(unsigned id)
 }
 
 double dsm_sim_wtime(void) { return (double)sim_clock(dsm_sim_machine, me()) / SIM_HZ; }
+
+/* The measured section (dsm.h): public, and only meaningful simulated, so
+ * they live here rather than in api.c; natively and on the DSM they return
+ * at once.  The machine keeps the first begin and the last end
+ * (sim_section_begin/end); simprof writes them in the dsm-sim/1 file. */
+void dsm_sim_section_begin(void)
+{
+    if (!dsm_sim_active)
+        return;
+    dsm_sim_need("dsm_sim_section_begin");
+    sim_section_begin(dsm_sim_machine, me());
+}
+
+void dsm_sim_section_end(void)
+{
+    if (!dsm_sim_active)
+        return;
+    dsm_sim_need("dsm_sim_section_end");
+    if (sim_section_end(dsm_sim_machine, me()) < 0)
+        dsm_sim_fatal("dsm_sim_section_end",
+                      "this processor has no measured section open (call dsm_sim_section_begin "
+                      "first)");
+}

@@ -7,6 +7,7 @@
  *                 references to the shared region become sim_ref calls
  *   sim_procs.c   procedure ids (function address -> small int), the
  *                 per-processor procedure stacks, names through libdw
+ *                 (dsm/symbols.c, shared with the DSM's profile)
  *   sim_sched.c   the simulated processors as user-level contexts and the
  *                 deterministic scheduler (smallest simulated clock first)
  *   sim_run.c     entering simulation mode (dsm_init with DSM_MACHINE set),

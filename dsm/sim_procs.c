@@ -3,14 +3,13 @@
  * procedure names the statistics file carries), and every simulated
  * processor keeps a stack of them, so each reference is charged to the
  * procedure running it (MemSpy's code-oriented view).  Names are found at
- * the end with libdw, as dsm/prof.c does for the DSM's profile.
+ * the end with libdw (dsm/symbols.c, shared with dsm/prof.c's profile).
  *
  * Stacks are kept from the moment the library is loaded when DSM_MACHINE is
  * set (processor 0 entered main before dsm_init). */
 #include <config.h>
 
 #include <dlfcn.h>
-#include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 
 #include "error.h"
 #include "sim_front.h"
+#include "symbols.h"
 
 typedef struct proc_stack {
     int *ids;
@@ -127,59 +127,20 @@ int dsm_sim_proc_count(void) { return (int)fn_count; }
 
 /* --- names ------------------------------------------------------------------ */
 
-static Dwfl *dwfl_handle;
-
-static Dwfl *self_dwfl(void)
-{
-    static int tried;
-    static char *debuginfo_path;
-    static const Dwfl_Callbacks cb = {
-        .find_elf = dwfl_linux_proc_find_elf,
-        .find_debuginfo = dwfl_standard_find_debuginfo,
-        .debuginfo_path = &debuginfo_path,
-    };
-    if (tried)
-        return dwfl_handle;
-    tried = 1;
-    Dwfl *d = dwfl_begin(&cb);
-    if (!d)
-        return NULL;
-    dwfl_report_begin(d);
-    if (dwfl_linux_proc_report(d, getpid()) != 0) {
-        dwfl_end(d);
-        return NULL;
-    }
-    dwfl_report_end(d, NULL, NULL);
-    dwfl_handle = d;
-    return d;
-}
-
-/* with_line: "func (file:line)" for an allocation site, else "func". */
+/* with_line: "func (file:line)" for an allocation site, else "func"
+ * (dsm/symbols.c finds them, as for the DSM's profile). */
 static char *name_of(uintptr_t ip, int with_line)
 {
-    Dwfl *d = self_dwfl();
-    Dwarf_Addr a = (Dwarf_Addr)ip;
-    Dwfl_Module *m = d ? dwfl_addrmodule(d, a) : NULL;
-    const char *fn = m ? dwfl_module_addrname(m, a) : NULL;
-    Dl_info di;
-    if (!fn && dladdr((void *)ip, &di) && di.dli_sname)
-        fn = di.dli_sname;
+    dsm_code_location loc;
+    dsm_symbols_lookup(ip, &loc);
     char *r = NULL;
     int n;
-    if (with_line) {
-        Dwfl_Line *l = m ? dwfl_module_getsrc(m, a) : NULL;
-        int line = 0;
-        const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-        const char *base = src ? strrchr(src, '/') : NULL;
-        if (src && fn)
-            n = asprintf(&r, "%s (%s:%d)", fn, base ? base + 1 : src, line);
-        else if (fn)
-            n = asprintf(&r, "%s", fn);
-        else
-            n = asprintf(&r, "0x%lx", (unsigned long)ip);
-    } else {
-        n = fn ? asprintf(&r, "%s", fn) : asprintf(&r, "0x%lx", (unsigned long)ip);
-    }
+    if (with_line && loc.file && loc.function)
+        n = asprintf(&r, "%s (%s:%d)", loc.function, loc.file, loc.line);
+    else if (loc.function)
+        n = asprintf(&r, "%s", loc.function);
+    else
+        n = asprintf(&r, "0x%lx", (unsigned long)ip);
     if (n < 0)
         out_of_memory();
     return r;
@@ -235,7 +196,7 @@ uintptr_t dsm_sim_find_main(void)
     if (p)
         return (uintptr_t)p;
     uintptr_t found = 0;
-    Dwfl *d = self_dwfl();
+    Dwfl *d = dsm_symbols_self();
     if (d)
         dwfl_getmodules(d, find_main_in, &found, 0);
     return found;

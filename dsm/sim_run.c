@@ -325,6 +325,8 @@ int dsm_sim_init(int *argc, char ***argv)
         fprintf(stderr, "dsm: dsm_init: cannot attach the statistics collectors; the run goes on "
                         "without %s\n",
                 R.profile_path);
+    if (R.prof)
+        simprof_set_front_end(R.prof, (uint32_t)quantum, cfg.homes_cyclic ? "cyclic" : "blocked");
     sim_on_miss(dsm_sim_machine, count_miss, NULL);
     R.inited = calloc((size_t)nprocs, 1);
     R.finalizing = calloc((size_t)nprocs, 1);

@@ -37,6 +37,12 @@ unsigned dsm_lock_count(void);                 /* valid lock ids are 0 .. dsm_lo
 int    dsm_home_of(const void *p);             /* home node of the block holding p, or -1 */
 long   dsm_block_index(const void *p);         /* block number of p in the region (as in the
                                                   statistics), or -1 outside the region */
+/* The measured section of a run on a simulated machine (dsmrun --machine):
+ * from the first processor's begin to the last processor's end, by simulated
+ * time; FlashPoint's parallel time (dsmprof flashpoint, Table 2) is its
+ * length.  Natively and on the DSM they do nothing. */
+void   dsm_sim_section_begin(void);
+void   dsm_sim_section_end(void);
 
 #ifdef __cplusplus
 }

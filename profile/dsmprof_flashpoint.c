@@ -59,8 +59,14 @@ typedef struct fp_run {
     char program[256];
     char mode[16];
     int processors;
+    /* Table 2's parallel section and its procedure commands: the measured
+     * section when both files have one (choose_section), else the run's */
     double parallel_cycles;
     double switches, switch_stall;   /* FP-Proc's procedure commands; -1: not in the file */
+    double run_cycles;               /* from the start to dsm_finalize */
+    int marked;                      /* the program marked its measured section */
+    double section_cycles, section_switches, section_switch_stall;
+    double run_switches, run_switch_stall;
     double total[NMETRICS];
     fp_bin *bins;
     int nbins;
@@ -137,6 +143,21 @@ static int load_run(const char *path, fp_run *r)
     }
     snprintf(r->mode, sizeof r->mode, "%s", json_object_get_string(v));
     r->processors = (int)d;
+    r->run_cycles = r->parallel_cycles;
+    /* the measured section (dsm-sim/1 "section", source "program"); files
+     * written before it, or by programs that do not mark one, have none */
+    json_object *sec;
+    if (json_object_object_get_ex(root, "section", &sec) &&
+        json_object_object_get_ex(sec, "source", &v) &&
+        !strcmp(json_object_get_string(v), "program")) {
+        if (get_number(sec, "cycles", &r->section_cycles) ||
+            get_number(sec, "procedure_switches", &r->section_switches) ||
+            get_number(sec, "procedure_switch_cycles", &r->section_switch_stall)) {
+            bad_input(path, "section lacks cycles, procedure_switches or procedure_switch_cycles");
+            goto out;
+        }
+        r->marked = 1;
+    }
     json_object *sw;
     r->switches = r->switch_stall = -1;
     if (json_object_object_get_ex(fp, "procedure_switches", &sw) &&
@@ -273,15 +294,48 @@ static void latency_row(FILE *f, const char *label, double csum, double cn, doub
     fputc('\n', f);
 }
 
-static void table2(FILE *f, const fp_run *run, const fp_run *ctl)
+/* Table 2 compares like with like: the measured sections when both runs
+ * marked one (the program's dsm_sim_section_begin/end, as SPLASH-2 times
+ * its parallel phase), else both whole runs.  Returns 1 for sections. */
+static int choose_section(fp_run *run, fp_run *ctl)
+{
+    if (!run->marked || !ctl->marked)
+        return 0;
+    fp_run *both[2] = { run, ctl };
+    for (int i = 0; i < 2; i++) {
+        fp_run *r = both[i];
+        r->parallel_cycles = r->section_cycles;
+        /* commands are only charged by the FLASH model's proc mode; a file
+         * with no procedure_switches in its flashpoint section had none */
+        r->run_switches = r->switches;
+        r->run_switch_stall = r->switch_stall;
+        if (r->switches >= 0) {
+            r->switches = r->section_switches;
+            r->switch_stall = r->section_switch_stall;
+        }
+    }
+    return 1;
+}
+
+static void table2(FILE *f, const fp_run *run, const fp_run *ctl, int sections)
 {
     const double *c = ctl->total, *r = run->total;
     fprintf(f, "Table 2: Overhead and miss latencies (processor cycles)\n");
+    fprintf(f, "  parallel section: %s\n",
+            sections ? "the programs' measured sections (dsm_sim_section_begin to _end)"
+            : run->marked || ctl->marked
+                ? "the whole runs (only one of the files has a measured section)"
+                : "the whole runs (no measured section in the files)");
     fprintf(f, "  %-28s %14s %14s %9s\n", "", "control", run->mode, "overhead");
     fprintf(f, "  %-28s %14.0f %14.0f ", "Parallel section time", ctl->parallel_cycles,
             run->parallel_cycles);
     print_error(f, rel_error(run->parallel_cycles, ctl->parallel_cycles));
     fputc('\n', f);
+    if (sections) {
+        fprintf(f, "  %-28s %14.0f %14.0f ", "Whole run time", ctl->run_cycles, run->run_cycles);
+        print_error(f, rel_error(run->run_cycles, ctl->run_cycles));
+        fputc('\n', f);
+    }
     if (run->switches >= 0 || ctl->switches >= 0) {
         /* FP-Proc's procedure commands: the stall is summed over processors */
         fprintf(f, "  %-28s %14.0f %14.0f\n", "Procedure commands",
@@ -290,6 +344,10 @@ static void table2(FILE *f, const fp_run *run, const fp_run *ctl)
                 ctl->switch_stall > 0 ? ctl->switch_stall : 0,
                 run->switch_stall > 0 ? run->switch_stall : 0);
     }
+    if (sections && (run->run_switches >= 0 || ctl->run_switches >= 0))
+        fprintf(f, "  %-28s %14.0f %14.0f\n", "Whole run commands",
+                ctl->run_switches > 0 ? ctl->run_switches : 0,
+                run->run_switches > 0 ? run->run_switches : 0);
     latency_row(f, "Read latency average", c[RLL] + c[RLR], c[RML] + c[RMR], r[RLL] + r[RLR],
                 r[RML] + r[RMR]);
     latency_row(f, "  local", c[RLL], c[RML], r[RLL], r[RML]);
@@ -500,10 +558,12 @@ int dsmprof_flashpoint(int argc, char **argv)
         rc = 2;
     }
     if (!rc) {
+        /* Table 2 and --check's time limit use the same parallel section */
+        int sections = choose_section(&run, &ctl);
         printf("FlashPoint: %s (%s, %d processors) against %s (%s)\n\n", run.path, run.mode,
                run.processors, ctl.path, ctl.mode);
         table1(stdout, &run, &ctl);
-        table2(stdout, &run, &ctl);
+        table2(stdout, &run, &ctl, sections);
         table3(stdout, &run, &ctl, top);
         if (checking) {
             fputc('\n', stdout);

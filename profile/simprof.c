@@ -27,6 +27,8 @@ struct simprof {
     sim_machine *m;
     memspy *ms;
     void *flashpoint;   /* sim_flashpoint *, when attached */
+    uint32_t quantum;   /* the front end's settings (simprof_set_front_end) */
+    const char *homes;
 };
 
 /* ---- FlashPoint, when built ---- */
@@ -93,6 +95,12 @@ void simprof_free(simprof *s)
 
 const memspy *simprof_memspy(const simprof *s) { return s->ms; }
 
+void simprof_set_front_end(simprof *s, uint32_t quantum, const char *homes)
+{
+    s->quantum = quantum;
+    s->homes = homes;
+}
+
 int simprof_write(simprof *s, const char *path, const char *program,
                   const char *const *procedure_names, int nprocedures, double host_seconds,
                   char *err, size_t errlen)
@@ -111,6 +119,8 @@ int simprof_write(simprof *s, const char *path, const char *program,
         cycles[i] = sim_clock(s->m, i);
     for (int b = 0; b < nbins; b++)
         bin_names[b] = sim_bin_name(s->m, b);
+    sim_section section;
+    sim_section_get(s->m, &section);
     simprof_run run = {
         .program = program,
         .host_seconds = host_seconds,
@@ -127,6 +137,9 @@ int simprof_write(simprof *s, const char *path, const char *program,
         .nbins = nbins,
         .ms = s->ms,
         .flashpoint = flashpoint_json(s, procedure_names, nprocedures),
+        .section = &section,
+        .quantum = s->quantum,
+        .homes = s->homes,
     };
     json_object *root = simprof_run_to_json(&run);
     int rc;

@@ -43,6 +43,10 @@ int simprof_write(simprof *s, const char *path, const char *program,
                   const char *const *procedure_names, int nprocedures, double host_seconds,
                   char *err, size_t errlen);
 void simprof_free(simprof *s);
+/* The front end's settings that change a run's results, for the file's
+ * machine section: the scheduling quantum and dsm_alloc's home policy
+ * ("blocked" or "cyclic"; the string must outlive simprof_write). */
+void simprof_set_front_end(simprof *s, uint32_t quantum, const char *homes);
 /* the MemSpy collector, for a front end that prints a summary */
 const memspy *simprof_memspy(const simprof *s);
 
@@ -69,6 +73,12 @@ typedef struct simprof_run {
     const memspy *ms;
     struct json_object *flashpoint;    /* section rendered by FlashPoint, or NULL;
                                           simprof_run_to_json takes it over */
+    /* the measured section the program marked (dsm_sim_section_begin/end),
+     * or NULL / not begun and ended: the whole run stands for it */
+    const sim_section *section;
+    /* the front end's settings that change results (0: not given) */
+    uint32_t quantum;                  /* references between scheduling decisions */
+    const char *homes;                 /* dsm_alloc's home policy: "blocked", "cyclic" */
 } simprof_run;
 
 /* The dsm-sim/1 document, or NULL when memory ran out. */

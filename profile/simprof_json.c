@@ -92,6 +92,49 @@ static json_object *machine_json(const simprof_run *r)
                                                   ? fp_modes[p->fp_mode] : "?"));
     add_u64(o, "sample_period", p->sample_period);
     add_u64(o, "sample_length", p->sample_length);
+    add(o, "sample_offset", json_object_new_string(p->sample_random ? "random" : "start"));
+    add(o, "read_recall", json_object_new_string(p->downgrade_on_read ? "keep" : "drop"));
+    /* the timing model's constants that were changed from its defaults
+     * ("hop=6", "PILocalGet=9/11", ...), in the order given: the defaults
+     * are the model's (doc/simulation.md), so these complete the machine */
+    json_object *opts = json_object_new_object();
+    char buf[sizeof p->model_options];
+    snprintf(buf, sizeof buf, "%s", p->model_options);
+    for (char *save = NULL, *kv = strtok_r(buf, ";", &save); kv; kv = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq || eq == kv)
+            continue;
+        *eq = '\0';
+        add(opts, kv, json_object_new_string(eq + 1)); /* a repeated key: the last one wins */
+    }
+    add(o, "model_options", opts);
+    /* the front end's settings that change results */
+    if (r->quantum)
+        add_u64(o, "quantum", r->quantum);
+    if (r->homes)
+        add(o, "homes", json_object_new_string(r->homes));
+    return o;
+}
+
+/* The measured section: the program's marks (dsm_sim_section_begin/end),
+ * else the whole run, from 0 to the last clock. */
+static json_object *section_json(const simprof_run *r, uint64_t run_end)
+{
+    json_object *o = json_object_new_object();
+    const sim_section *sec = r->section;
+    if (sec && sec->begun && sec->ended && sec->end >= sec->begin) {
+        add(o, "source", json_object_new_string("program"));
+        add_u64(o, "begin_cycles", sec->begin);
+        add_u64(o, "end_cycles", sec->end);
+        add_u64(o, "cycles", sec->end - sec->begin);
+        add_u64(o, "procedure_switches", sec->procedure_switches);
+        add_u64(o, "procedure_switch_cycles", sec->procedure_switch_cycles);
+    } else {
+        add(o, "source", json_object_new_string("run"));
+        add_u64(o, "begin_cycles", 0);
+        add_u64(o, "end_cycles", run_end);
+        add_u64(o, "cycles", run_end);
+    }
     return o;
 }
 
@@ -259,7 +302,8 @@ static json_object *estimates_json(const uint64_t v[MS_NMETRICS], uint64_t unkno
 static json_object *sampling_json(const simprof_run *r)
 {
     memspy_sampling sp;
-    memspy_sampling_plan(r->params->sample_period, r->params->sample_length, max_cycles(r), &sp);
+    memspy_sampling_plan_placed(r->params->sample_period, r->params->sample_length,
+                                r->params->sample_random, max_cycles(r), &sp);
     int on = r->params->sample_period > 0 && r->params->sample_length < r->params->sample_period;
     json_object *o = json_object_new_object();
     add(o, "enabled", json_object_new_boolean(on));
@@ -292,11 +336,21 @@ static json_object *sampling_json(const simprof_run *r)
     add_u64(o, "unknown_causes", memspy_total(r->ms, MS_UNKNOWN));
     add(o, "miss_rate", value_bound(m.rate, m.bound));
 
+    /* Full-run estimates scale by the windows' share of the time, not of
+     * the references: the windows are a fixed share of each processor's
+     * clock, while the references falling in them swing with the program's
+     * phases (a miss-bound phase makes few references per cycle), and
+     * Mk / ratio then errs twice.  MemSpy's samples were counted in
+     * references, so its two ratios were one; with windows in cycles the
+     * time share is the one the sampling fixes (doc/simulation.md: fft's
+     * estimate was 15.6% off by references, 3.9% by time). */
+    double scale = sp.ratio;
     json_object *est = json_object_new_object();
+    add(est, "scaled_by", json_object_new_string("time_ratio"));
     uint64_t v[MS_NMETRICS];
     for (int k = 0; k < MS_NMETRICS; k++)
         v[k] = memspy_total(r->ms, k);
-    add(est, "totals", estimates_json(v, u, ratio));
+    add(est, "totals", estimates_json(v, u, scale));
     json_object *bins = json_object_new_array();
     char buf[32];
     for (int b = -1; b < memspy_nbins(r->ms); b++) {
@@ -305,7 +359,7 @@ static json_object *sampling_json(const simprof_run *r)
         if (!any(v))
             continue;
         /* U is known for the run only, not per bin: bins carry no U */
-        json_object *x = estimates_json(v, 0, ratio);
+        json_object *x = estimates_json(v, 0, scale);
         add(x, "bin", json_object_new_int(b));
         add(x, "name", json_object_new_string(bin_name(r, b, buf, sizeof buf)));
         json_object_array_add(bins, x);
@@ -328,6 +382,7 @@ json_object *simprof_run_to_json(const simprof_run *r)
     add(root, "machine", machine_json(r));
     add(root, "processors", json_object_new_int(r->params->nprocs));
     add(root, "cycles", cycles_json(r));
+    add(root, "section", section_json(r, max_cycles(r)));
     add_u64(root, "references", r->references);
     add(root, "procedures", names_json(r, nprocs_seen(r), 0));
     add(root, "bins", names_json(r, nbins_seen(r), 1));

@@ -30,13 +30,38 @@
 
 #include "engine_internal.h"
 
-void augment_init_entry(dir_entry *d)
+void augment_init_records(dir_aug *a, size_t n)
 {
-    memset(&d->aug, 0, sizeof d->aug);
-    d->aug.pat.last_owner = -1;
-    d->aug.pat.group_id = -1;
-    d->aug.pat.guess = -1;
-    d->aug.first_reader = -1;
+    for (size_t i = 0; i < n; i++) {
+        memset(&a[i], 0, sizeof a[i]);
+        a[i].pat.last_owner = -1;
+        a[i].pat.group_id = -1;
+        a[i].pat.guess = -1;
+        a[i].first_reader = -1;
+    }
+}
+
+/* The augmentation records of a chunk, allocated at the first request the
+ * augmentation serves in it (a run without pattern detection, such as a
+ * simulated machine's, never pays for them); NULL when out of memory. */
+static dir_aug *chunk_aug(dir_chunk *c)
+{
+    if (!c->aug) {
+        c->aug = malloc(DIR_CHUNK * sizeof *c->aug);
+        if (c->aug)
+            augment_init_records(c->aug, DIR_CHUNK);
+    }
+    return c->aug;
+}
+
+/* The augmentation record of an existing entry's block, or NULL (no entry,
+ * or no memory). */
+static dir_aug *aug_of_block(proto_engine *e, uint32_t block)
+{
+    if (block >= e->nblocks || !engine_dir_at(e, block))
+        return NULL;
+    dir_aug *a = chunk_aug(e->dchunk[block >> DIR_CHUNK_SHIFT]);
+    return a ? &a[block & (DIR_CHUNK - 1)] : NULL;
 }
 
 void proto_set_augment(proto_engine *e, int on)
@@ -66,11 +91,12 @@ static int other_sharer(const dir_entry *d, int node)
  * Cox/Fowler and Stenstrom count "exactly two copies, and the writer is not
  * the last writer".  Never true without downgrades (the DSM's rule is
  * unchanged). */
-static int downgraded_owner_pair(const proto_engine *e, const dir_entry *d, int from)
+static int downgraded_owner_pair(const proto_engine *e, const dir_entry *d,
+                                 const dir_aug *a, int from)
 {
     return e->downgrade_on_read && sharers_count(&d->sharers) == 2 &&
            sharers_contains(&d->sharers, from) &&
-           sharers_contains(&d->sharers, d->aug.pat.last_owner);
+           sharers_contains(&d->sharers, a->pat.last_owner);
 }
 
 static void detect(proto_block_patterns *p, int pattern)
@@ -78,17 +104,17 @@ static void detect(proto_block_patterns *p, int pattern)
     p->detections[pattern]++;
 }
 
-static void group_step(proto_engine *e, dir_entry *d, uint32_t block, int from)
+static void group_step(proto_engine *e, dir_aug *a, uint32_t block, int from)
 {
     int32_t last = e->last_accessed[from];
     if (last == (int32_t)block)
         return;
-    proto_block_patterns *c = &d->aug.pat;
-    dir_entry *ld = last >= 0 ? engine_dir_lookup(e, (uint32_t)last) : NULL;
-    if (ld && c->guess == last) {
-        c->group_id = ld->aug.pat.group_id;
+    proto_block_patterns *c = &a->pat;
+    dir_aug *la = last >= 0 && c->guess == last ? aug_of_block(e, (uint32_t)last) : NULL;
+    if (la) {
+        c->group_id = la->pat.group_id;
         c->access_in_group = 1;
-        ld->aug.pat.access_in_group = 1;
+        la->pat.access_in_group = 1;
         detect(c, PP_GROUP);
     } else {
         c->guess = last;
@@ -98,15 +124,20 @@ static void group_step(proto_engine *e, dir_entry *d, uint32_t block, int from)
     e->last_accessed[from] = (int32_t)block;
 }
 
-void augment_request(proto_engine *e, dir_entry *d, uint32_t block, int type, int from)
+void augment_request(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int type,
+                     int from)
 {
-    proto_block_patterns *p = &d->aug.pat;
+    dir_aug *chunk_records = chunk_aug(c);
+    if (!chunk_records)
+        return; /* no memory: undetected; the protocol does not depend on it */
+    dir_aug *a = &chunk_records[block & (DIR_CHUNK - 1)];
+    proto_block_patterns *p = &a->pat;
     int write = type != PM_GETS;
     p->requests++;
 
     if (type == PM_UPGRADE) {
         if (p->last_owner >= 0 && p->last_owner != from &&
-            (sharers_count(&d->sharers) == 1 || downgraded_owner_pair(e, d, from))) {
+            (sharers_count(&d->sharers) == 1 || downgraded_owner_pair(e, d, a, from))) {
             p->migratory = 1;
             detect(p, PP_MIGRATORY);
         } else {
@@ -129,23 +160,23 @@ void augment_request(proto_engine *e, dir_entry *d, uint32_t block, int type, in
         }
     }
     if (write) {
-        if (d->aug.reading) {
-            d->aug.written_after = 1;
+        if (a->reading) {
+            a->written_after = 1;
             p->read_only = 0;
             p->detections[PP_READ_ONLY] = 0;
         }
-    } else if (!d->aug.written_after) {
-        d->aug.reading = 1;
-        if (d->aug.first_reader < 0)
-            d->aug.first_reader = from;
-        else if (d->aug.first_reader != from)
-            d->aug.two_readers = 1;
-        if (d->aug.two_readers) {
+    } else if (!a->written_after) {
+        a->reading = 1;
+        if (a->first_reader < 0)
+            a->first_reader = from;
+        else if (a->first_reader != from)
+            a->two_readers = 1;
+        if (a->two_readers) {
             p->read_only = 1;
             detect(p, PP_READ_ONLY);
         }
     }
-    group_step(e, d, block, from);
+    group_step(e, a, block, from);
     /* last: the rules above compare against the previous lastOwner */
     if (d->state == PD_EXCL && d->owner != from)
         p->last_owner = d->owner;
@@ -155,13 +186,15 @@ int proto_patterns_of(const proto_engine *e, uint32_t block, proto_block_pattern
 {
     if (block >= e->nblocks)
         return PROTO_EINVAL;
-    const dir_entry *d = engine_dir_at(e, block);
-    if (!d) {
-        memset(out, 0, sizeof *out);
-        out->last_owner = out->group_id = out->guess = -1;
+    const dir_chunk *c = e->dchunk[block >> DIR_CHUNK_SHIFT];
+    if (!engine_dir_at(e, block) || !c->aug) {
+        /* a block the augmentation never served: a new record */
+        dir_aug fresh;
+        augment_init_records(&fresh, 1);
+        *out = fresh.pat;
         return PROTO_OK;
     }
-    *out = d->aug.pat;
+    *out = c->aug[block & (DIR_CHUNK - 1)].pat;
     return PROTO_OK;
 }
 

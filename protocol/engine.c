@@ -180,13 +180,18 @@ proto_engine *proto_engine_create(const proto_config *cfg)
     return proto_engine_create_shared(cfg, NULL);
 }
 
-static void dir_free(dir_entry *d)
+/* Entry i of chunk c back to "not created": all zeros, and its
+ * augmentation record (if the chunk has them) as new. */
+static void dir_clear(dir_chunk *c, uint32_t i)
 {
-    if (!d)
+    dir_entry *d = &c->entry[i];
+    if (!d->present)
         return;
     dsm_sharers_destroy(&d->sharers);
     free(d->q);
-    free(d);
+    memset(d, 0, sizeof *d);
+    if (c->aug)
+        augment_init_records(&c->aug[i], 1);
 }
 
 void proto_engine_destroy(proto_engine *e)
@@ -198,7 +203,8 @@ void proto_engine_destroy(proto_engine *e)
             if (!e->dchunk[c])
                 continue;
             for (uint32_t i = 0; i < DIR_CHUNK; i++)
-                dir_free(e->dchunk[c][i]);
+                dir_clear(e->dchunk[c], i);
+            free(e->dchunk[c]->aug);
             free(e->dchunk[c]);
         }
         free(e->dchunk);
@@ -224,15 +230,20 @@ size_t proto_engine_footprint(const proto_engine *e, size_t *home_table_bytes)
     for (size_t c = 0; c < cache_chunks(e->nblocks); c++)
         if (e->cchunk[c] != &zero_chunk)
             n += sizeof(cache_chunk);
-    size_t words = dsm_sharers_words(e->nnodes) * sizeof(uint64_t);
     for (size_t c = 0; c < dir_chunks(e->nblocks); c++) {
-        if (!e->dchunk[c])
+        const dir_chunk *dc = e->dchunk[c];
+        if (!dc)
             continue;
-        n += DIR_CHUNK * sizeof(dir_entry *);
+        n += sizeof *dc;
+        if (dc->aug)
+            n += DIR_CHUNK * sizeof *dc->aug;
         for (uint32_t i = 0; i < DIR_CHUNK; i++) {
-            const dir_entry *d = e->dchunk[c][i];
-            if (d)
-                n += sizeof *d + words + d->qcap * sizeof *d->q;
+            const dir_entry *d = &dc->entry[i];
+            if (!d->present)
+                continue;
+            n += dsm_sharers_heap_bytes(&d->sharers);
+            if (d->q)
+                n += sizeof *d->q + d->q->cap * sizeof d->q->w[0];
         }
     }
     if (home_table_bytes)
@@ -287,38 +298,32 @@ uint64_t proto_self_messages(const proto_engine *e) { return e->self_msgs; }
 
 uint32_t proto_deferred_messages(const proto_engine *e) { return e->ndeferred; }
 
-dir_entry *engine_dir_lookup(proto_engine *e, uint32_t block)
-{
-    return block < e->nblocks ? engine_dir_at(e, block) : NULL;
-}
-
 void proto_engine_set_trace(proto_engine *e, proto_trace_fn fn, void *arg)
 {
     e->trace = fn;
     e->trace_arg = arg;
 }
 
-static dir_entry *dir_get(proto_engine *e, uint32_t block)
+/* The directory entry of `block`, created (and its chunk allocated) on
+ * first use; *chunk_out: its chunk.  NULL when out of memory. */
+static dir_entry *dir_get(proto_engine *e, uint32_t block, dir_chunk **chunk_out)
 {
-    dir_entry **chunk = e->dchunk[block >> DIR_CHUNK_SHIFT];
-    if (!chunk) {
-        chunk = calloc(DIR_CHUNK, sizeof *chunk);
-        if (!chunk)
+    dir_chunk *c = e->dchunk[block >> DIR_CHUNK_SHIFT];
+    if (!c) {
+        c = calloc(1, sizeof *c);  /* every entry not created: zeros */
+        if (!c)
             return NULL;
-        e->dchunk[block >> DIR_CHUNK_SHIFT] = chunk;
+        e->dchunk[block >> DIR_CHUNK_SHIFT] = c;
     }
-    dir_entry *d = chunk[block & (DIR_CHUNK - 1)];
-    if (d)
+    *chunk_out = c;
+    dir_entry *d = &c->entry[block & (DIR_CHUNK - 1)];
+    if (d->present)
         return d;
-    d = calloc(1, sizeof *d);
-    if (!d || dsm_sharers_init_with(&d->sharers, e->nnodes, e->sharers_ops)) {
-        free(d);
+    if (dsm_sharers_init_with(&d->sharers, e->nnodes, e->sharers_ops))
         return NULL;
-    }
     d->state = PD_UNOWNED;
     d->owner = d->pending = -1;
-    augment_init_entry(d);
-    chunk[block & (DIR_CHUNK - 1)] = d;
+    d->present = 1;
     return d;
 }
 
@@ -455,15 +460,24 @@ static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, in
 
 static int cache_event(proto_engine *e, uint32_t block, int ev, int from, proto_actions *out)
 {
-    int st = cstate_get(e, block);
+    /* the chunk is looked up once for the read and the write of the state */
+    cache_chunk *c = e->cchunk[block >> CACHE_CHUNK_SHIFT];
+    uint8_t *state = &c->cstate[block & (CACHE_CHUNK - 1)];
+    int st = *state;
     const proto_table_entry *t = &proto_cache_table[st][ev];
     if (!t->valid)
         return reject(e, "cache", proto_cache_state_name(st), proto_cache_event_name(ev), block,
                       from, t->why);
     if (e->trace)
         e->trace(e->trace_arg, 0, st, ev);
-    if (cstate_set(e, block, t->next))
-        return PROTO_ENOMEM;
+    if (t->next != st) {
+        if (c == &zero_chunk) {
+            if (cstate_set(e, block, t->next))  /* allocates the chunk */
+                return PROTO_ENOMEM;
+        } else {
+            *state = t->next;
+        }
+    }
     for (int i = 0; i < PROTO_MAX_STEPS && t->steps[i]; i++) {
         int rc = cache_step(e, t->steps[i], block, from, ev, out);
         if (rc)
@@ -531,19 +545,21 @@ static int dir_send_to_sharers(proto_engine *e, dir_entry *d, uint32_t block, in
 
 static int queue_push(dir_entry *d, int node, int type)
 {
-    if (d->qlen == d->qcap) {
-        uint32_t cap = d->qcap ? d->qcap * 2 : 4;
-        dir_waiter *q = malloc(cap * sizeof *q);
-        if (!q)
+    dir_queue *q = d->q;
+    if (!q || q->len == q->cap) {
+        uint32_t cap = q ? q->cap * 2 : 4;
+        dir_queue *nq = malloc(sizeof *nq + cap * sizeof nq->w[0]);
+        if (!nq)
             return PROTO_ENOMEM;
-        for (uint32_t i = 0; i < d->qlen; i++)
-            q[i] = d->q[(d->qhead + i) % d->qcap];
-        free(d->q);
-        d->q = q;
-        d->qhead = 0;
-        d->qcap = cap;
+        nq->head = 0;
+        nq->len = q ? q->len : 0;
+        nq->cap = cap;
+        for (uint32_t i = 0; i < nq->len; i++)
+            nq->w[i] = q->w[(q->head + i) % q->cap];
+        free(q);
+        d->q = q = nq;
     }
-    d->q[(d->qhead + d->qlen++) % d->qcap] = (dir_waiter){ node, (uint8_t)type };
+    q->w[(q->head + q->len++) % q->cap] = (dir_waiter){ node, (uint8_t)type };
     return PROTO_OK;
 }
 
@@ -611,8 +627,8 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
 
 static int dir_is_busy(int st) { return st == PD_BUSY_INV || st == PD_BUSY_RECALL; }
 
-static int dir_event(proto_engine *e, dir_entry *d, uint32_t block, int type, int from,
-                     proto_actions *out)
+static int dir_event(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int type,
+                     int from, proto_actions *out)
 {
     int ev = dir_classify(e, d, type, from);
     int st = d->state;
@@ -635,7 +651,7 @@ static int dir_event(proto_engine *e, dir_entry *d, uint32_t block, int type, in
      * entry's steps change the directory; it never emits anything */
     if (e->augment && t->steps[0] != ST_D_QUEUE &&
         (type == PM_GETS || type == PM_GETX || type == PM_UPGRADE))
-        augment_request(e, d, block, type, from);
+        augment_request(e, c, d, block, type, from);
     d->state = t->next;
     for (int i = 0; i < PROTO_MAX_STEPS && t->steps[i]; i++) {
         int rc = dir_step(e, d, t->steps[i], block, from, type, out);
@@ -646,13 +662,15 @@ static int dir_event(proto_engine *e, dir_entry *d, uint32_t block, int type, in
 }
 
 /* Serve requests that waited while the block was busy, until it is busy again. */
-static int dir_drain(proto_engine *e, dir_entry *d, uint32_t block, proto_actions *out)
+static int dir_drain(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block,
+                     proto_actions *out)
 {
-    while (d->qlen && !dir_is_busy(d->state)) {
-        dir_waiter w = d->q[d->qhead];
-        d->qhead = (d->qhead + 1) % d->qcap;
-        d->qlen--;
-        int rc = dir_event(e, d, block, w.type, w.node, out);
+    while (d->q && d->q->len && !dir_is_busy(d->state)) {
+        dir_queue *q = d->q;
+        dir_waiter w = q->w[q->head];
+        q->head = (q->head + 1) % q->cap;
+        q->len--;
+        int rc = dir_event(e, c, d, block, w.type, w.node, out);
         if (rc)
             return rc;
     }
@@ -689,13 +707,14 @@ static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
                      e->self, proto_msg_name(m->type), m->block, m->src);
             return PROTO_EINVAL;
         }
-        dir_entry *d = dir_get(e, m->block);
+        dir_chunk *c;
+        dir_entry *d = dir_get(e, m->block, &c);
         if (!d)
             return PROTO_ENOMEM;
-        int rc = dir_event(e, d, m->block, m->type, m->src, out);
+        int rc = dir_event(e, c, d, m->block, m->type, m->src, out);
         if (rc)
             return rc;
-        return dir_drain(e, d, m->block, out);
+        return dir_drain(e, c, d, m->block, out);
     }
     int ev = cache_event_of(m->type);
     if (ev == CE_RECALL_S && !e->downgrade_on_read) {
@@ -841,9 +860,10 @@ size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap)
             int32_t node = s;
             put(&w, &node, sizeof node);
         }
-        put(&w, &d->qlen, sizeof d->qlen);
-        for (uint32_t i = 0; i < d->qlen; i++) {
-            const dir_waiter *wt = &d->q[(d->qhead + i) % d->qcap];
+        uint32_t qlen = d->q ? d->q->len : 0;
+        put(&w, &qlen, sizeof qlen);
+        for (uint32_t i = 0; i < qlen; i++) {
+            const dir_waiter *wt = &d->q->w[(d->q->head + i) % d->q->cap];
             put(&w, &wt->node, sizeof wt->node);
             put(&w, &wt->type, sizeof wt->type);
         }
@@ -877,14 +897,13 @@ int proto_engine_load(proto_engine *e, const void *buf, size_t len)
         uint8_t present;
         GET(&present, 1);
         if (!present) {
-            dir_entry **chunk = e->dchunk[b >> DIR_CHUNK_SHIFT];
-            if (chunk) {
-                dir_free(chunk[b & (DIR_CHUNK - 1)]);
-                chunk[b & (DIR_CHUNK - 1)] = NULL;
-            }
+            dir_chunk *c = e->dchunk[b >> DIR_CHUNK_SHIFT];
+            if (c)
+                dir_clear(c, b & (DIR_CHUNK - 1));
             continue;
         }
-        dir_entry *d = dir_get(e, b);
+        dir_chunk *c;
+        dir_entry *d = dir_get(e, b, &c);
         if (!d)
             return PROTO_ENOMEM;
         GET(&d->state, 1);
@@ -906,7 +925,8 @@ int proto_engine_load(proto_engine *e, const void *buf, size_t len)
         }
         uint32_t qlen;
         GET(&qlen, sizeof qlen);
-        d->qhead = d->qlen = 0;
+        if (d->q)
+            d->q->head = d->q->len = 0;
         for (uint32_t i = 0; i < qlen; i++) {
             dir_waiter wt;
             GET(&wt.node, sizeof wt.node);

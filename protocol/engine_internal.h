@@ -73,18 +73,44 @@ typedef struct dir_aug {
     uint8_t written_after;  /* written after reads began: not read-only */
 } dir_aug;
 
+/* The FIFO of requests that arrived while a block was busy: a ring of cap
+ * waiters, allocated at the first such request (most blocks never have one,
+ * so the entry keeps only the pointer). */
+typedef struct dir_queue {
+    uint32_t head, len, cap;
+    dir_waiter w[];
+} dir_queue;
+
+/* A block's directory entry at its home: what the protocol needs, and
+ * nothing else, so that it is small (56 bytes with the bit vector of up to
+ * DSM_SHARERS_INLINE_NODES nodes inside it) and the entries of neighbouring
+ * blocks sit side by side in their chunk (dir_chunk).  The augmentation's
+ * fields are in the chunk's separate array, allocated only when the
+ * augmentation runs. */
 typedef struct dir_entry {
     uint8_t state;      /* proto_dir_state */
+    uint8_t grant;      /* busy states: what the pending requester gets (dir_grant) */
+    uint8_t present;    /* created: the home has seen a message for the block */
     int32_t owner;      /* PD_EXCL and PD_BUSY_RECALL: the node with the dirty copy */
     int32_t pending;    /* busy states: the requester being served */
     int32_t acks;       /* PD_BUSY_INV: acks still expected */
-    uint8_t grant;      /* busy states: what the pending requester gets (dir_grant) */
+    dir_queue *q;       /* requests that arrived while busy; NULL: none yet */
     dsm_sharers sharers;
-    dir_waiter *q;      /* FIFO of requests that arrived while busy */
-    uint32_t qhead, qlen, qcap;
-    dir_aug aug;
 } dir_entry;
 
+/* Directory entries come in chunks of DIR_CHUNK consecutive blocks, the
+ * entries inline: one allocation per chunk, and reaching a block's entry is
+ * one load of the chunk pointer.  Small chunks, so that a home whose blocks
+ * are pages spread round robin (a simulated machine's placement: 4 KiB pages
+ * are 128 blocks of 32 B) allocates entries for its own pages only.  An
+ * entry not yet created is all zeros (present == 0). */
+#define DIR_CHUNK_SHIFT 6
+#define DIR_CHUNK (1u << DIR_CHUNK_SHIFT)
+typedef struct dir_chunk {
+    dir_aug *aug;       /* DIR_CHUNK augmentation records, or NULL: the
+                           augmentation has not served a block of the chunk */
+    dir_entry entry[DIR_CHUNK];
+} dir_chunk;
 
 struct proto_engine {
     int self, nnodes;
@@ -98,11 +124,11 @@ struct proto_engine {
      * blocks): the home table may be shared by the engines of one machine;
      * cache states live in chunks, every chunk of untouched blocks being one
      * shared read-only chunk of zeros (PC_I, nothing deferred); directory
-     * pointers live in small chunks allocated at the home on first use. */
+     * entries live in small chunks allocated at the home on first use. */
     struct home_table *homes; /* the home table, maybe shared (refcounted) */
     int32_t *home1;         /* homes->home: per block, home + 1; 0: not allocated */
     struct cache_chunk **cchunk; /* per CACHE_CHUNK blocks; never NULL */
-    dir_entry ***dchunk;    /* per DIR_CHUNK blocks: NULL, or DIR_CHUNK pointers */
+    dir_chunk **dchunk;     /* per DIR_CHUNK blocks: NULL, or the chunk */
     proto_msg *selfq;       /* messages to self, handled before returning */
     size_t selfq_head, selfq_len, selfq_cap;
     proto_trace_fn trace;   /* test hook: every table entry applied */
@@ -122,25 +148,23 @@ typedef struct cache_chunk {
     uint8_t cstate[CACHE_CHUNK];   /* proto_cache_state */
     uint8_t deferred[CACHE_CHUNK]; /* message type deferred while held, or 0 */
 } cache_chunk;
-/* Directory pointers come in chunks of DIR_CHUNK blocks: small, so that a
- * home whose blocks are pages spread round robin (a simulated machine's
- * placement: 4 KiB pages are 128 blocks of 32 B) allocates pointers for its
- * own pages only. */
-#define DIR_CHUNK_SHIFT 6
-#define DIR_CHUNK (1u << DIR_CHUNK_SHIFT)
-
+/* The directory entry of `block` if it was created, or NULL. */
 static inline dir_entry *engine_dir_at(const proto_engine *e, uint32_t block)
 {
-    dir_entry **c = e->dchunk[block >> DIR_CHUNK_SHIFT];
-    return c ? c[block & (DIR_CHUNK - 1)] : NULL;
+    dir_chunk *c = e->dchunk[block >> DIR_CHUNK_SHIFT];
+    if (!c)
+        return NULL;
+    dir_entry *d = &c->entry[block & (DIR_CHUNK - 1)];
+    return d->present ? d : NULL;
 }
 
 /* augment.c: called by the engine when the home serves a request (not when
- * it queues one), before the table entry's steps change the directory. */
-void augment_request(proto_engine *e, dir_entry *d, uint32_t block, int type, int from);
-void augment_init_entry(dir_entry *d);
-dir_entry *engine_dir_lookup(proto_engine *e, uint32_t block);
-
+ * it queues one), before the table entry's steps change the directory.
+ * Allocates the chunk's augmentation records when they are missing (no
+ * memory: the request goes undetected, the protocol is unaffected). */
+void augment_request(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int type,
+                     int from);
+void augment_init_records(dir_aug *a, size_t n);
 
 /* The home of a block (-1: not allocated). */
 static inline int engine_home_of(const proto_engine *e, uint32_t block)

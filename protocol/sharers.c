@@ -1,8 +1,11 @@
 /* sharers.c - full bit-vector representation of a directory's sharer set
  * (one bit per node, as the SGI Origin keeps it), and the initialisation of a
  * set with any representation (dsm_sharers_init_with).  Works for any node
- * count; the count is cached so that the protocol's "exactly one sharer"
- * tests cost nothing. */
+ * count: up to DSM_SHARERS_INLINE_NODES the words are inside the set, beyond
+ * that they are allocated.  The count is cached so that the protocol's
+ * "exactly one sharer" tests cost nothing.  The engine's calls (sharers.h)
+ * do the bit vector's add/remove/contains/clear in place; the ops below are
+ * the same operations for callers that go through the table. */
 #include "sharers.h"
 
 #include <stdlib.h>
@@ -13,7 +16,7 @@ size_t dsm_sharers_words(int nnodes) { return ((size_t)nnodes + 63) / 64; }
 static void bv_add(dsm_sharers *s, int node)
 {
     uint64_t bit = UINT64_C(1) << (node & 63);
-    uint64_t *w = &s->bits[node >> 6];
+    uint64_t *w = &dsm_sharers_bv_words(s)[node >> 6];
     if (!(*w & bit)) {
         *w |= bit;
         s->n++;
@@ -23,7 +26,7 @@ static void bv_add(dsm_sharers *s, int node)
 static void bv_remove(dsm_sharers *s, int node)
 {
     uint64_t bit = UINT64_C(1) << (node & 63);
-    uint64_t *w = &s->bits[node >> 6];
+    uint64_t *w = &dsm_sharers_bv_words(s)[node >> 6];
     if (*w & bit) {
         *w &= ~bit;
         s->n--;
@@ -34,18 +37,18 @@ static int bv_contains(const dsm_sharers *s, int node)
 {
     if (node < 0 || node >= s->nnodes)
         return 0;
-    return (s->bits[node >> 6] >> (node & 63)) & 1;
+    return (dsm_sharers_bv_cwords(s)[node >> 6] >> (node & 63)) & 1;
 }
 
 static int bv_count(const dsm_sharers *s) { return s->n; }
 
 static void bv_clear(dsm_sharers *s)
 {
-    memset(s->bits, 0, dsm_sharers_words(s->nnodes) * sizeof(uint64_t));
+    memset(dsm_sharers_bv_words(s), 0, dsm_sharers_words(s->nnodes) * sizeof(uint64_t));
     s->n = 0;
 }
 
-static int bv_next(const dsm_sharers *s, int from)
+int dsm_sharers_bv_next(const dsm_sharers *s, int from)
 {
     if (from < 0)
         from = 0;
@@ -53,7 +56,8 @@ static int bv_next(const dsm_sharers *s, int from)
     size_t wi = (size_t)from >> 6;
     if (wi >= nw || s->n == 0)
         return -1;
-    uint64_t w = s->bits[wi] & (~UINT64_C(0) << (from & 63));
+    const uint64_t *words = dsm_sharers_bv_cwords(s);
+    uint64_t w = words[wi] & (~UINT64_C(0) << (from & 63));
     for (;;) {
         if (w) {
             int node = (int)(wi * 64 + (size_t)__builtin_ctzll(w));
@@ -61,7 +65,7 @@ static int bv_next(const dsm_sharers *s, int from)
         }
         if (++wi >= nw)
             return -1;
-        w = s->bits[wi];
+        w = words[wi];
     }
 }
 
@@ -72,22 +76,22 @@ const dsm_sharers_ops dsm_sharers_bitvector = {
     .contains = bv_contains,
     .count = bv_count,
     .clear = bv_clear,
-    .next = bv_next,
-    .init = NULL,     /* the bits are allocated by dsm_sharers_init_with */
+    .next = dsm_sharers_bv_next,
+    .init = NULL,     /* the words are set up by dsm_sharers_init_with */
     .destroy = NULL,
 };
 
 int dsm_sharers_init_with(dsm_sharers *s, int nnodes, const dsm_sharers_ops *ops)
 {
+    memset(s, 0, sizeof *s);
     s->ops = ops ? ops : &dsm_sharers_bitvector;
     s->nnodes = nnodes;
-    s->n = 0;
-    s->bits = NULL;
-    s->impl = NULL;
     if (s->ops->init)
         return s->ops->init(s, nnodes) ? -1 : 0;
-    s->bits = calloc(dsm_sharers_words(nnodes), sizeof(uint64_t));
-    return s->bits ? 0 : -1;
+    if (nnodes <= DSM_SHARERS_INLINE_NODES)
+        return 0;  /* the inline words, zeroed above */
+    s->u.bits = calloc(dsm_sharers_words(nnodes), sizeof(uint64_t));
+    return s->u.bits ? 0 : -1;
 }
 
 int dsm_sharers_init(dsm_sharers *s, int nnodes)
@@ -95,12 +99,20 @@ int dsm_sharers_init(dsm_sharers *s, int nnodes)
     return dsm_sharers_init_with(s, nnodes, NULL);
 }
 
+size_t dsm_sharers_heap_bytes(const dsm_sharers *s)
+{
+    if (s->ops == &dsm_sharers_bitvector && s->nnodes > DSM_SHARERS_INLINE_NODES)
+        return dsm_sharers_words(s->nnodes) * sizeof(uint64_t);
+    return 0;
+}
+
 void dsm_sharers_destroy(dsm_sharers *s)
 {
-    if (s->ops && s->ops->destroy)
+    if (!s->ops)
+        return;  /* never initialised, or destroyed already */
+    if (s->ops->destroy)
         s->ops->destroy(s);
-    free(s->bits);
-    s->bits = NULL;
-    s->impl = NULL;
-    s->n = 0;
+    else if (s->ops == &dsm_sharers_bitvector && s->nnodes > DSM_SHARERS_INLINE_NODES)
+        free(s->u.bits);
+    memset(s, 0, sizeof *s);
 }

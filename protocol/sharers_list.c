@@ -41,7 +41,7 @@ typedef struct plist {
     uint64_t walk_steps;
 } plist;
 
-static plist *impl_of(const dsm_sharers *s) { return (plist *)s->impl; }
+static plist *impl_of(const dsm_sharers *s) { return (plist *)s->u.impl; }
 
 static int plist_init(dsm_sharers *s, int nnodes)
 {
@@ -50,8 +50,7 @@ static int plist_init(dsm_sharers *s, int nnodes)
     if (!p)
         return -1;
     p->head = p->free_head = p->cursor = PLIST_END;
-    s->impl = p;
-    s->bits = NULL;
+    s->u.impl = p;
     s->n = 0;
     return 0;
 }
@@ -63,7 +62,7 @@ static void plist_destroy(dsm_sharers *s)
         free(p->pool);
         free(p);
     }
-    s->impl = NULL;
+    s->u.impl = NULL;
     s->n = 0;
 }
 
@@ -201,10 +200,10 @@ const dsm_sharers_ops dsm_sharers_pointer_list = {
 
 uint64_t dsm_sharers_list_walk_steps(const dsm_sharers *s)
 {
-    return s->ops == &dsm_sharers_pointer_list && s->impl ? impl_of(s)->walk_steps : 0;
+    return s->ops == &dsm_sharers_pointer_list && s->u.impl ? impl_of(s)->walk_steps : 0;
 }
 
 uint32_t dsm_sharers_list_pool_entries(const dsm_sharers *s)
 {
-    return s->ops == &dsm_sharers_pointer_list && s->impl ? (uint32_t)impl_of(s)->pool_size : 0;
+    return s->ops == &dsm_sharers_pointer_list && s->u.impl ? (uint32_t)impl_of(s)->pool_size : 0;
 }

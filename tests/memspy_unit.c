@@ -198,6 +198,26 @@ START_TEST(sampling_plan)
     ck_assert_uint_eq(s.samples, 3);
     ck_assert_uint_eq(s.sampled_cycles, 300);
     ck_assert_double_eq_tol(s.ratio, 0.1, 1e-12);
+    /* windows placed at random (sample_offset=random): each period holds
+     * one window of 100 cycles, at the offset sim_window_offset gives it;
+     * the run below ends 10 cycles into the third period's window */
+    uint64_t open2 = sim_window_offset(1000, 100, 1, 2);
+    ck_assert_uint_le(open2, 900);
+    int differs = 0;
+    for (uint64_t k = 0; k < 16; k++) {
+        uint64_t o = sim_window_offset(1000, 100, 1, k);
+        ck_assert_uint_le(o, 900);
+        ck_assert_uint_eq(o, sim_window_offset(1000, 100, 1, k)); /* repeatable */
+        ck_assert_uint_eq(sim_window_offset(1000, 100, 0, k), 0);
+        differs |= o != open2;
+    }
+    ck_assert(differs); /* not one offset for every period */
+    memspy_sampling_plan_placed(1000, 100, 1, 2000 + open2 + 10, &s);
+    ck_assert_uint_eq(s.samples, 3);
+    ck_assert_uint_eq(s.sampled_cycles, 210);
+    memspy_sampling_plan_placed(1000, 100, 1, 2000 + open2, &s); /* it never opened */
+    ck_assert_uint_eq(s.samples, 2);
+    ck_assert_uint_eq(s.sampled_cycles, 200);
     /* not sampled: one sample, the whole run */
     memspy_sampling_plan(0, 0, 5000, &s);
     ck_assert_uint_eq(s.samples, 1);
@@ -361,10 +381,16 @@ START_TEST(writer_round_trip)
     /* Eq. 6.1 with U = 0: 27 / 255 exactly */
     ck_assert_double_eq_tol(json_object_get_double(member(member(s, "miss_rate"), "value")),
                             27.0 / 255.0, 1e-12);
+    /* ... but the full-run estimates scale by the windows' share of the
+     * time, which the sampling fixes (the references' share swings with the
+     * program's phases): 27 / (300 / 2550), not 27 / 0.1 */
     est = member(member(s, "estimates"), "totals");
+    ck_assert_str_eq(json_object_get_string(member(member(s, "estimates"), "scaled_by")),
+                     "time_ratio");
     ck_assert_double_eq_tol(json_object_get_double(member(member(est, "misses"), "value")),
-                            270.0, 1e-9);
-    ck_assert_double_eq_tol(json_object_get_double(member(est, "stall_cycles")), 14500.0, 1e-9);
+                            27.0 * 2550.0 / 300.0, 1e-9);
+    ck_assert_double_eq_tol(json_object_get_double(member(est, "stall_cycles")),
+                            1450.0 * 2550.0 / 300.0, 1e-9);
     json_object_put(doc);
 
     /* not sampled: ratio 1, one sample, estimates are the counts */

@@ -103,7 +103,9 @@ static size_t count_kind(const proto_actions *a, int kind)
 
 /* ---- sharer sets ---- */
 
-static const int sizes[] = { 1, 64, 65, 1024, 4096 };
+/* 128 and 129: the last size whose words are inside the set, the first
+ * whose words are allocated (DSM_SHARERS_INLINE_NODES). */
+static const int sizes[] = { 1, 64, 65, 128, 129, 1024, 4096 };
 
 START_TEST(sharers_sizes)
 {
@@ -154,7 +156,13 @@ START_TEST(sharers_sizes)
                 break;
             }
         ck_assert_int_eq(sharers_next(&s, from), want);
+        /* the ops table (other callers) agrees with the engine's inline calls */
+        ck_assert_int_eq(s.ops->next(&s, from), want);
+        ck_assert_int_eq(s.ops->contains(&s, from), in[from]);
     }
+    ck_assert_int_eq(sharers_next(&s, -5), sharers_next(&s, 0));
+    ck_assert_int_eq(dsm_sharers_heap_bytes(&s),
+                     n > DSM_SHARERS_INLINE_NODES ? dsm_sharers_words(n) * 8 : 0);
     ck_assert_int_eq(sharers_next(&s, n), -1);
     ck_assert_int_eq(sharers_next(&s, n + 100), -1);
 
@@ -967,7 +975,8 @@ END_TEST
 
 /* Per-block state costs nothing for blocks never used: 4M blocks take no
  * chunk until one is touched, then one cache chunk (4096 blocks) and, at
- * the home, one small chunk of directory pointers and one entry. */
+ * the home, one small chunk of 64 directory entries (56 bytes each), with
+ * the augmentation on also the chunk's 64 pattern records. */
 START_TEST(lazy_per_block_state)
 {
     const uint32_t nblocks = 4u << 20;
@@ -986,15 +995,32 @@ START_TEST(lazy_per_block_state)
     ck_assert_int_eq(recv_msg(h, PM_GETS, 1, 0, nblocks - 1, &a), PROTO_OK);
     size_t after_dir = proto_engine_footprint(h, NULL);
     ck_assert_uint_gt(after_dir, fresh);
-    ck_assert_uint_lt(after_dir - fresh, 4096); /* one pointer chunk and one entry */
+    ck_assert_uint_lt(after_dir - fresh, 8192); /* one entry chunk, its pattern records */
     ck_assert_int_eq(proto_cache_state_of(h, nblocks - 1), PC_I);
+    /* without the augmentation (a simulated machine): the entry chunk only */
+    proto_engine *plain = mk_home(0, 2, nblocks, 0);
+    proto_set_augment(plain, 0);
+    size_t plain_fresh = proto_engine_footprint(plain, NULL);
+    ck_assert_int_eq(recv_msg(plain, PM_GETS, 1, 0, nblocks - 1, &a), PROTO_OK);
+    ck_assert_uint_gt(proto_engine_footprint(plain, NULL), plain_fresh);
+    ck_assert_uint_lt(proto_engine_footprint(plain, NULL) - plain_fresh, 4096);
+    /* the pattern record of a block the augmentation never served: a new one */
+    proto_block_patterns p;
+    ck_assert_int_eq(proto_patterns_of(plain, nblocks - 1, &p), PROTO_OK);
+    ck_assert_int_eq(p.last_owner, -1);
+    ck_assert_int_eq(p.group_id, -1);
+    ck_assert_int_eq(p.guess, -1);
+    ck_assert_uint_eq(p.requests, 0);
+    proto_engine_destroy(plain);
 
     ck_assert_int_eq(access_blk(h, 7, 1, &a), PROTO_OK); /* the home writes block 7 */
     ck_assert_int_eq(proto_cache_state_of(h, 7), PC_MH);
     ck_assert_int_eq(proto_cache_state_of(h, 8), PC_I);
     size_t after_write = proto_engine_footprint(h, NULL);
-    ck_assert_uint_ge(after_write - after_dir, 2 * 4096); /* one cache chunk */
-    ck_assert_uint_lt(after_write - after_dir, 2 * 4096 + 4096);
+    /* one cache chunk, and the directory entry chunk of block 7 with its
+     * pattern records */
+    ck_assert_uint_ge(after_write - after_dir, 2 * 4096);
+    ck_assert_uint_lt(after_write - after_dir, 2 * 4096 + 8192);
     proto_actions_free(&a);
     proto_engine_destroy(h);
 }
@@ -1380,7 +1406,7 @@ typedef struct {
 } arr_set;
 static int arr_inits, arr_destroys;
 
-static arr_set *arr(const dsm_sharers *s) { return (arr_set *)s->impl; }
+static arr_set *arr(const dsm_sharers *s) { return (arr_set *)s->u.impl; }
 static int arr_find(const dsm_sharers *s, int node)
 {
     for (int i = 0; i < arr(s)->n; i++)
@@ -1423,13 +1449,13 @@ static int arr_init(dsm_sharers *s, int nnodes)
 {
     if (nnodes > 64)
         return -1;
-    s->impl = calloc(1, sizeof(arr_set));
+    s->u.impl = calloc(1, sizeof(arr_set));
     arr_inits++;
-    return s->impl ? 0 : -1;
+    return s->u.impl ? 0 : -1;
 }
 static void arr_destroy(dsm_sharers *s)
 {
-    free(s->impl);
+    free(s->u.impl);
     arr_destroys++;
 }
 static const dsm_sharers_ops arr_ops = {
@@ -1444,17 +1470,18 @@ START_TEST(sharers_representation)
     arr_inits = arr_destroys = 0;
     ck_assert_int_eq(dsm_sharers_init_with(&s, 8, &arr_ops), 0);
     ck_assert_int_eq(arr_inits, 1);
-    ck_assert(s.bits == NULL && s.impl != NULL);
+    ck_assert(s.u.impl != NULL);
     sharers_add(&s, 5);
     sharers_add(&s, 2);
     ck_assert_int_eq(sharers_next(&s, 0), 2);
     ck_assert_int_eq(sharers_next(&s, 3), 5);
     dsm_sharers_destroy(&s);
     ck_assert_int_eq(arr_destroys, 1);
-    ck_assert(s.impl == NULL);
+    ck_assert(s.u.impl == NULL);
     ck_assert_int_eq(dsm_sharers_init_with(&s, 100, &arr_ops), -1); /* its own limit */
     ck_assert_int_eq(dsm_sharers_init_with(&s, 100, NULL), 0);      /* NULL: bit vector */
-    ck_assert(s.ops == &dsm_sharers_bitvector && s.bits != NULL);
+    /* 100 nodes: the words are inside the set, nothing allocated */
+    ck_assert(s.ops == &dsm_sharers_bitvector && dsm_sharers_heap_bytes(&s) == 0);
     dsm_sharers_destroy(&s);
 
     /* an engine whose directory uses it */

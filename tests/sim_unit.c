@@ -571,6 +571,42 @@ START_TEST(sampling_windows)
 }
 END_TEST
 
+START_TEST(sampling_windows_random)
+{
+    /* sample_offset=random: period k's window is [k*1000 + o, +100) with o
+     * from sim_window_offset; misses count only inside it, references are
+     * counted as sampled only inside it */
+    recorder *rec = calloc(1, sizeof *rec);
+    const char *const opts[] = {"sample_period=1000", "sample_length=100", "sample_offset=random",
+                                NULL};
+    sim_machine *m = make("uniform", 1, 1 << 20, rec, opts);
+    uint64_t o = sim_window_offset(1000, 100, 1, 1);
+    uintptr_t a = BASE;
+    if (o > 0) {
+        sim_set_clock(m, 0, 1000 + o - 1);
+        ref(m, 0, a += 64, 4, 0); /* just before the window: not counted */
+        ck_assert_int_eq(rec->n, 0);
+    }
+    sim_set_clock(m, 0, 1000 + o);
+    ref(m, 0, a += 64, 4, 0); /* the window's first cycle */
+    ck_assert_int_eq(rec->n, 1);
+    sim_set_clock(m, 0, 1000 + o + 99);
+    ref(m, 0, a += 64, 4, 0); /* its last */
+    ck_assert_int_eq(rec->n, 2);
+    sim_set_clock(m, 0, 1000 + o + 100);
+    ref(m, 0, a += 64, 4, 0); /* closed */
+    ck_assert_int_eq(rec->n, 2);
+    ck_assert_uint_eq(sim_references_sampled(m), 2);
+    sim_destroy(m);
+    char err[256];
+    sim_params p;
+    ck_assert_int_eq(sim_params_for("uniform", 1, &p, err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "sample_offset=middle", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "sample_offset"));
+    free(rec);
+}
+END_TEST
+
 START_TEST(procedure_switch_hook)
 {
     /* the model's procedure_switch runs when the procedure id changes, and
@@ -595,6 +631,85 @@ START_TEST(procedure_switch_hook)
     ck_assert_int_eq(g_switches, 2);
     ck_assert_uint_eq(sim_clock(m, 0), 2 * 7 + 3);
     sim_destroy(m);
+}
+END_TEST
+
+START_TEST(procedure_switch_calls)
+{
+    /* sim_procedure_switch, as the front end calls it at procedure entry and
+     * exit: the model's hook runs once per change of procedure (not for a
+     * repeated id), the processor's clock moves by the hook's cycles, and
+     * only the switches inside the processor's measured section count
+     * there */
+    sim_timing_ops ops = test_timed;
+    ops.procedure_switch = tm_switch;
+    sim_params p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.machine, sizeof p.machine, "test-switch");
+    p.nprocs = 2;
+    tm_defaults(&p);
+    char err[256];
+    g_log = NULL;
+    g_random = 0;
+    g_switches = 0;
+    sim_machine *m = sim_create_model(&p, &ops, BASE, 4096, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(sim_has_procedure_switch(m), 1);
+    ck_assert_int_eq(sim_procedure_switch(m, 0, 5), 0);
+    ck_assert_int_eq(g_switches, 1);
+    ck_assert_uint_eq(sim_clock(m, 0), 7);
+    ck_assert_int_eq(sim_procedure_switch(m, 0, 5), 0); /* the same id: free */
+    ck_assert_int_eq(g_switches, 1);
+    ck_assert_uint_eq(sim_clock(m, 0), 7);
+    ck_assert_uint_eq(sim_clock(m, 1), 0); /* the other processor is untouched */
+    ck_assert_int_eq(sim_section_begin(m, 0), 0);
+    ck_assert_int_eq(sim_procedure_switch(m, 0, 6), 0);
+    ck_assert_int_eq(sim_procedure_switch(m, 0, 5), 0); /* back to the caller: a change */
+    ck_assert_int_eq(sim_procedure_switch(m, 1, 6), 0); /* outside its section */
+    ck_assert_int_eq(g_switches, 4);
+    ck_assert_uint_eq(sim_clock(m, 0), 3 * 7);
+    ck_assert_uint_eq(sim_clock(m, 1), 7);
+    ck_assert_int_eq(sim_section_end(m, 1), -1); /* processor 1 never began one */
+    ck_assert_int_eq(sim_section_end(m, 0), 0);
+    ck_assert_int_eq(sim_procedure_switch(m, 0, 7), 0); /* after the section */
+    sim_section sec;
+    sim_section_get(m, &sec);
+    ck_assert(sec.begun && sec.ended);
+    ck_assert_uint_eq(sec.begin, 7);
+    ck_assert_uint_eq(sec.end, 3 * 7);
+    ck_assert_uint_eq(sec.procedure_switches, 2);
+    ck_assert_uint_eq(sec.procedure_switch_cycles, 2 * 7);
+    ck_assert_int_lt(sim_procedure_switch(m, 2, 1), 0); /* no such processor */
+    sim_destroy(m);
+
+    /* a model without the hook: nothing to call, nothing charged */
+    recorder *rec = calloc(1, sizeof *rec);
+    ck_assert_ptr_nonnull(rec);
+    m = make("uniform", 2, 4096, rec, NULL);
+    ck_assert_int_eq(sim_has_procedure_switch(m), 0);
+    for (int id = 0; id < 10; id++)
+        ck_assert_int_eq(sim_procedure_switch(m, 0, id), 0);
+    ck_assert_uint_eq(sim_clock(m, 0), 0);
+    sim_destroy(m);
+
+    /* FLASH: FP-Proc pays 12 system cycles (24 processor cycles) for an
+     * uncontended procedure command, the other modes nothing */
+    static const char *const modes[] = { "fp_mode=proc", "fp_mode=noproc", "fp_mode=control" };
+    static const sim_time want[] = { 24, 0, 0 };
+    for (int i = 0; i < 3; i++) {
+        sim_params fp;
+        ck_assert_int_eq(sim_params_for("flash", 2, &fp, err, sizeof err), 0);
+        ck_assert_msg(sim_params_set(&fp, modes[i], err, sizeof err) == 0, "%s", err);
+        m = sim_create(&fp, BASE, 1 << 20, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        ck_assert_int_eq(sim_procedure_switch(m, 1, 3), 0);
+        ck_assert_int_eq(sim_procedure_switch(m, 1, 3), 0);
+        ck_assert_msg(sim_clock(m, 1) == want[i], "%s: clock %llu, want %llu", modes[i],
+                      (unsigned long long)sim_clock(m, 1), (unsigned long long)want[i]);
+        ck_assert_uint_eq(sim_clock(m, 0), 0);
+        sim_destroy(m);
+    }
+    free(rec);
 }
 END_TEST
 
@@ -729,7 +844,9 @@ static Suite *suite(void)
     tcase_add_test(tc, fifo_per_pair_random_delays);
     tcase_add_test(tc, determinism);
     tcase_add_test(tc, sampling_windows);
+    tcase_add_test(tc, sampling_windows_random);
     tcase_add_test(tc, procedure_switch_hook);
+    tcase_add_test(tc, procedure_switch_calls);
     tcase_add_test(tc, evictions_and_exclusive_clean);
     tcase_add_test(tc, registered_machines_run);
     tcase_add_test(tc, bad_params);

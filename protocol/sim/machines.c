@@ -140,6 +140,14 @@ int sim_params_set(sim_params *p, const char *kv, char *err, size_t errlen)
         return parse_flag(key, value, &p->replacement_hints, err, errlen);
     if (!strcmp(key, "excl_clean"))
         return parse_flag(key, value, &p->excl_clean, err, errlen);
+    if (!strcmp(key, "sample_offset")) {
+        if (strcmp(value, "start") && strcmp(value, "random")) {
+            snprintf(err, errlen, "option 'sample_offset' takes start or random, got '%s'", value);
+            return -1;
+        }
+        p->sample_random = !strcmp(value, "random");
+        return 0;
+    }
     if (!strcmp(key, "read_recall")) {
         if (strcmp(value, "keep") && strcmp(value, "drop")) {
             snprintf(err, errlen, "option 'read_recall' takes keep or drop, got '%s'", value);

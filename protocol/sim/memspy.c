@@ -208,6 +208,12 @@ memspy_rate memspy_eq61(uint64_t known_hits, uint64_t known_misses, uint64_t unk
 
 void memspy_sampling_plan(uint64_t period, uint64_t length, uint64_t end, memspy_sampling *out)
 {
+    memspy_sampling_plan_placed(period, length, 0, end, out);
+}
+
+void memspy_sampling_plan_placed(uint64_t period, uint64_t length, int random, uint64_t end,
+                                 memspy_sampling *out)
+{
     memset(out, 0, sizeof *out);
     out->period = period;
     out->length = length;
@@ -220,8 +226,12 @@ void memspy_sampling_plan(uint64_t period, uint64_t length, uint64_t end, memspy
         return;
     }
     uint64_t whole = end / period, rest = end % period;
-    out->samples = whole + (rest > 0);
-    out->sampled_cycles = whole * length + (rest < length ? rest : length);
+    /* the last, partial period: its window opens at `open` (the machine's
+     * sim_window_offset) and may not have opened, or closed, by the end */
+    uint64_t open = sim_window_offset(period, length, random, whole);
+    out->samples = whole + (rest > open);
+    out->sampled_cycles = whole * length +
+                          (rest > open ? (rest - open < length ? rest - open : length) : 0);
     out->ratio = end ? (double)out->sampled_cycles / (double)end : 0.0;
 }
 

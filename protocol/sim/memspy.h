@@ -105,6 +105,10 @@ typedef struct memspy_sampling {
                                   SamplesTaken x SampleLength / Total, in time */
 } memspy_sampling;
 void memspy_sampling_plan(uint64_t period, uint64_t length, uint64_t end, memspy_sampling *out);
+/* The same with the windows placed as the machine placed them
+ * (sample_offset=random: sim_window_offset). */
+void memspy_sampling_plan_placed(uint64_t period, uint64_t length, int random, uint64_t end,
+                                 memspy_sampling *out);
 
 /* A full-run estimate of a count measured inside the samples: Eq. 6.1
  * scaled from the sampled references to the whole run.  With R sampled

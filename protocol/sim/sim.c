@@ -67,6 +67,7 @@ typedef struct sim_proc {
     uint8_t is_write;
     int procedure;
     int last_procedure;      /* procedure of the previous reference (switch detection) */
+    int in_section;          /* between its sim_section_begin and sim_section_end */
     uint32_t block;          /* line missed */
     uintptr_t miss_addr;     /* bytes of the reference in that line */
     uint32_t miss_len;
@@ -114,6 +115,7 @@ struct sim_machine {
     sim_collector collectors[SIM_MAX_COLLECTORS];
     int ncollectors;
     sim_time now;
+    sim_section section;     /* the measured section (sim_section_begin/end) */
     int failed;
     char err[256];
 };
@@ -131,7 +133,12 @@ static void fail(sim_machine *m, int rc, const char *fmt, ...)
 
 static inline int stats_on_at(const sim_machine *m, sim_time t)
 {
-    return !m->p.sample_period || t % m->p.sample_period < m->p.sample_length;
+    if (!m->p.sample_period)
+        return 1;
+    uint64_t k = t / m->p.sample_period;
+    uint64_t into = t - k * m->p.sample_period;
+    uint64_t open = sim_window_offset(m->p.sample_period, m->p.sample_length, m->p.sample_random, k);
+    return into >= open && into - open < m->p.sample_length;
 }
 
 static inline int log2u(uint64_t v)
@@ -240,6 +247,7 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
         pr->f.hit_cycles = p->hit_cycles;
         pr->f.period = p->sample_period;
         pr->f.length = p->sample_length;
+        pr->f.window_random = (uint64_t)p->sample_random;
         pr->f.in_window = pr->f.track_bytes = 1;
         if (pr->f.period)
             sim_fast_window(&pr->f);
@@ -332,23 +340,31 @@ uint64_t sim_references_sampled(const sim_machine *m)
 sim_fast *sim_fast_of(sim_machine *m, int proc) { return &m->procs[proc].f; }
 int sim_has_procedure_switch(const sim_machine *m) { return m->ops->procedure_switch != NULL; }
 
-/* The sampling window state of f's clock: [kN, kN+L) is on, the rest of
- * each period off (stats_on_at).  Entering a window, the lines this
+/* The sampling window state of f's clock: [kN+o, kN+o+L) is on (o:
+ * sim_window_offset, 0 unless windows are placed at random), the rest of
+ * each period off (stats_on_at).  The state holds until the clock leaves
+ * the window, or the stretch before or after it, that it is in.  Entering a window, the lines this
  * processor holds get every byte marked touched: outside windows the hit
  * path records no bytes, so a line held since before the window is judged
  * true sharing when it is taken (doc/simulation.md, "Time sampling"). */
 void sim_fast_window(sim_fast *f)
 {
-    sim_time k = f->clock / f->period * f->period;
+    uint64_t index = f->clock / f->period;
+    sim_time k = index * f->period;
+    sim_time open = k + sim_window_offset(f->period, f->length, (int)f->window_random, index);
     int was = f->in_window;
-    if (f->clock - k < f->length) {
-        f->in_window = 1;
+    if (f->clock < open) {
+        f->in_window = 0;
         f->win_start = k;
+        f->win_span = open - k;
+    } else if (f->clock - open < f->length) {
+        f->in_window = 1;
+        f->win_start = open;
         f->win_span = f->length;
     } else {
         f->in_window = 0;
-        f->win_start = k + f->length;
-        f->win_span = f->period - f->length;
+        f->win_start = open + f->length;
+        f->win_span = k + f->period - f->win_start;
     }
     f->track_bytes = f->in_window;
     if (f->in_window && !was) {
@@ -991,7 +1007,12 @@ static void procedure_changed(sim_machine *m, int proc, int procedure)
     pr->last_procedure = procedure;
     if (m->ops->procedure_switch) {
         sim_time occ = 0;
-        pr->f.clock += m->ops->procedure_switch(m->model, proc, procedure, pr->f.clock, &occ);
+        sim_time stall = m->ops->procedure_switch(m->model, proc, procedure, pr->f.clock, &occ);
+        pr->f.clock += stall;
+        if (pr->in_section && (stall || occ)) { /* a charged switch (not a free mode) */
+            m->section.procedure_switches++;
+            m->section.procedure_switch_cycles += stall;
+        }
         if (occ && !m->fixed) {
             sim_time from = m->ctrl_busy[proc] > pr->f.clock ? m->ctrl_busy[proc] : pr->f.clock;
             m->ctrl_busy[proc] = from + occ;
@@ -1010,6 +1031,44 @@ int sim_procedure_switch(sim_machine *m, int proc, int procedure)
         procedure_changed(m, proc, procedure);
     return 0;
 }
+
+/* The measured section: the first begin to the last end, by the processors'
+ * clocks; procedure switches are counted while their processor is inside. */
+int sim_section_begin(sim_machine *m, int proc)
+{
+    if (proc < 0 || proc >= m->nprocs) {
+        fail(m, PROTO_EINVAL, "sim_section_begin: processor %d, but the machine has %d", proc,
+             m->nprocs);
+        return m->failed;
+    }
+    sim_proc *pr = &m->procs[proc];
+    if (pr->in_section)
+        return 0; /* already inside: the section began earlier */
+    pr->in_section = 1;
+    if (!m->section.begun || pr->f.clock < m->section.begin)
+        m->section.begin = pr->f.clock;
+    m->section.begun = 1;
+    return 0;
+}
+
+int sim_section_end(sim_machine *m, int proc)
+{
+    if (proc < 0 || proc >= m->nprocs) {
+        fail(m, PROTO_EINVAL, "sim_section_end: processor %d, but the machine has %d", proc,
+             m->nprocs);
+        return m->failed;
+    }
+    sim_proc *pr = &m->procs[proc];
+    if (!pr->in_section)
+        return -1; /* no begin on this processor: the caller reports it */
+    pr->in_section = 0;
+    if (!m->section.ended || pr->f.clock > m->section.end)
+        m->section.end = pr->f.clock;
+    m->section.ended = 1;
+    return 0;
+}
+
+void sim_section_get(const sim_machine *m, sim_section *out) { *out = m->section; }
 
 int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_write,
             int procedure)

@@ -108,6 +108,9 @@ typedef struct sim_params {
     int fp_mode;             /* sim_fp_mode (FLASH) */
     uint64_t sample_period;  /* time sampling: 0 = statistics always on; else */
     uint64_t sample_length;  /* statistics on for sample_length of each sample_period cycles */
+    int sample_random;       /* sample_offset=random (1): each window at a pseudo-random
+                                place in its period (sim_window_offset); start (0): at
+                                the start of each period */
     /* the machine's own timing constants live in its model (timing.h):
      * "key=value" options for it, separated by ';', in the order given
      * (sim_params_set validates and appends them; sim_create replays them) */
@@ -168,6 +171,24 @@ uint64_t sim_references_sampled(const sim_machine *m);
 int sim_procedure_switch(sim_machine *m, int proc, int procedure);
 int sim_has_procedure_switch(const sim_machine *m);
 
+/* The measured section of a run (SPLASH-2's timed part, between the
+ * program's dsm_sim_section_begin and dsm_sim_section_end): it runs from the
+ * earliest clock at which a processor began it to the latest clock at which
+ * one ended it.  A processor already inside ignores another begin;
+ * sim_section_end on a processor that is not inside returns -1 and changes
+ * nothing.  Procedure switches (sim_procedure_switch) that the model charged
+ * (cycles or occupancy) on a processor inside its section are counted, with
+ * the cycles they added to its clock. */
+typedef struct sim_section {
+    int begun, ended;             /* some processor began / ended it */
+    sim_time begin, end;          /* first begin's clock, last end's clock */
+    uint64_t procedure_switches;  /* charged switches inside the section */
+    sim_time procedure_switch_cycles;
+} sim_section;
+int sim_section_begin(sim_machine *m, int proc);
+int sim_section_end(sim_machine *m, int proc);
+void sim_section_get(const sim_machine *m, sim_section *out);
+
 /* ---------------- the hit path, inlined by the front end ----------------
  * A reference that stays inside one line and finds it cached with the
  * access it needs is a hit: its cost is hit_cycles and the bytes it touched
@@ -210,12 +231,31 @@ typedef struct sim_fast {
     /* time sampling: the window state holds for clocks in
      * [win_start, win_start + win_span) */
     uint64_t period, length; /* sample_period, sample_length (0: no sampling) */
+    uint64_t window_random;  /* sample_random: windows placed by sim_window_offset */
     sim_time win_start, win_span;
     uint8_t stalled;         /* a reference is in progress (a miss in flight):
                                 sim_stalled, read by the scheduler */
     uint8_t in_window;       /* statistics on at the last reference */
     uint8_t track_bytes;     /* record touched bytes (off outside windows) */
 } sim_fast;
+
+/* Where the statistics window of period k (cycles [k*period, (k+1)*period))
+ * opens, from the period's start: 0 with windows at the start of each
+ * period; with random placement (MemSpy 6.7.1: samples that do not keep
+ * coinciding with a periodic phase of the program) a pseudo-random offset
+ * in [0, period - length] that depends only on k, so runs are repeatable
+ * and every period still holds exactly one window of `length` cycles. */
+static inline uint64_t sim_window_offset(uint64_t period, uint64_t length, int random,
+                                         uint64_t k)
+{
+    if (!random || length >= period)
+        return 0;
+    uint64_t z = k + 0x9e3779b97f4a7c15ull; /* splitmix64 of the period's index */
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return z % (period - length + 1);
+}
 
 sim_fast *sim_fast_of(sim_machine *m, int proc);
 /* The window state of f's clock changed (internal to the hit path). */
