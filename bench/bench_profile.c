@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 #define TARGET_PCT 3.0
 #define MAX_PAIRS 64
 
@@ -39,36 +41,6 @@ static const app apps[] = {
     { "particles v3", "particles", "--version 3 16384 40", "particles: time " },
 };
 #define NAPPS (sizeof apps / sizeof apps[0])
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double least(const double *v, int n)
-{
-    double m = v[0];
-    for (int i = 1; i < n; i++)
-        if (v[i] < m)
-            m = v[i];
-    return m;
-}
-
-static double median(double *v, int n)
-{
-    double t[MAX_PAIRS];
-    memcpy(t, v, (size_t)n * sizeof *v);
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
 
 /* The loop time an application printed: "particles: time T s", or the last
  * ", T s" of "jacobi: ..." / "matmul: ..." (the line with the checksum). */
@@ -97,7 +69,7 @@ static int run(const char *dsmrun, const char *dir, int nodes, const app *a, int
              "cd '%s' && DSM_PROFILE='%s' DSM_PROFILE_SUMMARY=off '%s' -n %d --timeout 300 "
              "'%s/%s' %s 2>&1",
              tmp, prof, dsmrun, nodes, dir, a->prog, a->args);
-    double t0 = now();
+    double t0 = bench_now();
     FILE *f = popen(cmd, "r");
     if (!f) {
         perror("bench_profile: popen");
@@ -109,7 +81,7 @@ static int run(const char *dsmrun, const char *dir, int nodes, const app *a, int
         ok |= strstr(line, "result OK") != NULL;
     }
     int st = pclose(f);
-    *wall = now() - t0;
+    *wall = bench_now() - t0;
     if (st != 0 || !got || !ok) {
         fprintf(stderr, "bench_profile: %s (profile %s) failed (status %d%s%s): %s\n", a->label,
                 profile ? "on" : "off", st, got ? "" : ", no loop time", ok ? "" : ", no result OK",
@@ -144,21 +116,10 @@ int main(int argc, char **argv)
     }
     /* the launcher and the apps: next to this program unless told */
     char here[4096], dsmrun[4200], dir[4200];
-    ssize_t n = readlink("/proc/self/exe", here, sizeof here - 1);
-    if (n <= 0) {
+    if (bench_build_dir(here, sizeof here)) {
         perror("bench_profile: /proc/self/exe");
         return 1;
     }
-    here[n] = '\0';
-    char *slash = strrchr(here, '/'); /* .../bench/bench_profile -> .../bench */
-    *slash = '\0';
-    slash = strrchr(here, '/');
-    if (slash && !strcmp(slash + 1, ".libs")) { /* a libtool wrapper's real program */
-        *slash = '\0';
-        slash = strrchr(here, '/');
-    }
-    if (slash) /* bench -> the build directory */
-        *slash = '\0';
     snprintf(dsmrun, sizeof dsmrun, "%s", getenv("DSMRUN") ? getenv("DSMRUN") : "");
     if (!*dsmrun)
         snprintf(dsmrun, sizeof dsmrun, "%s/dsmrun", here);
@@ -193,9 +154,9 @@ int main(int argc, char **argv)
             failed = 1;
             continue;
         }
-        double l0 = median(loop[0], pairs), l1 = median(loop[1], pairs);
-        double w0 = median(wall[0], pairs), w1 = median(wall[1], pairs);
-        double b0 = least(loop[0], pairs), b1 = least(loop[1], pairs);
+        double l0 = bench_median(loop[0], pairs), l1 = bench_median(loop[1], pairs);
+        double w0 = bench_median(wall[0], pairs), w1 = bench_median(wall[1], pairs);
+        double b0 = bench_least(loop[0], pairs), b1 = bench_least(loop[1], pairs);
         double ov = 100.0 * (l1 - l0) / l0, ovw = 100.0 * (w1 - w0) / w0;
         double ovb = 100.0 * (b1 - b0) / b0;
         if (ov > worst)

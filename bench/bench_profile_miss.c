@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench_util.h"
 #include "core_ops.h"
 #include "dsm.h"
 #include "node.h"
@@ -18,18 +19,6 @@
 enum { READ, WRITE, UPGRADE, NKINDS };
 static const char *const kind_name[NKINDS] = { "remote read miss", "remote write miss",
                                                 "upgrade" };
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 int main(int argc, char **argv)
 {
@@ -79,7 +68,7 @@ int main(int argc, char **argv)
                 on_v[i] = res[(size_t)(0 * NKINDS + k) * (size_t)pairs + (size_t)i];
                 off_v[i] = res[(size_t)(1 * NKINDS + k) * (size_t)pairs + (size_t)i];
             }
-            double a = median(off_v, pairs), b = median(on_v, pairs);
+            double a = bench_median(off_v, pairs), b = bench_median(on_v, pairs);
             double ov = (b - a) / a * 100;
             if (ov > worst)
                 worst = ov;

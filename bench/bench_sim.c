@@ -34,6 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 #define FULL_TARGET 30.0
 #define SAMPLED_TARGET 10.0
 #define SAMPLE_PERIOD 1000000
@@ -55,27 +57,6 @@ static const app apps[] = {
 
 enum { NATIVE, FULL, SAMPLED, FLASH, NSETTINGS };
 static const char *const setting_names[NSETTINGS] = {"native", "full", "sampled", "flash"};
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(const double *v, int n)
-{
-    double t[MAX_RUNS];
-    memcpy(t, v, (size_t)n * sizeof *v);
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
 
 /* The whole of a small file, NUL-terminated (malloc'd), or NULL. */
 static char *slurp(const char *path)
@@ -164,7 +145,7 @@ static int run(const paths *ps, const app *a, const char *args, int setting, int
         argv[argc++] = w;
     argv[argc] = NULL;
 
-    double t0 = now();
+    double t0 = bench_now();
     pid_t pid = fork();
     if (pid < 0) {
         perror("bench_sim: fork");
@@ -191,7 +172,7 @@ static int run(const paths *ps, const app *a, const char *args, int setting, int
     int st;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
-    out->wall = now() - t0;
+    out->wall = bench_now() - t0;
     char *text = slurp(log);
     char ok[64];
     snprintf(ok, sizeof ok, "%s: result OK", a->name);
@@ -219,26 +200,6 @@ static int run(const paths *ps, const app *a, const char *args, int setting, int
 
 /* The directory this program lives in, minus bench/ and .libs/: the build
  * directory. */
-static int build_dir(char *out, size_t len)
-{
-    char here[4096];
-    ssize_t n = readlink("/proc/self/exe", here, sizeof here - 1);
-    if (n <= 0)
-        return -1;
-    here[n] = '\0';
-    char *slash = strrchr(here, '/');
-    *slash = '\0';
-    slash = strrchr(here, '/');
-    if (slash && !strcmp(slash + 1, ".libs")) {
-        *slash = '\0';
-        slash = strrchr(here, '/');
-    }
-    if (slash)
-        *slash = '\0';
-    snprintf(out, len, "%s", here);
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     int runs = 3, procs = 4, quick = 0, flash = 1;
@@ -261,7 +222,7 @@ int main(int argc, char **argv)
         return 1;
     }
     char top[4096], dir[4200];
-    if (build_dir(top, sizeof top)) {
+    if (bench_build_dir(top, sizeof top)) {
         perror("bench_sim: /proc/self/exe");
         return 1;
     }
@@ -321,7 +282,7 @@ int main(int argc, char **argv)
         }
         double t[NSETTINGS];
         for (int s = 0; s < nset; s++)
-            t[s] = median(wall[s], runs);
+            t[s] = bench_median(wall[s], runs);
         char *full = slurp(stats[FULL]), *smp = slurp(stats[SAMPLED]);
         double full_misses = full ? json_path(full, (const char *const[]){"totals", "misses", NULL})
                                   : 0.0 / 0.0;

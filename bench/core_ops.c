@@ -2,6 +2,7 @@
  * bench_transport (core_ops.h). */
 #define _GNU_SOURCE 1
 #include "core_ops.h"
+#include "bench_util.h"
 
 #include <sched.h>
 #include <signal.h>
@@ -55,17 +56,10 @@ static double probe_fault_batch(size_t page, int pages, int count)
     return (double)total / 1e3 / count;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Median of 7 batches: the machine is shared, single batches are noisy. */
 double bench_median7(double v[7])
 {
-    qsort(v, 7, sizeof v[0], cmp_double);
-    return v[3];
+    return bench_median(v, 7);
 }
 
 double bench_probe_fault_us(size_t page, int pages, int count)

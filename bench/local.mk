@@ -4,22 +4,23 @@
 EXTRA_PROGRAMS = bench/bench_core bench/bench_patterns bench/bench_profile bench/bench_profile_miss
 # bench_sim: simulated machines against the native run (issue 6), the apps as child jobs
 EXTRA_PROGRAMS += bench/bench_sim
-bench_bench_sim_SOURCES = bench/bench_sim.c
+bench_bench_sim_SOURCES = bench/bench_sim.c bench/bench_util.h bench/bench_util.c
 # bench_hooks: the native cost of dsmcc's hooks (built with the instrumentation)
 EXTRA_PROGRAMS += bench/bench_hooks
 bench_bench_hooks_SOURCES = bench/bench_hooks.c
 bench_bench_hooks_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
 bench_bench_hooks_LINK = $(DSMCC_LINK)
 bench_bench_hooks_LDADD = libdsm.la
-bench_bench_core_SOURCES = bench/bench_core.c bench/core_ops.h bench/core_ops.c
+bench_bench_core_SOURCES = bench/bench_core.c bench/core_ops.h bench/core_ops.c bench/bench_util.h bench/bench_util.c
 bench_bench_core_LDADD = libdsm.la
 bench_bench_patterns_SOURCES = bench/bench_patterns.c
 bench_bench_patterns_LDADD = libdsm.la
 # bench_profile_miss: the profile's cost per miss, recording alternated in one run
-bench_bench_profile_miss_SOURCES = bench/bench_profile_miss.c bench/core_ops.h bench/core_ops.c
+bench_bench_profile_miss_SOURCES = bench/bench_profile_miss.c bench/core_ops.h bench/core_ops.c \
+	bench/bench_util.h bench/bench_util.c
 bench_bench_profile_miss_LDADD = libdsm.la
 # bench_profile: the profile on vs DSM_PROFILE=off on the apps, as child jobs
-bench_bench_profile_SOURCES = bench/bench_profile.c
+bench_bench_profile_SOURCES = bench/bench_profile.c bench/bench_util.h bench/bench_util.c
 CLEANFILES += $(EXTRA_PROGRAMS)
 
 bench: $(EXTRA_PROGRAMS)
@@ -37,7 +38,8 @@ run-bench: bench dsmrun apps/jacobi apps/matmul apps/particles apps/fft apps/lu 
 EXTRA_DIST += bench/bench_transport.sh bench/bench_transport.c
 if HAVE_MPI
 EXTRA_PROGRAMS += bench/bench_transport
-bench_bench_transport_SOURCES = bench/bench_transport.c bench/core_ops.h bench/core_ops.c
+bench_bench_transport_SOURCES = bench/bench_transport.c bench/core_ops.h bench/core_ops.c \
+	bench/bench_util.h bench/bench_util.c
 bench_bench_transport_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
 bench_bench_transport_LDADD = libdsm.la $(MPI_LIBS)
 run-bench-transport: bench/bench_transport dsmrun
