@@ -82,8 +82,15 @@ static void row_fft(cplx *row, long r, const cplx *roots, int dir)
  * lines fetched from another processor's rows are used several times. */
 static void transpose(cplx *dst, const cplx *src, long r, long lo, long hi)
 {
+    /* Staggered, as SPLASH-2's FFT does: each processor starts with the
+     * columns of its own band and wraps around, so at any moment the
+     * processors read from different owners instead of all from the same
+     * one (a hot spot at one home at a time). */
     enum { TILE = 8 };
-    for (long c0 = 0; c0 < r; c0 += TILE) {
+    long ntiles = (r + TILE - 1) / TILE;
+    long first = (lo / TILE) % ntiles;
+    for (long k = 0; k < ntiles; k++) {
+        long c0 = ((first + k) % ntiles) * TILE;
         long c1 = c0 + TILE < r ? c0 + TILE : r;
         for (long i = lo; i < hi; i++)
             for (long c = c0; c < c1; c++)
