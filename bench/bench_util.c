@@ -1,4 +1,4 @@
-/* bench_util.c - clock, medians and the build directory for the benchmarks
+/* bench_util.c - clock, median and the build directory for the benchmarks
  * (bench_util.h). */
 #define _GNU_SOURCE 1
 #include "bench_util.h"
@@ -31,15 +31,6 @@ double bench_median(const double *v, int n)
     qsort(t, (size_t)n, sizeof *t, cmp_double);
     double m = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
     free(t);
-    return m;
-}
-
-double bench_least(const double *v, int n)
-{
-    double m = v[0];
-    for (int i = 1; i < n; i++)
-        if (v[i] < m)
-            m = v[i];
     return m;
 }
 

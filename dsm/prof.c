@@ -27,7 +27,6 @@
 #include "prof_diff.h"
 
 #include <dlfcn.h>
-#include <emmintrin.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <stdio.h>
@@ -468,32 +467,13 @@ int dsm_prof_pending(const dsm_rt *rt)
     return rt->prof && __atomic_load_n(&rt->prof->npend, __ATOMIC_RELAXED);
 }
 
-/* The twin is written once now and read once at the diff, often much
- * later: non-temporal stores skip reading its (cold) lines into the cache
- * first, which was most of a twin's cost.  Twins come from malloc (16-byte
- * aligned) and blocks are whole pages. */
-static void twin_copy(unsigned char *dst, const unsigned char *src, size_t n)
-{
-    if (((uintptr_t)dst & 15) || (n & 63)) {
-        memcpy(dst, src, n);
-        return;
-    }
-    for (size_t i = 0; i < n; i += 64) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(src + i));
-        __m128i b = _mm_loadu_si128((const __m128i *)(src + i + 16));
-        __m128i c = _mm_loadu_si128((const __m128i *)(src + i + 32));
-        __m128i d = _mm_loadu_si128((const __m128i *)(src + i + 48));
-        _mm_stream_si128((__m128i *)(dst + i), a);
-        _mm_stream_si128((__m128i *)(dst + i + 16), b);
-        _mm_stream_si128((__m128i *)(dst + i + 32), c);
-        _mm_stream_si128((__m128i *)(dst + i + 48), d);
-    }
-    _mm_sfence();
-}
-
 void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access)
 {
     dsm_prof *p = rt->prof;
+    /* with home diffs, twins are the home's business only: a remote
+     * writer's epoch is diffed at its home (dsm_prof_writeback) */
+    if (p->home_diff && proto_home(rt->eng, block) != rt->self)
+        return;
     pblk *b = pb_get(p, block);
     if (!b)
         return;
@@ -522,10 +502,9 @@ void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access)
         end_epoch(rt, block, b); /* the copy is unchanged since write access went */
     if (b->twin || !p->recording)
         return;
-    /* with home diffs, only the home's own epochs need a twin, and only
-     * for blocks some other node writes too (a false-sharing transfer needs
-     * two writers) */
-    if (p->home_diff && (proto_home(rt->eng, block) != rt->self || !b->remote_writer))
+    /* with home diffs, the home twins only blocks some other node writes
+     * too (a false-sharing transfer needs two writers) */
+    if (p->home_diff && !b->remote_writer)
         return;
     if (p->twin_bytes + p->bs > TWIN_BYTES_MAX) {
         p->twins_skipped++;
@@ -537,7 +516,7 @@ void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access)
         return;
     }
     /* the data is installed before write access is given (PA_INSTALL first) */
-    twin_copy(t, (const unsigned char *)rt->region.proto + ((size_t)block << rt->region.block_shift), p->bs);
+    memcpy(t, rt->region.proto + ((size_t)block << rt->region.block_shift), p->bs);
     b->twin = t;
     b->twin_t0 = dsm_ticks();
     p->twin_bytes += p->bs;

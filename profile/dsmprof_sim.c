@@ -404,13 +404,3 @@ int dsmprof_memspy(int argc, char **argv)
     json_object_put(root);
     return rc;
 }
-
-/* FALLBACK until profile/dsmprof_flashpoint.c (FlashPoint's part of the
- * build) is linked into dsmprof: its strong definition replaces this one. */
-__attribute__((weak)) int dsmprof_flashpoint(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "dsmprof flashpoint: not built into this dsmprof\n");
-    return 1;
-}

@@ -7,10 +7,15 @@
 #                          is profile/simprof_json.c
 #   profile/dsmprof_sim.c  dsmprof memspy (and the declaration of dsmprof
 #                          flashpoint, profile/dsmprof_flashpoint.c)
+#   profile/flashpoint_json.c     the "flashpoint" section of dsm-sim/1 (libdsm,
+#                          next to simprof.c, which embeds it)
+#   profile/dsmprof_flashpoint.c  dsmprof flashpoint RUN CONTROL: Tables 1-3
 EXTRA_DIST += doc/sim-format.md
 
 dsmprof_SOURCES += profile/dsmprof_sim.h profile/dsmprof_sim.c
 # libdsm writes the file at finalize (dsm/sim_run.c); the machine library
 # (protocol/sim/local.mk) carries the collector.
-libdsm_la_SOURCES += profile/simprof.h profile/simprof.c profile/simprof_json.c
+libdsm_la_SOURCES += profile/simprof.h profile/simprof.c profile/simprof_json.c \
+	profile/flashpoint_json.h profile/flashpoint_json.c
+dsmprof_SOURCES += profile/dsmprof_flashpoint.c
 libdsmsim_la_SOURCES += protocol/sim/memspy.h protocol/sim/memspy.c

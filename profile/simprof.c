@@ -3,11 +3,8 @@
  * into libdsm: the simulation front end (dsm/sim_*.c) calls it at
  * dsm_finalize.  The rendering itself is profile/simprof_json.c.
  *
- * FlashPoint (protocol/sim/flashpoint.h, profile/flashpoint_json.h) belongs
- * to another part of the build; its collector is attached only on the
- * "flash" machine, and only when its headers are in the tree (they are
- * looked for with __has_include, so this file builds before and after they
- * land). */
+ * FlashPoint's collector (protocol/sim/flashpoint.h) is attached on the
+ * "flash" machine only; its section is rendered by profile/flashpoint_json.c. */
 #include "simprof.h"
 
 #include <json.h>
@@ -15,13 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__has_include)
-#if __has_include("sim/flashpoint.h") && __has_include("flashpoint_json.h")
-#define SIMPROF_HAVE_FLASHPOINT 1
 #include "flashpoint_json.h"
 #include "sim/flashpoint.h"
-#endif
-#endif
 
 struct simprof {
     sim_machine *m;
@@ -31,40 +23,24 @@ struct simprof {
     const char *homes;
 };
 
-/* ---- FlashPoint, when built ---- */
+/* ---- FlashPoint, on the flash machine ---- */
 
 static void *flashpoint_attach(sim_machine *m)
 {
-#ifdef SIMPROF_HAVE_FLASHPOINT
-    if (!strcmp(sim_get_params(m)->machine, "flash"))
-        return sim_flashpoint_attach(m);
-#else
-    (void)m;
-#endif
-    return NULL;
+    return strcmp(sim_get_params(m)->machine, "flash") ? NULL : sim_flashpoint_attach(m);
 }
 
 static void flashpoint_free(void *fp)
 {
-#ifdef SIMPROF_HAVE_FLASHPOINT
     sim_flashpoint_free(fp);
-#else
-    (void)fp;
-#endif
 }
 
 static json_object *flashpoint_json(const simprof *s, const char *const *procedure_names,
                                     int nprocedures)
 {
-#ifdef SIMPROF_HAVE_FLASHPOINT
-    if (s->flashpoint)
-        return flashpoint_to_json(s->flashpoint, s->m, procedure_names, nprocedures);
-#else
-    (void)s;
-    (void)procedure_names;
-    (void)nprocedures;
-#endif
-    return NULL;
+    return s->flashpoint
+               ? flashpoint_to_json(s->flashpoint, s->m, procedure_names, nprocedures)
+               : NULL;
 }
 
 /* ---- the interface ---- */

@@ -1,10 +1,4 @@
-# tests/sim_flash.mk - the FLASH machine and FlashPoint (issue 6), and the
-# build lines of FlashPoint's profile side, which join lists defined by
-# dsm/local.mk, profile/local.mk and profile/sim.mk (read before this file):
-#   profile/flashpoint_json.c     the "flashpoint" section of dsm-sim/1 (libdsm,
-#                                 next to profile/simprof.c which embeds it)
-#   profile/dsmprof_flashpoint.c  dsmprof flashpoint RUN CONTROL
-# Tests:
+# tests/sim_flash.mk - tests of the FLASH machine and FlashPoint (issue 6):
 #   flash_unit         Check: pointer-list sharer sets against the bit vector
 #                      (random sequences up to 4096 nodes, next() order, walk
 #                      lengths), handler classes, Table 4 costs per
@@ -22,8 +16,6 @@
 #                      noproc and proc misses within 3%, bin shares within 7
 #                      points, parallel time under 10% (noproc) and 2X (proc)
 #                      slower; prints the perturbations
-libdsm_la_SOURCES += profile/flashpoint_json.h profile/flashpoint_json.c
-dsmprof_SOURCES += profile/dsmprof_flashpoint.c
 
 if HAVE_CHECK
 check_PROGRAMS += tests/flash_unit

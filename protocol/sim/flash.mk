@@ -7,9 +7,7 @@
 #                               FlashPoint mode costs
 #   protocol/sim/flashpoint.c   FlashPoint's per (procedure, bin) collector
 # The JSON section and `dsmprof flashpoint` (profile/flashpoint_json.c,
-# profile/dsmprof_flashpoint.c) are listed in tests/sim_flash.mk, which is
-# read after profile/sim.mk defines the lists they join.
+# profile/dsmprof_flashpoint.c) are listed in profile/sim.mk.
 libdsmproto_la_SOURCES += protocol/sharers_list.h protocol/sharers_list.c
 libdsmsim_la_SOURCES += protocol/sim/flash.h protocol/sim/flash.c \
 	protocol/sim/flashpoint.h protocol/sim/flashpoint.c
-SIM_MACHINE_CPPFLAGS += -DSIM_HAVE_FLASH

@@ -1,12 +1,9 @@
 # protocol/sim/: simulated machines driven by the coherence engine (issue 6).
 # Pure like protocol/: caches, networks, timing, statistics collectors.
 # libdsmsim.la needs libdsmproto.la (link both: not merged here, so libdsm
-# can take both without duplicate objects).  The machine registry
-# (machines.c) lists FLASH when flash.mk adds -DSIM_HAVE_FLASH to
-# SIM_MACHINE_CPPFLAGS (and flash.c to libdsmsim_la_SOURCES).
+# can take both without duplicate objects).  The FLASH model and FlashPoint
+# are added by flash.mk.
 noinst_LTLIBRARIES += libdsmsim.la
-SIM_MACHINE_CPPFLAGS =
-libdsmsim_la_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_MACHINE_CPPFLAGS)
 libdsmsim_la_SOURCES = \
 	protocol/sim/sim.h protocol/sim/timing.h \
 	protocol/sim/sim.c protocol/sim/machines.c protocol/sim/fixed.c protocol/sim/net.c \

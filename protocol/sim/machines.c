@@ -2,10 +2,7 @@
  * sim_params_for (a machine's defaults), sim_params_set (one key=value
  * override, generic keys here, machine-specific keys checked by the model's
  * set() and kept in sim_params.model_options), sim_params_check (the
- * validation sim_create relies on).  The FLASH model is listed when the
- * build defines SIM_HAVE_FLASH (protocol/sim/flash.mk adds it to
- * SIM_MACHINE_CPPFLAGS together with flash.c), so the library links with
- * and without it.  Pure. */
+ * validation sim_create relies on).  Pure. */
 #include "sim/timing.h"
 
 #include <stdio.h>
@@ -14,18 +11,14 @@
 const sim_timing_ops *const sim_timing_models[] = {
     &sim_timing_uniform,
     &sim_timing_numa,
-#ifdef SIM_HAVE_FLASH
     &sim_timing_flash,
-#endif
     NULL,
 };
 
 const char *const sim_machine_names[] = {
     "uniform",
     "numa",
-#ifdef SIM_HAVE_FLASH
     "flash",
-#endif
     NULL,
 };
 

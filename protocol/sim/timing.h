@@ -24,8 +24,7 @@
  *    call that produced them charges.
  *
  * A model is registered in sim_timing_models[] (machines.c) by name; the
- * FLASH model (protocol/sim/flash.c, built from flash.mk) is listed there when
- * flash.mk adds -DSIM_HAVE_FLASH to SIM_MACHINE_CPPFLAGS.
+ * FLASH model (protocol/sim/flash.c, built from flash.mk) is listed there too.
  *
  * Machine-specific options ("miss_cycles=60") reach the model through
  * set(); sim_params_set() validates them with set(NULL, ...) and keeps them
