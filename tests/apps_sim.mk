@@ -5,8 +5,7 @@
 #                   status 2 of a bad option on every app
 #   apps_dsm.sh     on the DSM, dsmrun -n 1, 2, 4 (quick sizes)
 #   apps_sim.sh     simulated, dsmrun --machine=uniform -n 4: "result OK"
-#                   and a "dsm-sim/1" statistics file (skipped while dsmrun
-#                   has no --machine)
+#                   and a "dsm-sim/1" statistics file
 #   apps_sim_findings.sh  MemSpy's two case studies from the statistics file:
 #                   mm 293/56 (mm.Y dominant in block, >= 90% of its
 #                   replacements self-caused; not at 300) and slots (packed:

@@ -4,14 +4,10 @@
 # machine, `dsmrun --machine=uniform -n 4`, and must exit 0, print
 # "NAME: result OK" (data values stay real in simulation, so the apps' own
 # checks still hold) and write its statistics file (schema "dsm-sim/1") to
-# $DSM_SIM_PROFILE.  Skipped (77) while dsmrun has no --machine option.
+# $DSM_SIM_PROFILE.
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
 [ -x "$dsmrun" ] || { echo "apps_sim.sh: $dsmrun is not built" >&2; exit 99; }
-if ! "$dsmrun" --help 2>&1 | grep -q -- '--machine'; then
-    echo "apps_sim.sh: $dsmrun has no --machine option yet: skipped"
-    exit 77
-fi
 to=${TIMEOUT:-timeout}
 command -v "$to" >/dev/null 2>&1 || to=
 dir=$(mktemp -d "${TMPDIR:-/tmp}/apps_sim.XXXXXX") || exit 99

@@ -21,11 +21,7 @@ dsmrun=${DSMRUN:-$top/dsmrun}
 for app in mm slots; do
     [ -x "$top/apps/$app" ] || { echo "apps_sim_findings.sh: $top/apps/$app is not built" >&2; exit 99; }
 done
-if ! "$dsmrun" --help 2>&1 | grep -q -- '--machine'; then
-    echo "apps_sim_findings.sh: $dsmrun has no --machine option yet: skipped"
-    exit 77
-fi
-command -v python3 >/dev/null 2>&1 || { echo "apps_sim_findings.sh: no python3: skipped"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "apps_sim_findings.sh: python3 not found (scripts/debian-packages)" >&2; exit 99; }
 to=${TIMEOUT:-timeout}
 command -v "$to" >/dev/null 2>&1 || to=
 dir=$(mktemp -d "${TMPDIR:-/tmp}/apps_sim_findings.XXXXXX") || exit 99

@@ -19,16 +19,11 @@
 # so set-up and processor 0's self-check are not in it.  Then the paper's
 # configuration: the four at their SPLASH-2 sizes on 16 processors,
 # FP-NoProc against the control (misses 3%, shares 7 points, time 10%).
-# Skipped (77) while dsmrun has no --machine option.
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
 dsmprof=$top/dsmprof
 [ -x "$dsmrun" ] || { echo "flash_apps.sh: $dsmrun is not built" >&2; exit 99; }
 [ -x "$dsmprof" ] || { echo "flash_apps.sh: $dsmprof is not built" >&2; exit 99; }
-if ! "$dsmrun" --help 2>&1 | grep -q -- '--machine'; then
-    echo "flash_apps.sh: $dsmrun has no --machine option yet: skipped"
-    exit 77
-fi
 to=${TIMEOUT:-timeout}
 command -v "$to" >/dev/null 2>&1 || to=
 dir=$(mktemp -d "${TMPDIR:-/tmp}/flash_apps.XXXXXX") || exit 99

@@ -28,7 +28,7 @@ case $dsmrun in /*) ;; *) dsmrun=$(pwd)/$dsmrun ;; esac
 for f in "$dsmrun" "$prog" "$patprog" "$dsmprof"; do
     [ -x "$f" ] || { echo "mn_profile.sh: $f is not built" >&2; exit 99; }
 done
-command -v python3 >/dev/null 2>&1 || { echo "mn_profile.sh: python3 not found" >&2; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "mn_profile.sh: python3 not found (scripts/debian-packages)" >&2; exit 99; }
 src=$srcdir/tests/mn_profile.c
 line=$(grep -n '/\* UNNAMED_SITE \*/' "$src" | head -1 | cut -d: -f1)
 to=${TIMEOUT:-timeout}

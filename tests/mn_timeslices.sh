@@ -18,7 +18,7 @@ case $dsmrun in /*) ;; *) dsmrun=$(pwd)/$dsmrun ;; esac
 for f in "$dsmrun" "$prog"; do
     [ -x "$f" ] || { echo "mn_timeslices.sh: $f is not built" >&2; exit 99; }
 done
-command -v python3 >/dev/null 2>&1 || { echo "mn_timeslices.sh: python3 not found" >&2; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "mn_timeslices.sh: python3 not found (scripts/debian-packages)" >&2; exit 99; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/mn_timeslices.XXXXXX") || exit 99
 trap 'rm -rf "$dir"' EXIT
 fail=0

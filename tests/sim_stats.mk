@@ -19,6 +19,5 @@ EXTRA_DIST += tests/dsmprof_memspy.sh tests/data/memspy_sample.json
 #   sim_stats_apps.sh apps/mm --memspy on the uniform machine, -n 1: mm.Y
 #                     dominant with >= 90% self-caused replacements; apps/slots
 #                     on 4 processors: invalidation misses, false sharing
-#                     (skipped while dsmrun has no --machine)
 TESTS += tests/sim_stats_apps.sh
 EXTRA_DIST += tests/sim_stats_apps.sh

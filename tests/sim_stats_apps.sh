@@ -10,15 +10,10 @@
 #   apps/fft --paper on 4 processors, full and sampled: the same 5%;
 #   apps/slots on 4 processors: the slots' bin misses are invalidations
 #     (at least 90% of its misses) and false sharing (at least 90% of them).
-# Skipped (77) while dsmrun has no --machine option.
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
 prof=$top/dsmprof
 [ -x "$dsmrun" ] || { echo "sim_stats_apps.sh: $dsmrun is not built" >&2; exit 99; }
-if ! "$dsmrun" --help 2>&1 | grep -q -- '--machine'; then
-    echo "sim_stats_apps.sh: $dsmrun has no --machine option yet: skipped"
-    exit 77
-fi
 for p in "$top/apps/mm" "$top/apps/slots" "$prof"; do
     [ -x "$p" ] || { echo "sim_stats_apps.sh: $p is not built" >&2; exit 99; }
 done
