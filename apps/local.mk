@@ -14,7 +14,7 @@ apps_particles_LDADD = libdsm.la -lm
 EXTRA_DIST += doc/case-study.md
 # Issue 6 applications (doc/apps.md): SPLASH-2-style kernels and the MemSpy
 # examples; shared helpers in apps/app_util.h.  Built with dsmcc's
-# instrumentation (DSMCC_CFLAGS, dsm/sim.mk: load/store and procedure
+# instrumentation (DSMCC_CFLAGS, dsm/simfront/local.mk: load/store and procedure
 # entry/exit hooks served by libdsm), so one binary runs natively, on the
 # DSM (dsmrun -n N) and simulated (dsmrun --machine=NAME).  The link line
 # leaves DSMCC_CFLAGS out, or gcc would link libtsan in place of libdsm's

@@ -14,7 +14,7 @@
 #include "core_ops.h"
 #include "dsm.h"
 #include "node.h"
-#include "prof.h"
+#include "prof/prof.h"
 
 enum { READ, WRITE, UPGRADE, NKINDS };
 static const char *const kind_name[NKINDS] = { "remote read miss", "remote write miss",

@@ -16,7 +16,7 @@
 #include "core_ops.h"
 #include "dsm.h"
 #include "node.h"
-#include "transport_mpi.h"
+#include "transport/mpi_transport.h"
 
 /* Plain MPI round trip of `bytes` between ranks 0 and 1 (us), the best of
  * 7 batches; the blocking calls spin, which is what a raw MPI user gets. */

@@ -12,13 +12,13 @@ bench_bench_hooks_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
 bench_bench_hooks_LINK = $(DSMCC_LINK)
 bench_bench_hooks_LDADD = libdsm.la
 bench_bench_core_SOURCES = bench/bench_core.c bench/core_ops.h bench/core_ops.c bench/bench_util.h bench/bench_util.c
-bench_bench_core_LDADD = libdsm.la
+bench_bench_core_LDADD = libdsm_internal.la
 bench_bench_patterns_SOURCES = bench/bench_patterns.c
-bench_bench_patterns_LDADD = libdsm.la
+bench_bench_patterns_LDADD = libdsm_internal.la
 # bench_profile_miss: the profile's cost per miss, recording alternated in one run
 bench_bench_profile_miss_SOURCES = bench/bench_profile_miss.c bench/core_ops.h bench/core_ops.c \
 	bench/bench_util.h bench/bench_util.c
-bench_bench_profile_miss_LDADD = libdsm.la
+bench_bench_profile_miss_LDADD = libdsm_internal.la
 # bench_profile: the profile on vs DSM_PROFILE=off on the apps, as child jobs
 bench_bench_profile_SOURCES = bench/bench_profile.c bench/bench_util.h bench/bench_util.c
 CLEANFILES += $(EXTRA_PROGRAMS)
@@ -41,7 +41,7 @@ EXTRA_PROGRAMS += bench/bench_transport
 bench_bench_transport_SOURCES = bench/bench_transport.c bench/core_ops.h bench/core_ops.c \
 	bench/bench_util.h bench/bench_util.c
 bench_bench_transport_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
-bench_bench_transport_LDADD = libdsm.la $(MPI_LIBS)
+bench_bench_transport_LDADD = libdsm_internal.la $(MPI_LIBS)
 run-bench-transport: bench/bench_transport dsmrun
 	$(SHELL) $(srcdir)/bench/bench_transport.sh $(top_builddir)
 else

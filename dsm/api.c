@@ -11,14 +11,14 @@
 #include "error.h"
 #include "futex.h"
 #include "node.h"
-#include "sim_front.h" /* sim mode */
-#include "transport_mpi.h"
-#include "transport_verbs.h"
+#include "simfront/simfront.h" /* sim mode */
+#include "transport/mpi_transport.h"
+#include "transport/verbs_transport.h"
 
 static dsm_rt the_rt;
 
-/* sim mode: once dsm_init entered simulation mode (DSM_MACHINE set, dsm/sim_run.c)
- * every call below goes to dsm/sim_api.c instead. */
+/* sim mode: once dsm_init entered simulation mode (DSM_MACHINE set, dsm/simfront/run.c)
+ * every call below goes to dsm/simfront/api.c instead. */
 #define SIM_DIVERT(call, stmt)                                                                    \
     do {                                                                                          \
         if (__builtin_expect(dsm_sim_active, 0)) {                                                \
@@ -342,4 +342,9 @@ long dsm_block_index(const void *p)
     if (!dsm_region_contains(&rt->region, p))
         return -1;
     return (long)dsm_region_block_of(&rt->region, p);
+}
+
+const char *dsm_version(void)
+{
+    return DSM_VERSION;
 }

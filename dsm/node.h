@@ -10,30 +10,13 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "msg.h"
 #include "settings.h"
 #include "proto.h"
 #include "region.h"
-#include "prof.h"
+#include "prof/prof.h"
 #include "stats.h"
-#include "transport.h"
-
-/* Runtime (non-protocol) messages; protocol messages use proto_msg_type.
- * A new type must also be taught to dsm_msg_validate (msg.c), which
- * rejects unknown types before handle_msg sees them. */
-enum {
-    RT_COLL_ENTER = 64, /* node -> 0: arg0 seq, arg1 kind, arg2 argument */
-    RT_COLL_DONE,       /* 0 -> node: arg0 seq */
-    RT_LOCK_REQ,        /* node -> manager: block = lock id, arg0 = thread slot */
-    RT_LOCK_GRANT,      /* manager -> node: block = lock id, arg0 = thread slot */
-    RT_UNLOCK,          /* node -> manager: block = lock id */
-    RT_FREE,            /* node -> home: arg0 = region offset */
-    RT_PING,            /* probe: answered at once with RT_PONG */
-    RT_PONG,
-    RT_STATS_CTR,       /* node -> 0 at finalize: counter records (stats.c) */
-    RT_STATS_PAT,       /* node -> 0 at finalize: a home's pattern records */
-    RT_STATS_END,       /* node -> 0: arg0 = stats messages sent before this one */
-    RT_PROF_DATA,       /* node -> 0 at finalize: a piece of the node's profile data (prof.c) */
-};
+#include "transport/transport.h"
 
 enum { COLL_INIT = 1, COLL_BARRIER, COLL_ALLOC, COLL_FINALIZE, COLL_STATS };
 

@@ -19,7 +19,7 @@
 
 #include "counters.h"
 #include "proto.h"
-#include "transport.h"
+#include "transport/transport.h"
 
 typedef struct dsm_rt dsm_rt;
 

@@ -1,7 +1,7 @@
 /* symbols.h - code addresses of this process to function, file and line,
  * with elfutils libdwfl (dladdr for a function name libdw does not know).
- * Used by the DSM's profile (dsm/prof.c: call paths and instructions, at
- * dsm_finalize) and by the simulation front end (dsm/sim_procs.c: procedure
+ * Used by the DSM's profile (dsm/prof/prof.c: call paths and instructions, at
+ * dsm_finalize) and by the simulation front end (dsm/simfront/procs.c: procedure
  * names, allocation sites, the program's main).  Internal to libdsm. */
 #ifndef DSM_SYMBOLS_H
 #define DSM_SYMBOLS_H

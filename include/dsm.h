@@ -3,7 +3,7 @@
  * Unmodified shared-memory code runs on N nodes that share no memory: memory
  * returned by dsm_alloc / dsm_malloc is kept sequentially consistent by a
  * home-based directory protocol driven by access faults.  Start a job with
- * `dsmrun -n N prog args...` (one machine) or, later, `mpirun -np N prog`.
+ * `dsmrun -n N prog args...` (one machine) or `mpirun -np N prog` (a cluster).
  *
  * Errors in use (a mismatched collective call, a pointer outside the region,
  * a lock id out of range, a call before dsm_init) print one line on stderr
@@ -13,36 +13,57 @@
 
 #include <stddef.h>
 
+/* The version of this header; dsm_version() gives the library's, so a
+ * program can tell when it runs against another one than it was built with. */
+#define DSM_VERSION_MAJOR 0
+#define DSM_VERSION_MINOR 2
+#define DSM_VERSION_PATCH 0
+#define DSM_VERSION "0.2.0"
+/* One number that compares in order: 10000 * major + 100 * minor + patch. */
+#define DSM_VERSION_NUMBER (DSM_VERSION_MAJOR * 10000 + DSM_VERSION_MINOR * 100 + DSM_VERSION_PATCH)
+
+/* The library exports exactly the calls below (and the compiler hooks of
+ * dsmcc); everything else in it is hidden, so a program's own functions
+ * never collide with the runtime's. */
+#if defined(__GNUC__)
+#define DSM_API __attribute__((visibility("default")))
+#else
+#define DSM_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-int    dsm_init(int *argc, char ***argv);      /* join the job; 0, or -1 with errno set */
-void   dsm_finalize(void);                     /* collective: flush, write the profile, leave */
-int    dsm_node(void);                         /* 0 .. dsm_nodes()-1 */
-int    dsm_nodes(void);
-void  *dsm_alloc(size_t size, const char *name);   /* collective: same call order on every node,
+DSM_API int    dsm_init(int *argc, char ***argv);      /* join the job; 0, or -1 with errno set */
+DSM_API void   dsm_finalize(void);                     /* collective: flush, write the profile, leave */
+DSM_API int    dsm_node(void);                         /* 0 .. dsm_nodes()-1 */
+DSM_API int    dsm_nodes(void);
+DSM_API void  *dsm_alloc(size_t size, const char *name);   /* collective: same call order on every node,
                                                       same address everywhere; name labels the
                                                       data structure in profiles (NULL: by site) */
-void  *dsm_malloc(size_t size, const char *name);  /* any node, any time; home is the caller */
-void   dsm_free(void *p);
-void   dsm_barrier(void);
-void   dsm_lock(unsigned id);                  /* global locks by number */
-void   dsm_unlock(unsigned id);
-double dsm_wtime(void);                        /* seconds, same clock base on all nodes */
+DSM_API void  *dsm_malloc(size_t size, const char *name);  /* any node, any time; home is the caller */
+DSM_API void   dsm_free(void *p);
+DSM_API void   dsm_barrier(void);
+DSM_API void   dsm_lock(unsigned id);                  /* global locks by number */
+DSM_API void   dsm_unlock(unsigned id);
+DSM_API double dsm_wtime(void);                        /* seconds, same clock base on all nodes */
 
 /* Extensions (not renamed parts of the agreed API) */
-size_t dsm_block_size(void);                   /* coherence unit in bytes */
-unsigned dsm_lock_count(void);                 /* valid lock ids are 0 .. dsm_lock_count()-1 */
-int    dsm_home_of(const void *p);             /* home node of the block holding p, or -1 */
-long   dsm_block_index(const void *p);         /* block number of p in the region (as in the
+DSM_API size_t dsm_block_size(void);                   /* coherence unit in bytes */
+DSM_API unsigned dsm_lock_count(void);                 /* valid lock ids are 0 .. dsm_lock_count()-1 */
+DSM_API int    dsm_home_of(const void *p);             /* home node of the block holding p, or -1 */
+DSM_API long   dsm_block_index(const void *p);         /* block number of p in the region (as in the
                                                   statistics), or -1 outside the region */
 /* The measured section of a run on a simulated machine (dsmrun --machine):
  * from the first processor's begin to the last processor's end, by simulated
  * time; FlashPoint's parallel time (dsmprof flashpoint, Table 2) is its
  * length.  Natively and on the DSM they do nothing. */
-void   dsm_sim_section_begin(void);
-void   dsm_sim_section_end(void);
+DSM_API void   dsm_sim_section_begin(void);
+DSM_API void   dsm_sim_section_end(void);
+
+/* The library's version, DSM_VERSION of the dsm.h it was built with. */
+DSM_API const char *dsm_version(void);
 
 #ifdef __cplusplus
 }

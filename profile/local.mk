@@ -1,22 +1,25 @@
-# profile/: the data-centric profile (doc/profile-format.md).
-#   profile_write.c  the dsm-profile/1 JSON file (json-c) and the exit summary,
-#                    compiled into libdsm; its runtime side (names, miss causes,
-#                    code attribution with libdw, twins and diffs, gathering)
-#                    is dsm/prof.c, listed here with it
-#   dsmprof          reports from a profile file: report, csv, diff
+# profile/: the data-centric profile and the statistics of simulated
+# machines, written at dsm_finalize and rendered by dsmprof.
+#   profile_write.c     the dsm-profile/1 file (json-c) and the exit summary
+#                       (doc/profile-format.md)
+#   simprof.c           attaches the collectors to a simulated machine and
+#                       writes the dsm-sim/1 file (doc/sim-format.md);
+#                       simprof_json.c and flashpoint_json.c render it
+#   advice.c            the bottleneck search (doc/advice.md): libdsm's exit
+#                       summary and dsmprof share it (libdsmadvice.la)
+#   dsmprof*.c, html.c  the dsmprof command (dsmprof.1)
 AM_CPPFLAGS += -I$(top_srcdir)/profile $(JSON_C_CFLAGS) $(LIBDW_CFLAGS)
-libdsm_la_SOURCES += profile/profile.h profile/profile_write.c dsm/prof.h dsm/prof.c \
-	dsm/prof_diff.h dsm/prof_diff.c
-libdsm_la_LIBADD += libdsmadvice.la $(JSON_C_LIBS) $(LIBDW_LIBS)
 
-bin_PROGRAMS += dsmprof
-dsmprof_SOURCES = profile/dsmprof.c $(DSMPROF_EXTRA_SOURCES)
-dsmprof_LDADD = $(JSON_C_LIBS)
+libdsm_internal_la_SOURCES += profile/profile.h profile/profile_write.c \
+	profile/simprof.h profile/simprof.c profile/simprof_json.c \
+	profile/flashpoint_json.h profile/flashpoint_json.c
 
-# dsmprof html / advice (profile/advice.c, html.c, dsmprof_cmds.c; doc/advice.md).
-DSMPROF_EXTRA_SOURCES = profile/html.h profile/html.c profile/dsmprof_cmds.h profile/dsmprof_cmds.c
-dsmprof_LDADD += libdsmadvice.la
-# the advisor serves libdsm (the exit summary's advice line) and dsmprof
 noinst_LTLIBRARIES += libdsmadvice.la
 libdsmadvice_la_SOURCES = profile/advice.h profile/advice.c profile/pjson.h
 libdsmadvice_la_LIBADD = $(JSON_C_LIBS) -lm
+
+bin_PROGRAMS += dsmprof
+dsmprof_SOURCES = profile/dsmprof.c profile/html.h profile/html.c \
+	profile/dsmprof_cmds.h profile/dsmprof_cmds.c \
+	profile/dsmprof_sim.h profile/dsmprof_sim.c profile/dsmprof_flashpoint.c
+dsmprof_LDADD = libdsmadvice.la $(JSON_C_LIBS)

@@ -1,6 +1,6 @@
 /* profile.h - the data-centric profile as plain data, and its writers.
  *
- * The runtime (dsm/prof.c) gathers what every node saw and fills a
+ * The runtime (dsm/prof/prof.c) gathers what every node saw and fills a
  * profile_input: structures (named, by allocation site, or unnamed), their
  * Figure 3 counters, patterns, miss causes and false-sharing evidence,
  * procedures and (procedure, structure) pairs.  This layer only turns that

@@ -1,6 +1,6 @@
 /* simprof.c - attaches the statistics collectors to a simulated machine and
  * writes the dsm-sim/1 file at the end of the run (simprof.h).  Compiled
- * into libdsm: the simulation front end (dsm/sim_*.c) calls it at
+ * into libdsm: the simulation front end (dsm/simfront/) calls it at
  * dsm_finalize.  The rendering itself is profile/simprof_json.c.
  *
  * FlashPoint's collector (protocol/sim/flashpoint.h) is attached on the

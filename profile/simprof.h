@@ -1,6 +1,6 @@
 /* simprof.h - statistics of a simulated run and the dsm-sim/1 file (issue 6).
  *
- * The front end (dsm/sim_*.c) calls, around a simulated run:
+ * The front end (dsm/simfront/) calls, around a simulated run:
  *   s = simprof_attach(m);           after sim_create: the MemSpy collector
  *                                    (protocol/sim/memspy.h) and, on the
  *                                    "flash" machine, FlashPoint's

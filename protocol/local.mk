@@ -1,8 +1,13 @@
 # protocol/: the coherence engine (pure C: no I/O, no threads, no clocks).
+#   sharers*.c  the sharer-set representations: bit vector, and the linked
+#               pointer lists of FLASH's dynamic pointer allocation
 noinst_LTLIBRARIES += libdsmproto.la
 libdsmproto_la_SOURCES = \
 	protocol/proto.h \
 	protocol/sharers.h protocol/sharers.c \
+	protocol/sharers_list.h protocol/sharers_list.c \
 	protocol/engine.c protocol/table.c protocol/names.c protocol/augment.c \
 	protocol/engine_internal.h \
 	protocol/counters.h protocol/counters.c
+
+include protocol/sim/local.mk

@@ -1,4 +1,4 @@
-/* diff_unit.c - the write-epoch diff (dsm/prof_diff.c) against a byte-by-byte
+/* diff_unit.c - the write-epoch diff (dsm/prof/diff.c) against a byte-by-byte
  * reference on random blocks: unchanged, sparse, dense, all-changed, runs
  * across chunk and word boundaries, odd sizes, and more runs than the
  * profile keeps (the reduced ranges must cover every changed byte). */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prof_diff.h"
+#include "prof/diff.h"
 
 /* reference: every maximal run of differing bytes */
 static size_t ref_runs(const unsigned char *a, const unsigned char *b, size_t n, profile_range *r)

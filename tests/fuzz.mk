@@ -6,7 +6,7 @@ EXTRA_DIST += tests/fuzz_msg.sh tests/fuzz_msg.c
 # and a malformed message on a live job ends it with one line (shm, mpi)
 check_PROGRAMS += tests/mn_badmsg
 tests_mn_badmsg_SOURCES = tests/mn_badmsg.c
-tests_mn_badmsg_LDADD = libdsm.la
+tests_mn_badmsg_LDADD = libdsm_internal.la
 TESTS += tests/wire_bad.sh
 EXTRA_DIST += tests/wire_bad.sh
 CLEANFILES += tests/fuzz_msg

@@ -1,4 +1,5 @@
 # tests/: each part keeps its own fragment.
+include tests/abi.mk
 include tests/protocol.mk
 include tests/transport.mk
 include tests/multinode.mk

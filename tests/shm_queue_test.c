@@ -14,8 +14,8 @@
  *   shm_queue_test --open                    only open the transport (env checks) */
 #include "settings.h"
 #include "futex.h"
-#include "shm_layout.h"
-#include "transport.h"
+#include "transport/shm_layout.h"
+#include "transport/transport.h"
 
 #include <fcntl.h>
 #include <pthread.h>

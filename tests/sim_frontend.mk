@@ -1,5 +1,5 @@
 # tests for issue 6 (sim_frontend): the execution front end of the simulated
-# machines (dsm/sim_*.c, dsmcc, dsmrun --machine).
+# machines (dsm/simfront/, dsmcc, dsmrun --machine).
 #   sim_counts        a program whose misses are counted by hand (built with
 #                     DSMCC_CFLAGS; its comment gives the numbers)
 #   sim_json_get      reads values out of dsm-sim.json for the scripts

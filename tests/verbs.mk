@@ -1,6 +1,6 @@
 # tests/verbs.mk - issue 5: the verbs (RDMA) transport.
 #   verbs_unit        Check unit tests of the device-free parts
-#                     (dsm/verbs_plan.c): connection records and their
+#                     (dsm/transport/verbs_plan.c): connection records and their
 #                     validation, the QP state machine and its attributes,
 #                     message framing and RDMA work-request planning; runs
 #                     everywhere
@@ -13,7 +13,7 @@
 #                     ibverbs-utils); the scripts use it to decide
 if HAVE_CHECK
 check_PROGRAMS += tests/verbs_unit
-tests_verbs_unit_SOURCES = tests/verbs_unit.c dsm/verbs_plan.c dsm/msg.c
+tests_verbs_unit_SOURCES = tests/verbs_unit.c dsm/transport/verbs_plan.c dsm/msg.c
 tests_verbs_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_verbs_unit_LDADD = libdsmproto.la $(CHECK_LIBS)
 TESTS += tests/verbs_unit

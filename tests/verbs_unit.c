@@ -1,5 +1,5 @@
 /* verbs_unit.c - unit tests of the device-free parts of the verbs transport
- * (dsm/verbs_plan.c, Check framework); they run on every machine, also
+ * (dsm/transport/verbs_plan.c, Check framework); they run on every machine, also
  * where no RDMA device exists:
  *   - connection records: a good record passes, every bad field is named;
  *   - QP numbers and PSNs fit in 24 bits;
@@ -10,7 +10,7 @@
  *     the peer's region at the block's offset + SEND of the header;
  *   - framing of received SENDs: inline payload, placed blocks, and the
  *     malformed ones (short, wrong sender, stray payload, bad block, ...). */
-#include "verbs_plan.h"
+#include "transport/verbs_plan.h"
 
 #include <check.h>
 #include <stdlib.h>

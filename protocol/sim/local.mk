@@ -1,12 +1,18 @@
-# protocol/sim/: simulated machines driven by the coherence engine (issue 6).
-# Pure like protocol/: caches, networks, timing, statistics collectors.
+# protocol/sim/: simulated machines driven by the coherence engine.  Pure
+# like protocol/: caches, networks, timing models, statistics collectors.
+#   machines.c   the registry of machine models (one line per model)
+#   fixed.c      uniform and numa (fixed latencies, MemSpy)
+#   flash.c      FLASH: MAGIC handler latency and occupancy, 2-D mesh,
+#                FlashPoint's mode costs
+#   memspy.c, flashpoint.c  the MemSpy and FlashPoint collectors
 # libdsmsim.la needs libdsmproto.la (link both: not merged here, so libdsm
-# can take both without duplicate objects).  The FLASH model and FlashPoint
-# are added by flash.mk.
+# can take both without duplicate objects).
 noinst_LTLIBRARIES += libdsmsim.la
 libdsmsim_la_SOURCES = \
 	protocol/sim/sim.h protocol/sim/timing.h \
 	protocol/sim/sim.c protocol/sim/machines.c protocol/sim/fixed.c protocol/sim/net.c \
 	protocol/sim/evq.h protocol/sim/evq.c \
-	protocol/sim/cache.h protocol/sim/cache.c
-
+	protocol/sim/cache.h protocol/sim/cache.c \
+	protocol/sim/flash.h protocol/sim/flash.c \
+	protocol/sim/flashpoint.h protocol/sim/flashpoint.c \
+	protocol/sim/memspy.h protocol/sim/memspy.c

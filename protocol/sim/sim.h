@@ -10,7 +10,7 @@
  * front end in dsm/ lets the real access happen after the model has said
  * when).
  *
- * The front end (dsm/sim_*.c) drives a machine like this:
+ * The front end (dsm/simfront/) drives a machine like this:
  *   m = sim_create(&params, base, bytes, err, sizeof err);
  *   sim_place(m, addr, len, home)           homes of the pages of a range
  *   bin = sim_bin(m, addr, len, "name")     a data bin (dsm_alloc names)

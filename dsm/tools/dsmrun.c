@@ -14,9 +14,9 @@
 #define _GNU_SOURCE /* pipe2, sigabbrev_np; config.h defines it in a configured build */
 #endif
 #include "settings.h"
-#include "shm_layout.h"
+#include "transport/shm_layout.h"
 #include "sim/sim.h"
-#include "transport.h"
+#include "transport/transport.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -153,7 +153,7 @@ static int check_executable(const char *prog)
 /* --- simulated runs (--machine) -------------------------------------------- */
 
 /* The program runs once, its processors simulated inside it (libdsm's
- * simulation mode, dsm/sim_run.c); here the machine and its options are
+ * simulation mode, dsm/simfront/run.c); here the machine and its options are
  * checked so a bad name fails before the program starts, and the settings
  * go to the program as DSM_MACHINE, DSM_SIM_PROCS and DSM_SIM_QUANTUM.
  * --timeout becomes an alarm the program inherits (it ends by SIGALRM). */

@@ -1,7 +1,7 @@
-/* prof_diff.c - the diff of a write epoch (prof_diff.h): fast on the
+/* diff.c - the diff of a write epoch (diff.h): fast on the
  * common case, an unchanged or sparsely written block, because the profile
  * runs it once per write epoch of every block. */
-#include "prof_diff.h"
+#include "diff.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* sim_run.c - entering and leaving simulation mode, and every simulated
+/* run.c - entering and leaving simulation mode, and every simulated
  * reference.
  *
  * dsm_init enters simulation mode when DSM_MACHINE is set (dsmrun --machine
@@ -37,7 +37,7 @@
 
 #include "error.h"
 #include "settings.h"
-#include "sim_front.h"
+#include "simfront.h"
 #include "simprof.h"
 
 #define DEFAULT_QUANTUM 100

@@ -1,4 +1,4 @@
-/* transport_mpi.c - the mpi transport: nodes are the ranks of an OpenMPI job
+/* mpi.c - the mpi transport: nodes are the ranks of an OpenMPI job
  * (`mpirun -np N prog`), messages are MPI point-to-point messages on a
  * private duplicate of MPI_COMM_WORLD.
  *
@@ -31,7 +31,7 @@
  *    clock by a ping-pong offset estimate at open (best of 8 round trips),
  *    so the base is the same across hosts. */
 #define _GNU_SOURCE 1
-#include "transport_mpi.h"
+#include "mpi_transport.h"
 
 #include <mpi.h>
 #include <pthread.h>

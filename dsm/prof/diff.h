@@ -1,6 +1,6 @@
-/* prof_diff.h - the diff of a write epoch: the byte ranges of a block that
+/* diff.h - the diff of a write epoch: the byte ranges of a block that
  * differ from its twin (the copy taken when write access was granted).
- * dsm/prof.c logs them per write epoch; node 0 calls two consecutive epochs
+ * dsm/prof/prof.c logs them per write epoch; node 0 calls two consecutive epochs
  * at different nodes whose ranges do not overlap a false-sharing transfer. */
 #ifndef DSM_PROF_DIFF_H
 #define DSM_PROF_DIFF_H

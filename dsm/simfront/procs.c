@@ -1,9 +1,9 @@
-/* sim_procs.c - procedures of a simulated run: every function the
+/* procs.c - procedures of a simulated run: every function the
  * -finstrument-functions hooks see gets a small id (the index into the
  * procedure names the statistics file carries), and every simulated
  * processor keeps a stack of them, so each reference is charged to the
  * procedure running it (MemSpy's code-oriented view).  Names are found at
- * the end with libdw (dsm/symbols.c, shared with dsm/prof.c's profile).
+ * the end with libdw (dsm/symbols.c, shared with dsm/prof/prof.c's profile).
  *
  * Stacks are kept from the moment the library is loaded when DSM_MACHINE is
  * set (processor 0 entered main before dsm_init). */
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "sim_front.h"
+#include "simfront.h"
 #include "symbols.h"
 
 typedef struct proc_stack {

@@ -1,4 +1,4 @@
-/* transport_mpi.h - the mpi transport (OpenMPI): a program started by
+/* mpi_transport.h - the mpi transport (OpenMPI): a program started by
  * `mpirun -np N prog` joins as N nodes.  Built when configure found MPI
  * (HAVE_MPI); the declarations are always there so api.c can say clearly
  * that the transport is missing. */

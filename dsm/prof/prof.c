@@ -24,7 +24,7 @@
 
 #include "advice.h"
 #include "prof.h"
-#include "prof_diff.h"
+#include "diff.h"
 
 #include <dlfcn.h>
 #include <errno.h>

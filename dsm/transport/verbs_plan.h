@@ -5,7 +5,7 @@
  * message on the wire and the plan of its work requests (one SEND of header
  * and payload, or an RDMA WRITE of a block straight into the receiver's
  * region followed by a SEND of the header).  No libibverbs types in here:
- * transport_verbs.c copies these values into ibv_* structures, and
+ * transport/verbs.c copies these values into ibv_* structures, and
  * tests/verbs_unit.c checks them on machines without an RDMA device. */
 #ifndef DSM_VERBS_PLAN_H
 #define DSM_VERBS_PLAN_H

@@ -1,4 +1,4 @@
-/* sim_sched.c - the simulated processors and their deterministic scheduler.
+/* sched.c - the simulated processors and their deterministic scheduler.
  *
  * The P processors of a simulated run are user-level contexts of one
  * process and one thread: processor 0 is the thread that called dsm_init,
@@ -12,7 +12,7 @@
  * that makes a waiting processor runnable again is seen in time order.  The
  * running processor asks for a decision (dsm_sim_schedule) at every
  * synchronisation, at every miss (it cannot go on until the miss
- * completes) and every K references (the quantum, sim_hooks.c); a decision
+ * completes) and every K references (the quantum, simfront/hooks.c); a decision
  * that picks the running processor costs no switch.
  *
  * Contexts are switched with a small assembly routine on x86-64 (callee-
@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "sim_front.h"
+#include "simfront.h"
 
 sim_machine *dsm_sim_machine;
 

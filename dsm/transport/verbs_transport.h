@@ -1,4 +1,4 @@
-/* transport_verbs.h - the verbs transport (RDMA with libibverbs): a program
+/* verbs_transport.h - the verbs transport (RDMA with libibverbs): a program
  * started by `mpirun -np N prog` with DSM_TRANSPORT=verbs joins as N nodes
  * connected by reliable-connected queue pairs.  MPI is only the bootstrap
  * (rank, job size, the exchange of connection records, the clock base, and

@@ -1,4 +1,4 @@
-/* sim_hooks.c - the instrumentation runtime of programs compiled by dsmcc.
+/* hooks.c - the instrumentation runtime of programs compiled by dsmcc.
  *
  * dsmcc compiles with gcc's thread-sanitizer instrumentation
  * (-fsanitize=thread), which calls __tsan_readN / __tsan_writeN before every
@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#include "sim_front.h"
+#include "simfront.h"
 
 #define HOOK __attribute__((visibility("default"), no_instrument_function))
 #define LIKELY_OFF(x) __builtin_expect(!!(x), 0)
@@ -29,7 +29,7 @@ __attribute__((aligned(64))) dsm_sim_hot dsm_sim_hot_state;
 /* A reference while the simulation runs: a hit in one line is handled
  * inline (sim_ref_fast: the running processor's cache, no call), with a
  * scheduling decision every quantum of references; anything else goes to
- * dsm_sim_access (sim_run.c), which calls the machine. */
+ * dsm_sim_access (simfront/run.c), which calls the machine. */
 static inline __attribute__((always_inline)) void ref(const volatile void *p, uint32_t size,
                                                       int is_write)
 {

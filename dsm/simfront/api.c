@@ -1,4 +1,4 @@
-/* sim_api.c - the dsm.h calls when the program runs simulated (api.c
+/* api.c - the dsm.h calls when the program runs simulated (api.c
  * diverts to these once dsm_init entered simulation mode).
  *
  * The API keeps its meaning with P processors in one process:
@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "dsm.h"
-#include "sim_front.h"
+#include "simfront.h"
 
 #define SIM_BARRIER_CYCLES 100
 #define SIM_LOCK_CYCLES 20

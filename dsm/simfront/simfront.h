@@ -1,18 +1,18 @@
-/* sim_front.h - the execution front end of the simulated machines (issue 6):
+/* simfront.h - the execution front end of the simulated machines (issue 6):
  * how a program compiled by dsmcc runs as P simulated processors inside one
  * process.  Internal to libdsm.
  *
- *   sim_hooks.c   the compiler's instrumentation entry points (gcc's
+ *   hooks.c   the compiler's instrumentation entry points (gcc's
  *                 thread-sanitizer calls and -finstrument-functions):
  *                 references to the shared region become sim_ref calls
- *   sim_procs.c   procedure ids (function address -> small int), the
+ *   procs.c   procedure ids (function address -> small int), the
  *                 per-processor procedure stacks, names through libdw
  *                 (dsm/symbols.c, shared with the DSM's profile)
- *   sim_sched.c   the simulated processors as user-level contexts and the
+ *   sched.c   the simulated processors as user-level contexts and the
  *                 deterministic scheduler (smallest simulated clock first)
- *   sim_run.c     entering simulation mode (dsm_init with DSM_MACHINE set),
+ *   run.c     entering simulation mode (dsm_init with DSM_MACHINE set),
  *                 leaving it (dsm_finalize: statistics and summary), progress
- *   sim_api.c     the dsm.h calls in simulation mode: allocation, barriers,
+ *   api.c     the dsm.h calls in simulation mode: allocation, barriers,
  *                 locks, time
  *
  * The machine itself (caches, network, timing, coherence) is protocol/sim/
@@ -43,14 +43,14 @@ extern dsm_sim_hot dsm_sim_hot_state;
 /* Simulation mode is on (set by dsm_sim_init): api.c diverts every call. */
 extern int dsm_sim_active;
 
-/* --- sim_hooks.c ------------------------------------------------------- */
+/* --- simfront/hooks.c ------------------------------------------------------- */
 /* A reference by the running processor that is not an inline hit (the
  * hooks' slow path). */
 void dsm_sim_access(uintptr_t addr, uint32_t size, int is_write);
 /* The quantum of references ran out: a scheduling decision. */
 void dsm_sim_quantum_end(void);
 
-/* --- sim_procs.c ------------------------------------------------------- */
+/* --- simfront/procs.c ------------------------------------------------------- */
 /* Procedure stacks: entry/exit of the function at address fn on processor
  * `proc`. */
 void dsm_sim_proc_enter(int proc, void *fn);
@@ -69,7 +69,7 @@ char *dsm_sim_symbolize(uintptr_t ip);
 /* The address of the program's main (0: not found). */
 uintptr_t dsm_sim_find_main(void);
 
-/* --- sim_sched.c ------------------------------------------------------- */
+/* --- simfront/sched.c ------------------------------------------------------- */
 enum dsm_sim_pstate {
     SIMP_RUNNABLE = 0,
     SIMP_BLOCKED,   /* in a barrier, a lock or dsm_finalize */
@@ -96,7 +96,7 @@ uint64_t dsm_sim_switches(void);
 /* Shared with the scheduler and the API. */
 extern sim_machine *dsm_sim_machine;
 
-/* --- sim_run.c ---------------------------------------------------------- */
+/* --- simfront/run.c ---------------------------------------------------------- */
 int dsm_sim_init(int *argc, char ***argv);
 /* Ends the run with a message when the running processor has not called
  * dsm_init or has called dsm_finalize (api.c calls it before diverting). */
@@ -108,7 +108,7 @@ void dsm_sim_progress(void);
 _Noreturn void dsm_sim_fatal(const char *call, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* --- sim_api.c ---------------------------------------------------------- */
+/* --- simfront/api.c ---------------------------------------------------------- */
 int dsm_sim_node(void);
 int dsm_sim_nodes(void);
 void *dsm_sim_alloc(size_t size, const char *name, uintptr_t site);
@@ -122,7 +122,7 @@ size_t dsm_sim_block_size(void);
 unsigned dsm_sim_lock_count(void);
 int dsm_sim_home_of(const void *p);
 long dsm_sim_block_index(const void *p);
-/* Set up the allocator and the locks (sim_run.c calls it). */
+/* Set up the allocator and the locks (simfront/run.c calls it). */
 int dsm_sim_api_start(int nprocs, uintptr_t base, size_t bytes, unsigned locks, int homes_cyclic);
 /* The collective finalize: every processor arrives, the last one returns 1
  * (it writes the statistics); the others 0. */

@@ -1,4 +1,4 @@
-/* transport_verbs.c - the verbs transport: RDMA with libibverbs over
+/* verbs.c - the verbs transport: RDMA with libibverbs over
  * reliable-connected (RC) queue pairs, one per peer.
  *
  * Bootstrap: MPI.  The job is started by mpirun (DSM_TRANSPORT=verbs), the
@@ -45,7 +45,7 @@
 #define _GNU_SOURCE 1
 #include <config.h>
 
-#include "transport_verbs.h"
+#include "verbs_transport.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -63,7 +63,7 @@
 
 #include "error.h"
 #include "futex.h"
-#include "transport_mpi.h"
+#include "mpi_transport.h"
 #include "verbs_plan.h"
 
 /* Receives preposted and send slots (each message: one slot, <= 2 WRs)

@@ -1,4 +1,4 @@
-/* transport_shm.c - the shm transport: nodes started by dsmrun on one machine
+/* shm.c - the shm transport: nodes started by dsmrun on one machine
  * exchange messages through bounded rings in the job's shared segment (layout
  * in shm_layout.h).  Each node owns one incoming queue; any thread of any
  * other node may produce into it, the threads of the owner consume from it.
