@@ -10,6 +10,9 @@
 #   sim_dsmcc.sh      dsmcc builds sim_counts.c out of the tree (two-step
 #                     compile and link, no libtsan) and the result runs
 #                     natively and simulated
+#   sim_bounds.sh     dsmrun --machine refuses, with status 2 before the
+#                     program runs, every time and size option past its
+#                     maximum (2^64 - 1 included) and invalid cache geometry
 # A program built with the instrumentation links without it, so gcc does not
 # link libtsan (libdsm is the hooks' runtime).
 DSMCC_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) $(LIBTOOLFLAGS) --mode=link \
@@ -23,7 +26,7 @@ tests_sim_counts_LDADD = libdsm.la
 tests_sim_json_get_SOURCES = tests/sim_json_get.c
 tests_sim_json_get_LDADD = $(JSON_C_LIBS)
 
-TESTS += tests/sim_frontend.sh tests/sim_dsmcc.sh
-EXTRA_DIST += tests/sim_frontend.sh tests/sim_dsmcc.sh
+TESTS += tests/sim_frontend.sh tests/sim_dsmcc.sh tests/sim_bounds.sh
+EXTRA_DIST += tests/sim_frontend.sh tests/sim_dsmcc.sh tests/sim_bounds.sh
 # sim_dsmcc.sh runs the dsmcc script made in the build tree
 check_SCRIPTS += dsmcc

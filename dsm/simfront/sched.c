@@ -248,6 +248,8 @@ void dsm_sim_schedule(void)
         }
         if (best < 0)
             deadlock();
+        if (sim_check_clock(m, best) < 0) /* hits alone may have taken it past the limit */
+            dsm_sim_fatal("simulated machine", "%s", sim_error(m));
         if (best != me)
             switch_to(me, best, procs[me].state != SIMP_DONE);
         return;

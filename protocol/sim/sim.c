@@ -131,6 +131,28 @@ static void fail(sim_machine *m, int rc, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Simulated time past SIM_CLOCK_LIMIT ends the run (sim.h: the bound that
+ * keeps every time far from wrapping); 1 when it did. */
+static int past_clock_limit(sim_machine *m, sim_time t, int proc)
+{
+    if (t <= SIM_CLOCK_LIMIT)
+        return 0;
+    fail(m, PROTO_EINVAL,
+         "simulated time passed %llu cycles (2^52, the limit) on processor %d: the run is "
+         "too long for the machine's costs",
+         (unsigned long long)SIM_CLOCK_LIMIT, proc);
+    return 1;
+}
+
+/* Queue an event; its time is checked against the limit. */
+static void push_event(sim_machine *m, const sim_event *ev)
+{
+    if (past_clock_limit(m, ev->time, ev->node))
+        return;
+    if (sim_evq_push(&m->q, ev))
+        fail(m, PROTO_ENOMEM, "out of memory queueing an event");
+}
+
 static inline int stats_on_at(const sim_machine *m, sim_time t)
 {
     if (!m->p.sample_period)
@@ -320,6 +342,12 @@ void *sim_timing_model(const sim_machine *m) { return m->model; }
 const sim_timing_ops *sim_timing_ops_of(const sim_machine *m) { return m->ops; }
 const char *sim_error(const sim_machine *m) { return m->failed ? m->err : NULL; }
 int sim_stalled(const sim_machine *m, int proc) { return m->procs[proc].f.stalled; }
+int sim_check_clock(sim_machine *m, int proc)
+{
+    if (!m->failed)
+        past_clock_limit(m, m->procs[proc].f.clock, proc);
+    return m->failed;
+}
 sim_time sim_clock(const sim_machine *m, int proc) { return m->procs[proc].f.clock; }
 void sim_set_clock(sim_machine *m, int proc, sim_time t) { m->procs[proc].f.clock = t; }
 void sim_add_cycles(sim_machine *m, int proc, sim_time n) { m->procs[proc].f.clock += n; }
@@ -671,8 +699,7 @@ static void send_msg(sim_machine *m, const proto_msg *msg, sim_time t)
         arrival = *last;
     *last = arrival;
     sim_event ev = {.time = arrival, .kind = SIM_EV_ARRIVE, .node = msg->dst, .msg = *msg};
-    if (sim_evq_push(&m->q, &ev))
-        fail(m, PROTO_ENOMEM, "out of memory queueing an event");
+    push_event(m, &ev);
 }
 
 /* The line `block` left processor node's cache because of another
@@ -938,9 +965,8 @@ static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uin
         }
         /* more lines to go: they are walked at the completion, in time order */
         sim_event ev = {.time = t + lat, .kind = SIM_EV_RESUME, .node = p};
-        if (sim_evq_push(&m->q, &ev))
-            fail(m, PROTO_ENOMEM, "out of memory queueing an event");
-        return SIM_STALL;
+        push_event(m, &ev);
+        return m->failed ? m->failed : SIM_STALL;
     }
 
     /* message timed: the request is first a handler on p's own controller */
@@ -954,8 +980,7 @@ static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uin
     m->ctrl_busy[p] = start + (occ ? occ : 1);
     sim_event ev = {.time = start, .kind = SIM_EV_REQUEST, .node = p, .latency = lat,
                     .msg = req};
-    if (sim_evq_push(&m->q, &ev))
-        fail(m, PROTO_ENOMEM, "out of memory queueing an event");
+    push_event(m, &ev);
     return m->failed ? m->failed : SIM_STALL;
 }
 
@@ -1078,6 +1103,8 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
         return m->failed;
     if (pr->f.stalled)
         return SIM_STALL;
+    if (past_clock_limit(m, pr->f.clock, proc))
+        return m->failed;
     is_write = !!is_write;
     if (procedure != pr->last_procedure)
         procedure_changed(m, proc, procedure);
@@ -1143,8 +1170,7 @@ static void dispatch(sim_machine *m, const sim_event *ev)
             h.kind = SIM_EV_HANDLE;
             h.time = start;
             h.latency = lat;
-            if (sim_evq_push(&m->q, &h))
-                fail(m, PROTO_ENOMEM, "out of memory queueing an event");
+            push_event(m, &h);
         }
         break;
     }
