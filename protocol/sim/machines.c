@@ -193,7 +193,7 @@ int sim_params_check(const sim_params *p, char *err, size_t errlen)
     return sim_params_check_shape(p, err, errlen);
 }
 
-/* A size field against its documented maximum (sim.h). */
+/* A time or size field against its documented maximum (sim.h). */
 static int check_max(const char *key, uint64_t v, uint64_t max, char *err, size_t errlen)
 {
     if (v <= max)
