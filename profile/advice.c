@@ -354,6 +354,321 @@ static void false_sharing_text(json_object *s, uint64_t block_size, sbuf *ev, sb
     free(r);
 }
 
+/* ---- the hypotheses ---- */
+
+/* What every hypothesis reads, taken from the profile once, and where the
+ * findings go.  h, e, s: the headline, evidence and suggestion of the
+ * finding being built (push takes them). */
+typedef struct advice_ctx {
+    const advice_thresholds *t;
+    flist l;
+    sbuf h, e, s;
+    int nodes;
+    double wall;
+    double job_ns;            /* wall time summed over nodes */
+    uint64_t block_size;
+    json_object *per_node, *structures, *procedures, *pairs;
+    uint64_t mbt;             /* memory blocking time of all nodes */
+    uint64_t cold, coh;       /* ... in cold and in coherence misses (by structure) */
+} advice_ctx;
+
+/* One structure, as its pattern hypotheses see it. */
+typedef struct structure_view {
+    json_object *st;
+    const char *name;
+    char focus[300];
+    uint64_t mbt;
+    int false_sharing;        /* FalseSharing holds for it (migration may be its effect) */
+} structure_view;
+
+static void advice_ctx_init(advice_ctx *c, json_object *p, const advice_thresholds *t)
+{
+    memset(c, 0, sizeof *c);
+    c->t = t;
+    c->nodes = json_object_get_int(pj_get(p, "nodes"));
+    c->wall = pj_double(p, "wall_seconds");
+    c->job_ns = (double)c->nodes * c->wall * 1e9;
+    c->block_size = pj_u64(p, "block_size");
+    c->per_node = pj_arr(p, "per_node");
+    c->structures = pj_arr(p, "structures");
+    c->procedures = pj_arr(p, "procedures");
+    c->pairs = pj_arr(p, "pairs");
+    for (size_t i = 0; i < pj_len(c->per_node); i++)
+        c->mbt += pj_u64(pj_at(c->per_node, i), "memoryBlockTime");
+    for (size_t i = 0; i < pj_len(c->structures); i++) {
+        json_object *causes = pj_get(pj_at(c->structures, i), "causes");
+        c->cold += pj_u64(causes, "cold_wall");
+        c->coh += pj_u64(causes, "invalidation_wall") + pj_u64(causes, "upgrade_wall");
+    }
+    if (!pj_len(c->per_node)) /* an older file: the structures' sum is the best we have */
+        for (size_t i = 0; i < pj_len(c->structures); i++)
+            c->mbt += structure_mbt(pj_at(c->structures, i));
+}
+
+/* Refinement of memory blocking: the structures that hold more than the
+ * refine share of it. */
+static void refine_to_structures(advice_ctx *c)
+{
+    const advice_thresholds *t = c->t;
+    char t1[32];
+    uint64_t wv;
+    for (size_t i = 0; i < pj_len(c->structures) && c->mbt; i++) {
+        json_object *st = pj_at(c->structures, i);
+        uint64_t v = structure_mbt(st);
+        double sh = (double)v / (double)c->mbt;
+        if (!(sh > t->refine))
+            continue;
+        const char *name = pj_str(st, "name");
+        sb_printf(&c->h, "structure %s: %.1f%% of memory blocking time > threshold %s", name,
+                  100.0 * sh, pct(t->refine, t1, sizeof t1));
+        sb_printf(&c->e, "%.1f ms; dominant pattern %s", ms((double)v),
+                  *pj_str(st, "dominant_pattern") ? pj_str(st, "dominant_pattern") : "none");
+        /* the procedure that blocks most on it, from the (procedure, structure) pairs */
+        for (size_t k = 0; k < pj_len(c->pairs); k++) {
+            json_object *pr = pj_at(c->pairs, k);
+            if (strcmp(pj_str(pr, "structure"), name) || !pj_u64(pr, "wall"))
+                continue;
+            sb_printf(&c->e, "; most of it in %s (%.1f ms)", pj_str(pr, "procedure"),
+                      ms((double)pj_u64(pr, "wall")));
+            break;
+        }
+        json_object *pn = pj_arr(pj_get(st, "metrics"), "per_node");
+        int n0 = worst_node(pn, "memoryBlockTime", &wv);
+        if (n0 >= 0 && c->nodes > 1)
+            sb_printf(&c->e, "; node %d blocks most on it (%.1f ms)", n0, ms((double)wv));
+        char focus[300];
+        snprintf(focus, sizeof focus, "structure %s", name);
+        push(&c->l, ADVICE_MEMORY_BLOCKING, 1, "ExcessiveMemoryBlockingTime", focus, sh, t->refine,
+             (double)v / 1e9, &c->h, &c->e, &c->s);
+    }
+}
+
+/* Refinement of memory blocking: the procedures that hold more than the
+ * refine share of it. */
+static void refine_to_procedures(advice_ctx *c)
+{
+    const advice_thresholds *t = c->t;
+    char t1[32];
+    /* Procedure times are measured around each fault by the code that
+     * took it and may not add up to the nodes' memoryBlockTime (threads,
+     * joins): never claim more than the whole. */
+    uint64_t pmbt = c->mbt;
+    {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < pj_len(c->procedures); i++)
+            sum += pj_u64(pj_at(c->procedures, i), "wall");
+        if (sum > pmbt)
+            pmbt = sum;
+    }
+    for (size_t i = 0; i < pj_len(c->procedures) && pmbt; i++) {
+        json_object *pr = pj_at(c->procedures, i);
+        uint64_t v = pj_u64(pr, "wall");
+        double sh = (double)v / (double)pmbt;
+        if (!(sh > t->refine))
+            continue;
+        const char *file = pj_str(pr, "file");
+        sb_printf(&c->h, "procedure %s: %.1f%% of memory blocking time > threshold %s",
+                  pj_str(pr, "name"), 100.0 * sh, pct(t->refine, t1, sizeof t1));
+        sb_printf(&c->e, "%.1f ms in %llu misses", ms((double)v),
+                  (unsigned long long)pj_u64(pr, "misses"));
+        if (*file)
+            sb_printf(&c->e, "; most at %s:%llu", file, (unsigned long long)pj_u64(pr, "line"));
+        char focus[300];
+        snprintf(focus, sizeof focus, "procedure %s", pj_str(pr, "name"));
+        push(&c->l, ADVICE_MEMORY_BLOCKING, 1, "ExcessiveMemoryBlockingTime", focus, sh, t->refine,
+             (double)v / 1e9, &c->h, &c->e, &c->s);
+    }
+}
+
+/* (1) ExcessiveMemoryBlockingTime, refined to structures and procedures */
+static void find_memory_blocking(advice_ctx *c)
+{
+    const advice_thresholds *t = c->t;
+    char t1[32];
+    double share = c->job_ns > 0 ? (double)c->mbt / c->job_ns : 0.0;
+    if (!(c->job_ns > 0 && share > t->memory_blocking))
+        return;
+    sb_printf(&c->h, "memory blocking %.1f%% of wall time > threshold %s", 100.0 * share,
+              pct(t->memory_blocking, t1, sizeof t1));
+    sb_printf(&c->e, "%.1f ms blocked of %.1f ms (%d nodes x %.3f s); coherence misses "
+                     "(invalidation, upgrade) %.1f ms, cold misses %.1f ms",
+              ms((double)c->mbt), ms(c->job_ns), c->nodes, c->wall, ms((double)c->coh),
+              ms((double)c->cold));
+    uint64_t wv;
+    int wn = worst_node(c->per_node, "memoryBlockTime", &wv);
+    if (wn >= 0 && c->nodes > 1)
+        sb_printf(&c->e, "\nnode %d blocks most: %.1f ms, %.1f%% of its wall time", wn,
+                  ms((double)wv), c->wall > 0 ? 100.0 * (double)wv / (c->wall * 1e9) : 0.0);
+    sb_printf(&c->s, "the structures and procedures below cause it");
+    push(&c->l, ADVICE_MEMORY_BLOCKING, 0, "ExcessiveMemoryBlockingTime", "whole program", share,
+         t->memory_blocking, (double)c->mbt / 1e9, &c->h, &c->e, &c->s);
+    refine_to_structures(c);
+    refine_to_procedures(c);
+}
+
+/* (2) FalseSharing: false-sharing transfers among the structure's coherence misses */
+static void find_false_sharing(advice_ctx *c, structure_view *sv)
+{
+    const advice_thresholds *t = c->t;
+    char t1[32];
+    json_object *fs = pj_get(sv->st, "false_sharing");
+    uint64_t fsn = pj_u64(fs, "count");
+    uint64_t cm = pj_u64(fs, "coherence_misses");
+    if (!cm) {
+        json_object *causes = pj_get(sv->st, "causes");
+        cm = pj_u64(causes, "invalidation") + pj_u64(causes, "upgrade");
+    }
+    double fsh = cm ? (double)fsn / (double)cm : fsn ? 1.0 : 0.0;
+    if (!(fsn && fsh > t->false_sharing))
+        return;
+    sv->false_sharing = 1;
+    sb_printf(&c->h, "false-sharing transfers %.1f%% of the coherence misses of %s > threshold %s",
+              100.0 * fsh, sv->name, pct(t->false_sharing, t1, sizeof t1));
+    false_sharing_text(sv->st, c->block_size, &c->e, &c->s);
+    push(&c->l, ADVICE_FALSE_SHARING, 0, "FalseSharing", sv->focus, fsh, t->false_sharing,
+         (double)sv->mbt / 1e9, &c->h, &c->e, &c->s);
+}
+
+/* The structure's written shared blocks by pattern (read-only blocks and
+ * blocks with no pattern left out); 0 when none. */
+static uint64_t written_blocks(const structure_view *sv, uint64_t *mig, uint64_t *pc,
+                               uint64_t *grp)
+{
+    json_object *pt = pj_get(sv->st, "patterns");
+    *mig = pj_u64(pt, "migratory");
+    *pc = pj_u64(pt, "producer_consumer");
+    *grp = pj_u64(pt, "group");
+    return *mig + *pc + *grp;
+}
+
+/* (3) MigratorySharing: migratory blocks among the written shared blocks */
+static void find_migratory(advice_ctx *c, structure_view *sv)
+{
+    const advice_thresholds *t = c->t;
+    char t1[32];
+    uint64_t mig, pc, grp;
+    uint64_t written = written_blocks(sv, &mig, &pc, &grp);
+    double msh = written ? (double)mig / (double)written : 0.0;
+    if (!(written && msh > t->migratory))
+        return;
+    sb_printf(&c->h, "%.1f%% of the written shared blocks of %s are migratory > threshold %s",
+              100.0 * msh, sv->name, pct(t->migratory, t1, sizeof t1));
+    sb_printf(&c->e, "%llu of %llu blocks migratory (%llu producer_consumer, %llu group); "
+                     "%.1f ms memory blocking",
+              (unsigned long long)mig, (unsigned long long)written, (unsigned long long)pc,
+              (unsigned long long)grp, ms((double)sv->mbt));
+    sb_printf(&c->s, "%s%s's blocks move read-then-write from node to node: merge each read "
+                     "and the write that follows into one write access (write first), or do the "
+                     "update under a lock in one short critical section",
+              sv->false_sharing ? "false sharing (above) makes blocks migrate; " : "", sv->name);
+    if (!sv->false_sharing)
+        sb_printf(&c->s, "; if nodes update different elements, check that they do not share "
+                         "blocks (pad and align to %llu bytes)",
+                  (unsigned long long)c->block_size);
+    push(&c->l, ADVICE_MIGRATORY, 0, "MigratorySharing", sv->focus, msh, t->migratory,
+         (double)sv->mbt / 1e9, &c->h, &c->e, &c->s);
+}
+
+/* (4) ProducerConsumerSharing: producer_consumer blocks among the written shared blocks */
+static void find_producer_consumer(advice_ctx *c, structure_view *sv)
+{
+    const advice_thresholds *t = c->t;
+    char t2[32];
+    uint64_t mig, pc, grp;
+    uint64_t written = written_blocks(sv, &mig, &pc, &grp);
+    double psh = written ? (double)pc / (double)written : 0.0;
+    if (!(written && psh > t->producer_consumer))
+        return;
+    sb_printf(&c->h, "%.1f%% of the written shared blocks of %s are producer_consumer > "
+                     "threshold %s",
+              100.0 * psh, sv->name, pct(t->producer_consumer, t2, sizeof t2));
+    sb_printf(&c->e, "%llu of %llu blocks producer_consumer (%llu migratory, %llu group); "
+                     "%.1f ms memory blocking",
+              (unsigned long long)pc, (unsigned long long)written, (unsigned long long)mig,
+              (unsigned long long)grp, ms((double)sv->mbt));
+    sb_printf(&c->s, "one node writes %s and others then read it, each reader missing: "
+                     "an update protocol (push the data to the consumers) would save the "
+                     "misses; otherwise use larger blocks (DSM_BLOCK_SIZE) so one transfer "
+                     "carries more, and batch the producer's writes before a single "
+                     "synchronisation",
+              sv->name);
+    push(&c->l, ADVICE_PRODUCER_CONSUMER, 0, "ProducerConsumerSharing", sv->focus, psh,
+         t->producer_consumer, (double)sv->mbt / 1e9, &c->h, &c->e, &c->s);
+}
+
+/* The hypotheses about one structure, in the order they are tested and
+ * printed: false sharing first (migration may be its effect). */
+static void (*const structure_findings[])(advice_ctx *, structure_view *) = {
+    find_false_sharing,
+    find_migratory,
+    find_producer_consumer,
+};
+
+/* (2)-(4) per structure, largest memory blocking time first, for the
+ * structures with at least the min share of the job's time */
+static void find_structure_patterns(advice_ctx *c)
+{
+    for (size_t i = 0; i < pj_len(c->structures) && c->job_ns > 0; i++) {
+        structure_view sv = {.st = pj_at(c->structures, i)};
+        sv.mbt = structure_mbt(sv.st);
+        if (!((double)sv.mbt / c->job_ns >= c->t->min_share) || !sv.mbt)
+            continue;
+        sv.name = pj_str(sv.st, "name");
+        snprintf(sv.focus, sizeof sv.focus, "structure %s", sv.name);
+        for (size_t k = 0; k < sizeof structure_findings / sizeof structure_findings[0]; k++)
+            structure_findings[k](c, &sv);
+    }
+}
+
+/* (5) LoadImbalance: barrier wait differs between nodes */
+static void find_load_imbalance(advice_ctx *c)
+{
+    const advice_thresholds *t = c->t;
+    char t1[32];
+    if (!(pj_len(c->per_node) > 1 && c->wall > 0))
+        return;
+    uint64_t mx = 0, mn = UINT64_MAX;
+    int imx = 0, imn = 0;
+    for (size_t i = 0; i < pj_len(c->per_node); i++) {
+        json_object *o = pj_at(c->per_node, i);
+        uint64_t v = pj_u64(o, "barrier_wait");
+        int node = pj_get(o, "node") ? (int)pj_u64(o, "node") : (int)i;
+        if (v > mx || i == 0) {
+            mx = v;
+            imx = node;
+        }
+        if (v < mn) {
+            mn = v;
+            imn = node;
+        }
+    }
+    double skew = (double)(mx - mn) / (c->wall * 1e9);
+    if (!(skew > t->imbalance))
+        return;
+    sb_printf(&c->h, "barrier wait skew %.1f%% of wall time > threshold %s", 100.0 * skew,
+              pct(t->imbalance, t1, sizeof t1));
+    sb_printf(&c->e, "node %d waits %.1f ms at barriers, node %d only %.1f ms (wall %.3f s)", imx,
+              ms((double)mx), imn, ms((double)mn), c->wall);
+    uint64_t tot = 0;
+    for (size_t i = 0; i < pj_len(c->per_node); i++)
+        tot += pj_u64(pj_at(c->per_node, i), "barrier_wait");
+    sb_printf(&c->e, "; all nodes together %.1f%% of the job's time at barriers",
+              c->job_ns > 0 ? 100.0 * (double)tot / c->job_ns : 0.0);
+    sb_printf(&c->s, "node %d carries the most work between barriers: move work from it to node "
+                     "%d (size each node's share of the work by the measured barrier waits), or "
+                     "balance the load dynamically",
+              imn, imx);
+    push(&c->l, ADVICE_LOAD_IMBALANCE, 0, "LoadImbalance", "nodes", skew, t->imbalance,
+         (double)(mx - mn) / 1e9, &c->h, &c->e, &c->s);
+}
+
+/* The hypotheses in the order advice.h promises their findings. */
+static void (*const program_findings[])(advice_ctx *) = {
+    find_memory_blocking,
+    find_structure_patterns,
+    find_load_imbalance,
+};
+
 int advice_run(json_object *p, const advice_thresholds *t, advice_finding **out, size_t *n,
                char *err, size_t errlen)
 {
@@ -361,220 +676,18 @@ int advice_run(json_object *p, const advice_thresholds *t, advice_finding **out,
     *n = 0;
     if (pjson_check(p, err, errlen))
         return -1;
-    flist l = { 0 };
-    sbuf h = { 0 }, e = { 0 }, s = { 0 };
-    char t1[32], t2[32];
-    int nodes = json_object_get_int(pj_get(p, "nodes"));
-    double wall = pj_double(p, "wall_seconds");
-    double job_ns = (double)nodes * wall * 1e9; /* wall time summed over nodes */
-    uint64_t block_size = pj_u64(p, "block_size");
-    json_object *per_node = pj_arr(p, "per_node");
-    json_object *structures = pj_arr(p, "structures");
-    json_object *procedures = pj_arr(p, "procedures");
-    json_object *pairs = pj_arr(p, "pairs");
-
-    uint64_t mbt = 0, cold = 0, coh = 0;
-    for (size_t i = 0; i < pj_len(per_node); i++)
-        mbt += pj_u64(pj_at(per_node, i), "memoryBlockTime");
-    for (size_t i = 0; i < pj_len(structures); i++) {
-        json_object *c = pj_get(pj_at(structures, i), "causes");
-        cold += pj_u64(c, "cold_wall");
-        coh += pj_u64(c, "invalidation_wall") + pj_u64(c, "upgrade_wall");
-    }
-    if (!pj_len(per_node)) /* an older file: the structures' sum is the best we have */
-        for (size_t i = 0; i < pj_len(structures); i++)
-            mbt += structure_mbt(pj_at(structures, i));
-
-    /* (1) ExcessiveMemoryBlockingTime, refined to structures and procedures */
-    double share = job_ns > 0 ? (double)mbt / job_ns : 0.0;
-    if (job_ns > 0 && share > t->memory_blocking) {
-        sb_printf(&h, "memory blocking %.1f%% of wall time > threshold %s", 100.0 * share,
-                  pct(t->memory_blocking, t1, sizeof t1));
-        sb_printf(&e, "%.1f ms blocked of %.1f ms (%d nodes x %.3f s); coherence misses "
-                      "(invalidation, upgrade) %.1f ms, cold misses %.1f ms",
-                  ms((double)mbt), ms(job_ns), nodes, wall, ms((double)coh), ms((double)cold));
-        uint64_t wv;
-        int wn = worst_node(per_node, "memoryBlockTime", &wv);
-        if (wn >= 0 && nodes > 1)
-            sb_printf(&e, "\nnode %d blocks most: %.1f ms, %.1f%% of its wall time", wn, ms((double)wv),
-                      wall > 0 ? 100.0 * (double)wv / (wall * 1e9) : 0.0);
-        sb_printf(&s, "the structures and procedures below cause it");
-        push(&l, ADVICE_MEMORY_BLOCKING, 0, "ExcessiveMemoryBlockingTime", "whole program", share,
-             t->memory_blocking, (double)mbt / 1e9, &h, &e, &s);
-        for (size_t i = 0; i < pj_len(structures) && mbt; i++) {
-            json_object *st = pj_at(structures, i);
-            uint64_t v = structure_mbt(st);
-            double sh = (double)v / (double)mbt;
-            if (!(sh > t->refine))
-                continue;
-            const char *name = pj_str(st, "name");
-            sb_printf(&h, "structure %s: %.1f%% of memory blocking time > threshold %s", name,
-                      100.0 * sh, pct(t->refine, t1, sizeof t1));
-            sb_printf(&e, "%.1f ms; dominant pattern %s", ms((double)v),
-                      *pj_str(st, "dominant_pattern") ? pj_str(st, "dominant_pattern") : "none");
-            /* the procedure that blocks most on it, from the (procedure, structure) pairs */
-            for (size_t k = 0; k < pj_len(pairs); k++) {
-                json_object *pr = pj_at(pairs, k);
-                if (strcmp(pj_str(pr, "structure"), name) || !pj_u64(pr, "wall"))
-                    continue;
-                sb_printf(&e, "; most of it in %s (%.1f ms)", pj_str(pr, "procedure"),
-                          ms((double)pj_u64(pr, "wall")));
-                break;
-            }
-            json_object *pn = pj_arr(pj_get(st, "metrics"), "per_node");
-            int n0 = worst_node(pn, "memoryBlockTime", &wv);
-            if (n0 >= 0 && nodes > 1)
-                sb_printf(&e, "; node %d blocks most on it (%.1f ms)", n0, ms((double)wv));
-            char focus[300];
-            snprintf(focus, sizeof focus, "structure %s", name);
-            push(&l, ADVICE_MEMORY_BLOCKING, 1, "ExcessiveMemoryBlockingTime", focus, sh, t->refine,
-                 (double)v / 1e9, &h, &e, &s);
-        }
-        /* Procedure times are measured around each fault by the code that
-         * took it and may not add up to the nodes' memoryBlockTime (threads,
-         * joins): never claim more than the whole. */
-        uint64_t pmbt = mbt;
-        {
-            uint64_t sum = 0;
-            for (size_t i = 0; i < pj_len(procedures); i++)
-                sum += pj_u64(pj_at(procedures, i), "wall");
-            if (sum > pmbt)
-                pmbt = sum;
-        }
-        for (size_t i = 0; i < pj_len(procedures) && pmbt; i++) {
-            json_object *pr = pj_at(procedures, i);
-            uint64_t v = pj_u64(pr, "wall");
-            double sh = (double)v / (double)pmbt;
-            if (!(sh > t->refine))
-                continue;
-            const char *file = pj_str(pr, "file");
-            sb_printf(&h, "procedure %s: %.1f%% of memory blocking time > threshold %s",
-                      pj_str(pr, "name"), 100.0 * sh, pct(t->refine, t1, sizeof t1));
-            sb_printf(&e, "%.1f ms in %llu misses", ms((double)v),
-                      (unsigned long long)pj_u64(pr, "misses"));
-            if (*file)
-                sb_printf(&e, "; most at %s:%llu", file, (unsigned long long)pj_u64(pr, "line"));
-            char focus[300];
-            snprintf(focus, sizeof focus, "procedure %s", pj_str(pr, "name"));
-            push(&l, ADVICE_MEMORY_BLOCKING, 1, "ExcessiveMemoryBlockingTime", focus, sh, t->refine,
-                 (double)v / 1e9, &h, &e, &s);
-        }
-    }
-
-    /* (2)-(4) per structure, largest memory blocking time first */
-    for (size_t i = 0; i < pj_len(structures) && job_ns > 0; i++) {
-        json_object *st = pj_at(structures, i);
-        uint64_t v = structure_mbt(st);
-        if (!((double)v / job_ns >= t->min_share) || !v)
-            continue;
-        const char *name = pj_str(st, "name");
-        char focus[300];
-        snprintf(focus, sizeof focus, "structure %s", name);
-        json_object *fs = pj_get(st, "false_sharing");
-        uint64_t fsn = pj_u64(fs, "count");
-        uint64_t cm = pj_u64(fs, "coherence_misses");
-        if (!cm) {
-            json_object *c = pj_get(st, "causes");
-            cm = pj_u64(c, "invalidation") + pj_u64(c, "upgrade");
-        }
-        double fsh = cm ? (double)fsn / (double)cm : fsn ? 1.0 : 0.0;
-        int false_sharing = 0;
-        if (fsn && fsh > t->false_sharing) {
-            false_sharing = 1;
-            sb_printf(&h, "false-sharing transfers %.1f%% of the coherence misses of %s > threshold %s",
-                      100.0 * fsh, name, pct(t->false_sharing, t1, sizeof t1));
-            false_sharing_text(st, block_size, &e, &s);
-            push(&l, ADVICE_FALSE_SHARING, 0, "FalseSharing", focus, fsh, t->false_sharing,
-                 (double)v / 1e9, &h, &e, &s);
-        }
-        json_object *pt = pj_get(st, "patterns");
-        uint64_t mig = pj_u64(pt, "migratory"), pc = pj_u64(pt, "producer_consumer"),
-                 grp = pj_u64(pt, "group");
-        uint64_t written = mig + pc + grp; /* blocks shared with writes: read-only and none left out */
-        double msh = written ? (double)mig / (double)written : 0.0;
-        double psh = written ? (double)pc / (double)written : 0.0;
-        if (written && msh > t->migratory) {
-            sb_printf(&h, "%.1f%% of the written shared blocks of %s are migratory > threshold %s",
-                      100.0 * msh, name, pct(t->migratory, t1, sizeof t1));
-            sb_printf(&e, "%llu of %llu blocks migratory (%llu producer_consumer, %llu group); "
-                          "%.1f ms memory blocking",
-                      (unsigned long long)mig, (unsigned long long)written, (unsigned long long)pc,
-                      (unsigned long long)grp, ms((double)v));
-            sb_printf(&s, "%s%s's blocks move read-then-write from node to node: merge each read "
-                          "and the write that follows into one write access (write first), or do the "
-                          "update under a lock in one short critical section",
-                      false_sharing ? "false sharing (above) makes blocks migrate; " : "", name);
-            if (!false_sharing)
-                sb_printf(&s, "; if nodes update different elements, check that they do not share "
-                              "blocks (pad and align to %llu bytes)",
-                          (unsigned long long)block_size);
-            push(&l, ADVICE_MIGRATORY, 0, "MigratorySharing", focus, msh, t->migratory,
-                 (double)v / 1e9, &h, &e, &s);
-        }
-        if (written && psh > t->producer_consumer) {
-            sb_printf(&h, "%.1f%% of the written shared blocks of %s are producer_consumer > "
-                          "threshold %s",
-                      100.0 * psh, name, pct(t->producer_consumer, t2, sizeof t2));
-            sb_printf(&e, "%llu of %llu blocks producer_consumer (%llu migratory, %llu group); "
-                          "%.1f ms memory blocking",
-                      (unsigned long long)pc, (unsigned long long)written, (unsigned long long)mig,
-                      (unsigned long long)grp, ms((double)v));
-            sb_printf(&s, "one node writes %s and others then read it, each reader missing: "
-                          "an update protocol (push the data to the consumers) would save the "
-                          "misses; otherwise use larger blocks (DSM_BLOCK_SIZE) so one transfer "
-                          "carries more, and batch the producer's writes before a single "
-                          "synchronisation",
-                      name);
-            push(&l, ADVICE_PRODUCER_CONSUMER, 0, "ProducerConsumerSharing", focus, psh,
-                 t->producer_consumer, (double)v / 1e9, &h, &e, &s);
-        }
-    }
-
-    /* (5) load imbalance: barrier wait differs between nodes */
-    if (pj_len(per_node) > 1 && wall > 0) {
-        uint64_t mx = 0, mn = UINT64_MAX;
-        int imx = 0, imn = 0;
-        for (size_t i = 0; i < pj_len(per_node); i++) {
-            json_object *o = pj_at(per_node, i);
-            uint64_t v = pj_u64(o, "barrier_wait");
-            int node = pj_get(o, "node") ? (int)pj_u64(o, "node") : (int)i;
-            if (v > mx || i == 0) {
-                mx = v;
-                imx = node;
-            }
-            if (v < mn) {
-                mn = v;
-                imn = node;
-            }
-        }
-        double skew = (double)(mx - mn) / (wall * 1e9);
-        if (skew > t->imbalance) {
-            sb_printf(&h, "barrier wait skew %.1f%% of wall time > threshold %s", 100.0 * skew,
-                      pct(t->imbalance, t1, sizeof t1));
-            sb_printf(&e, "node %d waits %.1f ms at barriers, node %d only %.1f ms (wall %.3f s)",
-                      imx, ms((double)mx), imn, ms((double)mn), wall);
-            uint64_t tot = 0;
-            for (size_t i = 0; i < pj_len(per_node); i++)
-                tot += pj_u64(pj_at(per_node, i), "barrier_wait");
-            sb_printf(&e, "; all nodes together %.1f%% of the job's time at barriers",
-                      job_ns > 0 ? 100.0 * (double)tot / job_ns : 0.0);
-            sb_printf(&s, "node %d carries the most work between barriers: move work from it to node "
-                          "%d (size each node's share of the work by the measured barrier waits), or "
-                          "balance the load dynamically",
-                      imn, imx);
-            push(&l, ADVICE_LOAD_IMBALANCE, 0, "LoadImbalance", "nodes", skew, t->imbalance,
-                 (double)(mx - mn) / 1e9, &h, &e, &s);
-        }
-    }
-
-    if (l.oom) {
-        advice_free(l.v, l.n);
-        free(l.v);
+    advice_ctx c;
+    advice_ctx_init(&c, p, t);
+    for (size_t i = 0; i < sizeof program_findings / sizeof program_findings[0]; i++)
+        program_findings[i](&c);
+    if (c.l.oom) {
+        advice_free(c.l.v, c.l.n);
+        free(c.l.v);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    *out = l.v;
-    *n = l.n;
+    *out = c.l.v;
+    *n = c.l.n;
     return 0;
 }
 

@@ -12,7 +12,9 @@
  *     FIFO delivery per pair, exact latency of a simple miss, determinism;
  *   - time sampling: no callbacks while statistics are off, causes UNKNOWN
  *     after a line left during an off window;
- *   - bad parameters give clear errors.
+ *   - bad parameters give clear errors; every time and size option has a
+ *     maximum (2^64 - 1 is refused naming the option and the range), the
+ *     cache geometry is checked, time past SIM_CLOCK_LIMIT ends the run.
  * The region is never dereferenced (data values are not modelled), so a
  * made-up base address is used. */
 #include <check.h>
@@ -828,6 +830,161 @@ START_TEST(bad_params)
 }
 END_TEST
 
+
+/* Every option that is a time or a size has a documented maximum; a value
+ * past it, up to 2^64 - 1 and beyond, is refused with a message naming the
+ * option and the range (doc/simulation.md, "Bounds"). */
+START_TEST(option_bounds)
+{
+    static const struct {
+        const char *machine, *key, *max;
+    } opts[] = {
+        {"uniform", "hit_cycles", "1000000"},     {"uniform", "miss_cycles", "1000000"},
+        {"uniform", "sample_period", "1000000000000"},
+        {"uniform", "sample_length", "1000000000000"},
+        {"uniform", "line_size", "4096"},         {"uniform", "cache_size", "1073741824"},
+        {"uniform", "assoc", "65536"},            {"uniform", "page_size", "1073741824"},
+        {"numa", "local_cycles", "1000000"},      {"numa", "hop1_cycles", "1000000"},
+        {"numa", "hop_cycles", "1000000"},        {"numa", "write_cycles", "1000000"},
+        {"numa", "write_buffer", "1"},            {"flash", "hit_cycles", "1000000"},
+        {"flash", "cpu_ratio", "64"},             {"flash", "pi_in", "100000"},
+        {"flash", "pi_out", "100000"},            {"flash", "pi_word", "100000"},
+        {"flash", "fence", "100000"},             {"flash", "intervention", "100000"},
+        {"flash", "net_fixed", "100000"},         {"flash", "hop", "100000"},
+        {"flash", "link_bytes", "4096"},          {"flash", "inv_send", "100000"},
+    };
+    static const char *const huge[] = {"18446744073709551615", "18446744073709551616",
+                                       "99999999999999999999999", "17592186044416m"};
+    char err[256], kv[128];
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        sim_params p;
+        ck_assert_int_eq(sim_params_for(opts[i].machine, 4, &p, err, sizeof err), 0);
+        snprintf(kv, sizeof kv, "%s=%s", opts[i].key, opts[i].max);
+        ck_assert_msg(sim_params_set(&p, kv, err, sizeof err) == 0, "%s: %s", kv, err);
+        unsigned long long over = strtoull(opts[i].max, NULL, 10) + 1;
+        snprintf(kv, sizeof kv, "%s=%llu", opts[i].key, over);
+        ck_assert_msg(sim_params_set(&p, kv, err, sizeof err) == -1, "%s accepted", kv);
+        ck_assert_msg(strstr(err, opts[i].key) && strstr(err, "out of range") &&
+                          strstr(err, opts[i].max),
+                      "%s: %s", kv, err);
+        for (size_t h = 0; h < sizeof huge / sizeof huge[0]; h++) {
+            snprintf(kv, sizeof kv, "%s=%s", opts[i].key, huge[h]);
+            ck_assert_msg(sim_params_set(&p, kv, err, sizeof err) == -1, "%s accepted", kv);
+            ck_assert_msg(strstr(err, opts[i].key) && strstr(err, "out of range") &&
+                              strstr(err, opts[i].max),
+                          "%s: %s", kv, err);
+        }
+    }
+    /* a handler class of the FLASH model: LATENCY/OCCUPANCY */
+    sim_params p;
+    ck_assert_int_eq(sim_params_for("flash", 4, &p, err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "PILocalGet=100000/100000", err, sizeof err), 0);
+    const char *const bad_pairs[] = {"PILocalGet=18446744073709551615/11",
+                                     "PILocalGet=9/18446744073709551615", "PILocalGet=100001/11",
+                                     "PILocalGet=-1/11", "PILocalGet=9/0"};
+    for (size_t i = 0; i < sizeof bad_pairs / sizeof bad_pairs[0]; i++) {
+        ck_assert_msg(sim_params_set(&p, bad_pairs[i], err, sizeof err) == -1, "%s accepted",
+                      bad_pairs[i]);
+        ck_assert_msg(strstr(err, "PILocalGet") && strstr(err, "range 0 .. 100000"), "%s: %s",
+                      bad_pairs[i], err);
+    }
+    /* fields set directly are checked again */
+    ck_assert_int_eq(sim_params_for("uniform", 4, &p, err, sizeof err), 0);
+    p.hit_cycles = UINT64_MAX;
+    ck_assert_int_eq(sim_params_check(&p, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "hit_cycles"));
+    ck_assert_ptr_null(sim_create(&p, BASE, 4096, err, sizeof err));
+    ck_assert_int_eq(sim_params_for("uniform", 4, &p, err, sizeof err), 0);
+    p.sample_period = UINT64_MAX;
+    p.sample_length = 1;
+    ck_assert_int_eq(sim_params_check(&p, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "sample_period"));
+}
+END_TEST
+
+/* The cache geometry is refused by sim_params_check (which dsmrun calls
+ * before the program runs), with the parameter named. */
+START_TEST(bad_geometry)
+{
+    static const struct {
+        const char *opts[3];
+        const char *says;
+    } cases[] = {
+        {{"cache_size=0", NULL}, "cache_size 0"},
+        {{"line_size=0", NULL}, "line_size 0"},
+        {{"line_size=48", NULL}, "line_size 48"},
+        {{"line_size=2", NULL}, "line_size 2"},
+        {{"assoc=0", NULL}, "assoc 0"},
+        {{"page_size=0", NULL}, "page_size 0"},
+        {{"page_size=3000", NULL}, "page_size 3000"},
+        {{"page_size=16", NULL}, "page_size 16"},            /* smaller than a line */
+        {{"line_size=128", "cache_size=64", NULL}, "cache_size 64"}, /* line larger than cache */
+        {{"cache_size=65520", NULL}, "cache_size 65520"},   /* not a multiple of the line */
+        {{"assoc=3", NULL}, "assoc 3"},                     /* 2048 lines in 3 ways */
+        {{"cache_size=96k", NULL}, "cache_size 98304"},     /* 3072 sets */
+        {{"assoc=4096", NULL}, "assoc 4096"},               /* more ways than lines */
+        {{"sample_period=100", "sample_length=0", NULL}, "sample_length 0"},
+    };
+    char err[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sim_params p;
+        ck_assert_int_eq(sim_params_for("uniform", 4, &p, err, sizeof err), 0);
+        for (int k = 0; cases[i].opts[k]; k++)
+            ck_assert_msg(sim_params_set(&p, cases[i].opts[k], err, sizeof err) == 0, "%s: %s",
+                          cases[i].opts[k], err);
+        ck_assert_msg(sim_params_check(&p, err, sizeof err) == -1, "case %zu (%s) accepted", i,
+                      cases[i].opts[0]);
+        ck_assert_msg(strstr(err, cases[i].says), "case %zu: '%s' lacks '%s'", i, err,
+                      cases[i].says);
+    }
+    sim_params p;
+    ck_assert_int_eq(sim_params_for("uniform", 4, &p, err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "assoc=2048", err, sizeof err), 0); /* fully associative */
+    ck_assert_msg(sim_params_check(&p, err, sizeof err) == 0, "%s", err);
+}
+END_TEST
+
+/* Time past SIM_CLOCK_LIMIT ends the run with an error instead of going on
+ * towards a wrap: at a reference, at an event, and for a processor that
+ * only hit (sim_check_clock, the front end's check). */
+START_TEST(clock_limit)
+{
+    char err[256];
+    recorder *rec = calloc(1, sizeof *rec);
+    sim_params p;
+    ck_assert_int_eq(sim_params_for("uniform", 2, &p, err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "miss_cycles=1000000", err, sizeof err), 0);
+    sim_machine *m = sim_create(&p, BASE, 1 << 16, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    sim_set_clock(m, 0, SIM_CLOCK_LIMIT - 10);
+    ck_assert_int_eq(sim_check_clock(m, 0), 0);
+    ref(m, 0, BASE, 4, 0); /* a miss that ends past the limit */
+    ck_assert_uint_eq(sim_clock(m, 0), SIM_CLOCK_LIMIT - 10 + 1000000);
+    ck_assert_int_lt(sim_ref(m, 0, BASE, 4, 0, 7), 0);
+    ck_assert_ptr_nonnull(sim_error(m));
+    ck_assert_msg(strstr(sim_error(m), "simulated time passed 4503599627370496 cycles"), "%s",
+                  sim_error(m));
+    sim_destroy(m);
+
+    m = make("uniform", 1, 1 << 16, NULL, NULL);
+    sim_set_clock(m, 0, SIM_CLOCK_LIMIT + 1);
+    ck_assert_int_lt(sim_check_clock(m, 0), 0);
+    ck_assert_ptr_nonnull(strstr(sim_error(m), "on processor 0"));
+    sim_destroy(m);
+
+    /* message timed: the events of a miss issued just below the limit */
+    m = make("flash", 4, 1 << 20, rec, NULL);
+    sim_set_clock(m, 1, SIM_CLOCK_LIMIT - 5);
+    int r = sim_ref(m, 1, BASE, 4, 0, 7); /* home: processor 0, remote */
+    while (r >= 0 && sim_stalled(m, 1) && sim_next_event(m) != SIM_NEVER)
+        r = sim_run_until(m, sim_next_event(m));
+    ck_assert_int_lt(r, 0);
+    ck_assert_msg(strstr(sim_error(m), "simulated time passed"), "%s", sim_error(m));
+    sim_destroy(m);
+    free(rec);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("sim");
@@ -850,6 +1007,9 @@ static Suite *suite(void)
     tcase_add_test(tc, evictions_and_exclusive_clean);
     tcase_add_test(tc, registered_machines_run);
     tcase_add_test(tc, bad_params);
+    tcase_add_test(tc, option_bounds);
+    tcase_add_test(tc, bad_geometry);
+    tcase_add_test(tc, clock_limit);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -125,6 +125,11 @@ void dsm_sim_proc_reset(int proc) { stacks[proc].depth = 0; }
 
 int dsm_sim_proc_count(void) { return (int)fn_count; }
 
+uintptr_t dsm_sim_proc_address(int id)
+{
+    return id >= 0 && (size_t)id < fn_count ? fn_of_id[id] : 0;
+}
+
 /* --- names ------------------------------------------------------------------ */
 
 /* with_line: "func (file:line)" for an allocation site, else "func"

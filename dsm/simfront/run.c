@@ -263,6 +263,10 @@ static int machine_params(const char *spec, int nprocs, sim_params *sp)
             fprintf(stderr, "dsm: dsm_init: DSM_MACHINE=%s: option '%s': %s\n", spec, kv, err);
             return -1;
         }
+    if (sim_params_check(sp, err, sizeof err)) {
+        fprintf(stderr, "dsm: dsm_init: DSM_MACHINE=%s: %s\n", spec, err);
+        return -1;
+    }
     strcpy(R.machine_spec, spec);
     return 0;
 }

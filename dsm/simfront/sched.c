@@ -17,14 +17,24 @@
  *
  * Contexts are switched with a small assembly routine on x86-64 (callee-
  * saved registers and the stack pointer only: no signal-mask system call)
- * and with swapcontext elsewhere; tests/sim_frontend_unit measures it. */
+ * and with swapcontext elsewhere; tests/sim_frontend_unit measures it.
+ *
+ * A crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) on a simulated
+ * processor would otherwise kill the process without saying which
+ * processor it was: a handler, on an alternate stack (the processor's own
+ * stack may be what overflowed), prints one line naming the processor and
+ * the function, then lets the default action end the process. */
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -164,6 +174,195 @@ static void switch_to(int from, int to, int save)
 #endif
 }
 
+/* --- crashes ------------------------------------------------------------------ */
+
+/* The executable's symbol table, mapped before any crash: the handler only
+ * reads it (the symbolizer of the statistics, libdw, allocates memory and
+ * may not run in a signal handler, which may have interrupted malloc). */
+static struct {
+    const ElfW(Sym) *syms;
+    size_t nsyms;
+    const char *strs;
+    size_t strs_len;
+    uintptr_t bias;           /* load address of the executable */
+} exe_syms;
+
+static int exe_bias(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    *(uintptr_t *)arg = (uintptr_t)info->dlpi_addr; /* the first object is the executable */
+    return 1;
+}
+
+/* Map /proc/self/exe and find its .symtab (or .dynsym) with its strings;
+ * quietly nothing when that fails (the crash line then has no function). */
+static void map_exe_symbols(void)
+{
+    int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct stat st;
+    void *map = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(ElfW(Ehdr)))
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return;
+    size_t size = (size_t)st.st_size;
+    const unsigned char *base = map;
+    const ElfW(Ehdr) *eh = map;
+    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_shentsize != sizeof(ElfW(Shdr)) ||
+        eh->e_shoff > size || eh->e_shnum > (size - eh->e_shoff) / sizeof(ElfW(Shdr)))
+        goto unusable;
+    const ElfW(Shdr) *sh = (const ElfW(Shdr) *)(base + eh->e_shoff);
+    const ElfW(Shdr) *tab = NULL;
+    for (int i = 0; i < eh->e_shnum; i++)
+        if (sh[i].sh_type == SHT_SYMTAB || (sh[i].sh_type == SHT_DYNSYM && !tab))
+            tab = &sh[i];
+    if (!tab || tab->sh_link >= eh->e_shnum || tab->sh_offset > size ||
+        tab->sh_size > size - tab->sh_offset)
+        goto unusable;
+    const ElfW(Shdr) *str = &sh[tab->sh_link];
+    if (str->sh_offset > size || str->sh_size > size - str->sh_offset)
+        goto unusable;
+    exe_syms.syms = (const ElfW(Sym) *)(base + tab->sh_offset);
+    exe_syms.nsyms = tab->sh_size / sizeof(ElfW(Sym));
+    exe_syms.strs = (const char *)(base + str->sh_offset);
+    exe_syms.strs_len = str->sh_size;
+    dl_iterate_phdr(exe_bias, &exe_syms.bias);
+    return;
+unusable:
+    munmap(map, size);
+}
+
+/* The function of the executable that contains address a; NULL: unknown. */
+static const char *function_at(uintptr_t a)
+{
+    if (!a || a < exe_syms.bias)
+        return NULL;
+    uintptr_t v = a - exe_syms.bias;
+    for (size_t i = 0; i < exe_syms.nsyms; i++) {
+        const ElfW(Sym) *y = &exe_syms.syms[i];
+        if (ELF64_ST_TYPE(y->st_info) != STT_FUNC || y->st_shndx == SHN_UNDEF ||
+            y->st_name >= exe_syms.strs_len)
+            continue;
+        if (v == y->st_value || (v > y->st_value && v - y->st_value < y->st_size))
+            return exe_syms.strs + y->st_name;
+    }
+    return NULL;
+}
+
+static uintptr_t crash_pc(const void *uctx)
+{
+    const ucontext_t *uc = uctx;
+    (void)uc;
+#if defined(__x86_64__)
+    return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (uintptr_t)uc->uc_mcontext.pc;
+#else
+    return 0;
+#endif
+}
+
+/* async-signal-safe formatting into a fixed buffer */
+typedef struct line_buf {
+    char s[320];
+    size_t n;
+} line_buf;
+
+static void put_str(line_buf *b, const char *t)
+{
+    while (*t && b->n < sizeof b->s - 1)
+        b->s[b->n++] = *t++;
+}
+
+static void put_num(line_buf *b, uintptr_t v, unsigned radix)
+{
+    char d[24];
+    int k = 0;
+    do {
+        d[k++] = "0123456789abcdef"[v % radix];
+        v /= radix;
+    } while (v && k < (int)sizeof d);
+    while (k > 0 && b->n < sizeof b->s - 1)
+        b->s[b->n++] = d[--k];
+}
+
+static const char *crash_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    default: return "SIGABRT";
+    }
+}
+
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+/* "dsm: simulated processor P (in FUNC): SIGSEGV at ADDR", then the default
+ * action: the signal is raised again and ends the process when the handler
+ * returns (a fault would also recur at the faulting instruction).  FUNC is
+ * the function that faulted when it is the program's, else the procedure
+ * the processor was in (abort, a fault inside a library). */
+static void crash_handler(int sig, siginfo_t *si, void *uctx)
+{
+    int saved_errno = errno;
+    int p = dsm_sim_hot_state.cur;
+    const char *fn = function_at(crash_pc(uctx));
+    if (!fn) {
+        int id = dsm_sim_proc_current(p);
+        fn = id >= 0 ? function_at(dsm_sim_proc_address(id)) : NULL;
+    }
+    line_buf b = {.n = 0};
+    put_str(&b, "dsm: simulated processor ");
+    put_num(&b, (uintptr_t)p, 10);
+    if (fn) {
+        put_str(&b, " (in ");
+        put_str(&b, fn);
+        put_str(&b, ")");
+    }
+    put_str(&b, ": ");
+    put_str(&b, crash_signal_name(sig));
+    if (sig != SIGABRT && si) {
+        put_str(&b, " at 0x");
+        put_num(&b, (uintptr_t)si->si_addr, 16);
+    }
+    b.s[b.n++] = '\n';
+    ssize_t w = write(STDERR_FILENO, b.s, b.n);
+    (void)w;
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig);
+    errno = saved_errno;
+}
+
+static void install_crash_handlers(void)
+{
+    size_t len = 64 * 1024;
+    void *alt = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (alt == MAP_FAILED)
+        return; /* no line on a crash, the run itself is not affected */
+    stack_t ss = {.ss_sp = alt, .ss_size = len, .ss_flags = 0};
+    if (sigaltstack(&ss, NULL)) {
+        munmap(alt, len);
+        return;
+    }
+    map_exe_symbols();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = crash_handler;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
+        sigaction(crash_signals[i], &sa, NULL);
+}
+
 int dsm_sim_sched_start(int n, void (*entry)(int proc), size_t stack_bytes)
 {
     procs = calloc((size_t)n, sizeof *procs);
@@ -182,6 +381,7 @@ int dsm_sim_sched_start(int n, void (*entry)(int proc), size_t stack_bytes)
             return -1;
         }
     dsm_sim_hot_state.cur = 0;
+    install_crash_handlers();
     return 0;
 }
 
@@ -248,6 +448,8 @@ void dsm_sim_schedule(void)
         }
         if (best < 0)
             deadlock();
+        if (sim_check_clock(m, best) < 0) /* hits alone may have taken it past the limit */
+            dsm_sim_fatal("simulated machine", "%s", sim_error(m));
         if (best != me)
             switch_to(me, best, procs[me].state != SIMP_DONE);
         return;

@@ -62,6 +62,9 @@ void dsm_sim_proc_reset(int proc);
 /* Number of procedure ids given so far and their names (symbolized once
  * with libdw at the first call; the array lives until exit). */
 int dsm_sim_proc_count(void);
+/* The function address of procedure id (0: none); reads only, so the crash
+ * handler may call it. */
+uintptr_t dsm_sim_proc_address(int id);
 const char *const *dsm_sim_proc_names(void);
 /* Name of the code at ip (the allocation site of an unnamed dsm_alloc):
  * "function (file:line)" or an address; malloc'd. */

@@ -179,6 +179,10 @@ static int run_simulated(const char *machine, int nprocs, const char *quantum, i
             fprintf(stderr, "%s: --machine=%s: option '%s': %s\n", prog_name, machine, kv, err);
             return 2;
         }
+    if (sim_params_check(&params, err, sizeof err)) { /* the geometry, all options in */
+        fprintf(stderr, "%s: --machine=%s: %s\n", prog_name, machine, err);
+        return 2;
+    }
     if (prefix) {
         fprintf(stderr, "%s: -p cannot be used with --machine: the simulated processors share "
                         "one process and its output\n",

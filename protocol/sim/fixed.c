@@ -94,12 +94,8 @@ static int fixed_set(fixed_model *f, int numa, const char *key, const char *valu
     else if (numa && !strcmp(key, "write_cycles"))
         field = &f->write_cycles;
     else if (numa && !strcmp(key, "write_buffer")) {
-        if (sim_parse_u64(key, value, &v, err, errlen))
+        if (sim_parse_bounded(key, value, 0, 1, &v, err, errlen))
             return -1;
-        if (v > 1) {
-            snprintf(err, errlen, "option 'write_buffer' takes 0 or 1, got '%s'", value);
-            return -1;
-        }
         f->write_buffer = (int)v;
         return 0;
     }
@@ -110,7 +106,7 @@ static int fixed_set(fixed_model *f, int numa, const char *key, const char *valu
                       : "uniform options: miss_cycles");
         return -1;
     }
-    if (sim_parse_u64(key, value, &v, err, errlen))
+    if (sim_parse_bounded(key, value, 0, SIM_MAX_COST_CYCLES, &v, err, errlen))
         return -1;
     *field = v;
     return 0;

@@ -176,6 +176,15 @@ static const sim_flash_cost flash_default_costs[FH_NCLASSES] = {
     [FH_OTHER] = {4, 8, 0, 0},
 };
 
+/* Bounds of the options (system cycles; doc/simulation.md, "Bounds").  With
+ * every constant at its maximum one message costs at most cpu_ratio x
+ * (net_fixed + (SIM_MAX_PROCS - 1) x inv_send + 62 hops x hop + (8 +
+ * SIM_MAX_LINE_SIZE) / 1 byte per cycle) < 64 x 1.1e8 < 2^33 processor
+ * cycles, one handler or procedure command at most 64 x 5 x FLASH_MAX_COST
+ * < 2^25: far below SIM_CLOCK_LIMIT. */
+#define FLASH_MAX_COST 100000u
+#define FLASH_MAX_CPU_RATIO 64u
+
 enum { DIR_EAST, DIR_WEST, DIR_NORTH, DIR_SOUTH, NDIRS };
 
 typedef struct flash_model {
@@ -368,20 +377,20 @@ static int parse_cost_pair(const char *key, const char *value, uint32_t *lat, ui
     char *end;
     errno = 0;
     unsigned long a = strtoul(value, &end, 10);
-    if (end == value || *end != '/' || errno || a > 100000)
+    if (end == value || *end != '/' || errno || a > FLASH_MAX_COST || *value == '-')
         goto bad;
     const char *second = end + 1;
     unsigned long b = strtoul(second, &end, 10);
-    if (end == second || *end || errno || b < 1 || b > 100000)
+    if (end == second || *end || errno || b < 1 || b > FLASH_MAX_COST || *second == '-')
         goto bad;
     *lat = (uint32_t)a;
     *occ = (uint32_t)b;
     return 0;
 bad:
     snprintf(err, errlen,
-             "flash: option %s=%s: expected LATENCY/OCCUPANCY in system cycles, e.g. %s=9/11 "
-             "(occupancy at least 1)",
-             key, value, key);
+             "option '%s': %s is not LATENCY/OCCUPANCY in system cycles in range 0 .. %u / "
+             "1 .. %u (e.g. %s=9/11)",
+             key, value, FLASH_MAX_COST, FLASH_MAX_COST, key);
     return -1;
 }
 
@@ -404,28 +413,23 @@ static int flash_set(void *model, const char *key, const char *value, char *err,
         size_t offset;
         uint64_t min, max;
     } numeric[] = {
-        {"cpu_ratio", offsetof(flash_model, cpu_ratio), 1, 64},
-        {"pi_in", offsetof(flash_model, pi_in), 0, 100000},
-        {"pi_out", offsetof(flash_model, pi_out), 0, 100000},
-        {"pi_word", offsetof(flash_model, pi_word), 0, 100000},
-        {"fence", offsetof(flash_model, fence), 0, 100000},
-        {"intervention", offsetof(flash_model, intervention), 0, 100000},
-        {"net_fixed", offsetof(flash_model, net_fixed), 0, 100000},
-        {"hop", offsetof(flash_model, hop), 0, 100000},
-        {"link_bytes", offsetof(flash_model, link_bytes), 1, 4096},
-        {"inv_send", offsetof(flash_model, inv_send), 0, 100000},
+        {"cpu_ratio", offsetof(flash_model, cpu_ratio), 1, FLASH_MAX_CPU_RATIO},
+        {"pi_in", offsetof(flash_model, pi_in), 0, FLASH_MAX_COST},
+        {"pi_out", offsetof(flash_model, pi_out), 0, FLASH_MAX_COST},
+        {"pi_word", offsetof(flash_model, pi_word), 0, FLASH_MAX_COST},
+        {"fence", offsetof(flash_model, fence), 0, FLASH_MAX_COST},
+        {"intervention", offsetof(flash_model, intervention), 0, FLASH_MAX_COST},
+        {"net_fixed", offsetof(flash_model, net_fixed), 0, FLASH_MAX_COST},
+        {"hop", offsetof(flash_model, hop), 0, FLASH_MAX_COST},
+        {"link_bytes", offsetof(flash_model, link_bytes), 1, SIM_MAX_LINE_SIZE},
+        {"inv_send", offsetof(flash_model, inv_send), 0, FLASH_MAX_COST},
     };
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++) {
         if (strcmp(key, numeric[i].key))
             continue;
         uint64_t v;
-        if (sim_parse_u64(key, value, &v, err, errlen))
+        if (sim_parse_bounded(key, value, numeric[i].min, numeric[i].max, &v, err, errlen))
             return -1;
-        if (v < numeric[i].min || v > numeric[i].max) {
-            snprintf(err, errlen, "flash: option %s=%s out of range [%llu, %llu]", key, value,
-                     (unsigned long long)numeric[i].min, (unsigned long long)numeric[i].max);
-            return -1;
-        }
         if (fm)
             *(uint32_t *)((char *)fm + numeric[i].offset) = (uint32_t)v;
         return 0;

@@ -103,32 +103,33 @@ int sim_params_set(sim_params *p, const char *kv, char *err, size_t errlen)
     const char *value = eq + 1;
     uint64_t v;
 
+    /* sizes: their relations (power of two, a line within a page, ...) are
+     * sim_params_check's, once every option is in */
     struct {
         const char *name;
         uint32_t *field;
+        uint32_t max;
     } u32[] = {
-        {"line_size", &p->line_size},
-        {"cache_size", &p->cache_size},
-        {"assoc", &p->assoc},
-        {"page_size", &p->page_size},
+        {"line_size", &p->line_size, SIM_MAX_LINE_SIZE},
+        {"cache_size", &p->cache_size, SIM_MAX_CACHE_SIZE},
+        {"assoc", &p->assoc, SIM_MAX_ASSOC},
+        {"page_size", &p->page_size, SIM_MAX_PAGE_SIZE},
     };
     for (size_t i = 0; i < sizeof u32 / sizeof u32[0]; i++)
         if (!strcmp(key, u32[i].name)) {
-            if (sim_parse_u64(key, value, &v, err, errlen))
+            if (sim_parse_bounded(key, value, 0, u32[i].max, &v, err, errlen))
                 return -1;
-            if (v > UINT32_MAX) {
-                snprintf(err, errlen, "option '%s': %s is too large", key, value);
-                return -1;
-            }
             *u32[i].field = (uint32_t)v;
             return 0;
         }
     if (!strcmp(key, "hit_cycles"))
-        return sim_parse_u64(key, value, &p->hit_cycles, err, errlen);
+        return sim_parse_bounded(key, value, 0, SIM_MAX_COST_CYCLES, &p->hit_cycles, err, errlen);
     if (!strcmp(key, "sample_period"))
-        return sim_parse_u64(key, value, &p->sample_period, err, errlen);
+        return sim_parse_bounded(key, value, 0, SIM_MAX_SAMPLE_CYCLES, &p->sample_period, err,
+                                 errlen);
     if (!strcmp(key, "sample_length"))
-        return sim_parse_u64(key, value, &p->sample_length, err, errlen);
+        return sim_parse_bounded(key, value, 0, SIM_MAX_SAMPLE_CYCLES, &p->sample_length, err,
+                                 errlen);
     if (!strcmp(key, "replacement_hints"))
         return parse_flag(key, value, &p->replacement_hints, err, errlen);
     if (!strcmp(key, "excl_clean"))
@@ -192,17 +193,34 @@ int sim_params_check(const sim_params *p, char *err, size_t errlen)
     return sim_params_check_shape(p, err, errlen);
 }
 
+/* A time or size field against its documented maximum (sim.h). */
+static int check_max(const char *key, uint64_t v, uint64_t max, char *err, size_t errlen)
+{
+    if (v <= max)
+        return 0;
+    snprintf(err, errlen, "%s %llu: out of range, at most %llu", key, (unsigned long long)v,
+             (unsigned long long)max);
+    return -1;
+}
+
 int sim_params_check_shape(const sim_params *p, char *err, size_t errlen)
 {
     if (p->nprocs < 1 || p->nprocs > SIM_MAX_PROCS) {
         snprintf(err, errlen, "%d processors: must be 1 .. %d", p->nprocs, SIM_MAX_PROCS);
         return -1;
     }
-    if (!is_pow2(p->line_size) || p->line_size < 4 || p->line_size > 4096) {
-        snprintf(err, errlen, "line_size %u: must be a power of two from 4 to 4096",
-                 p->line_size);
+    if (!is_pow2(p->line_size) || p->line_size < 4 || p->line_size > SIM_MAX_LINE_SIZE) {
+        snprintf(err, errlen, "line_size %u: must be a power of two from 4 to %u", p->line_size,
+                 SIM_MAX_LINE_SIZE);
         return -1;
     }
+    if (check_max("cache_size", p->cache_size, SIM_MAX_CACHE_SIZE, err, errlen) ||
+        check_max("assoc", p->assoc, SIM_MAX_ASSOC, err, errlen) ||
+        check_max("page_size", p->page_size, SIM_MAX_PAGE_SIZE, err, errlen) ||
+        check_max("hit_cycles", p->hit_cycles, SIM_MAX_COST_CYCLES, err, errlen) ||
+        check_max("sample_period", p->sample_period, SIM_MAX_SAMPLE_CYCLES, err, errlen) ||
+        check_max("sample_length", p->sample_length, SIM_MAX_SAMPLE_CYCLES, err, errlen))
+        return -1;
     if (p->assoc < 1) {
         snprintf(err, errlen, "assoc %u: must be at least 1", p->assoc);
         return -1;

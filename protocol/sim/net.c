@@ -31,8 +31,11 @@ uint32_t sim_msg_bytes(int type, uint32_t line_size)
     return SIM_MSG_HEADER_BYTES + (proto_msg_has_data(type) ? line_size : 0);
 }
 
-int sim_parse_u64(const char *key, const char *value, uint64_t *out, char *err, size_t errlen)
+/* "out of range" when the digits are a number too large for 64 bits */
+static int parse_u64(const char *key, const char *value, uint64_t *out, int *too_large, char *err,
+                     size_t errlen)
 {
+    *too_large = 0;
     if (!value || !*value || *value == '-' || *value == '+') {
         snprintf(err, errlen, "option '%s' needs a non-negative integer, got '%s'", key,
                  value ? value : "");
@@ -46,10 +49,37 @@ int sim_parse_u64(const char *key, const char *value, uint64_t *out, char *err, 
         shift = 10, end++;
     else if (*end == 'm' || *end == 'M')
         shift = 20, end++;
-    if (errno || end == value || *end || (shift && v > (UINT64_MAX >> shift))) {
+    if (end == value || *end || (errno && errno != ERANGE)) {
         snprintf(err, errlen, "option '%s' needs a non-negative integer, got '%s'", key, value);
         return -1;
     }
+    if (errno == ERANGE || (shift && v > (UINT64_MAX >> shift))) {
+        *too_large = 1;
+        snprintf(err, errlen, "option '%s': %s is out of range (more than 2^64 - 1)", key, value);
+        return -1;
+    }
     *out = (uint64_t)v << shift;
+    return 0;
+}
+
+int sim_parse_u64(const char *key, const char *value, uint64_t *out, char *err, size_t errlen)
+{
+    int too_large;
+    return parse_u64(key, value, out, &too_large, err, errlen);
+}
+
+int sim_parse_bounded(const char *key, const char *value, uint64_t min, uint64_t max,
+                      uint64_t *out, char *err, size_t errlen)
+{
+    uint64_t v = 0;
+    int too_large;
+    if (parse_u64(key, value, &v, &too_large, err, errlen) && !too_large)
+        return -1;
+    if (too_large || v < min || v > max) {
+        snprintf(err, errlen, "option '%s': %s is out of range %llu .. %llu", key, value,
+                 (unsigned long long)min, (unsigned long long)max);
+        return -1;
+    }
+    *out = v;
     return 0;
 }

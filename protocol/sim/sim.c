@@ -131,6 +131,28 @@ static void fail(sim_machine *m, int rc, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Simulated time past SIM_CLOCK_LIMIT ends the run (sim.h: the bound that
+ * keeps every time far from wrapping); 1 when it did. */
+static int past_clock_limit(sim_machine *m, sim_time t, int proc)
+{
+    if (t <= SIM_CLOCK_LIMIT)
+        return 0;
+    fail(m, PROTO_EINVAL,
+         "simulated time passed %llu cycles (2^52, the limit) on processor %d: the run is "
+         "too long for the machine's costs",
+         (unsigned long long)SIM_CLOCK_LIMIT, proc);
+    return 1;
+}
+
+/* Queue an event; its time is checked against the limit. */
+static void push_event(sim_machine *m, const sim_event *ev)
+{
+    if (past_clock_limit(m, ev->time, ev->node))
+        return;
+    if (sim_evq_push(&m->q, ev))
+        fail(m, PROTO_ENOMEM, "out of memory queueing an event");
+}
+
 static inline int stats_on_at(const sim_machine *m, sim_time t)
 {
     if (!m->p.sample_period)
@@ -320,6 +342,12 @@ void *sim_timing_model(const sim_machine *m) { return m->model; }
 const sim_timing_ops *sim_timing_ops_of(const sim_machine *m) { return m->ops; }
 const char *sim_error(const sim_machine *m) { return m->failed ? m->err : NULL; }
 int sim_stalled(const sim_machine *m, int proc) { return m->procs[proc].f.stalled; }
+int sim_check_clock(sim_machine *m, int proc)
+{
+    if (!m->failed)
+        past_clock_limit(m, m->procs[proc].f.clock, proc);
+    return m->failed;
+}
 sim_time sim_clock(const sim_machine *m, int proc) { return m->procs[proc].f.clock; }
 void sim_set_clock(sim_machine *m, int proc, sim_time t) { m->procs[proc].f.clock = t; }
 void sim_add_cycles(sim_machine *m, int proc, sim_time n) { m->procs[proc].f.clock += n; }
@@ -671,8 +699,7 @@ static void send_msg(sim_machine *m, const proto_msg *msg, sim_time t)
         arrival = *last;
     *last = arrival;
     sim_event ev = {.time = arrival, .kind = SIM_EV_ARRIVE, .node = msg->dst, .msg = *msg};
-    if (sim_evq_push(&m->q, &ev))
-        fail(m, PROTO_ENOMEM, "out of memory queueing an event");
+    push_event(m, &ev);
 }
 
 /* The line `block` left processor node's cache because of another
@@ -840,21 +867,35 @@ static void evict_line(sim_machine *m, int p, sim_line *l, int bin, sim_time t)
         engine_call(m, p, CALL_EVICT, victim, 0, NULL, t);
 }
 
-/* Processor p misses (or upgrades) on `block` at time t, for the bytes
- * [addr, addr+len) of its reference. */
-static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uint32_t len,
-                      sim_line *l, sim_time t)
+/* Why processor p misses on `block` (MemSpy 4.2.7): from its departure
+ * record, or an upgrade of the read-only copy it holds. */
+static void classify_miss(const sim_proc *pr, uint32_t block, int upgrade, sim_miss *ms)
+{
+    if (upgrade) {
+        ms->is_upgrade = 1;
+        ms->cause = SIM_CAUSE_UPGRADE;
+        return;
+    }
+    uint32_t rec = dep_get(pr, block);
+    switch (rec & 7) {
+    case DEP_NEVER: ms->cause = SIM_CAUSE_COLD; break;
+    case DEP_REPLACED:
+        ms->cause = SIM_CAUSE_REPLACEMENT;
+        ms->evicted_by_bin = (int)(rec >> 8) - 1;
+        break;
+    case DEP_INVALIDATED:
+        ms->cause = SIM_CAUSE_INVALIDATION;
+        ms->false_sharing = !!(rec & DEP_FS);
+        break;
+    default: ms->cause = SIM_CAUSE_UNKNOWN; break;
+    }
+}
+
+/* The record of p's miss on `block`, issued at t (completed later). */
+static void open_miss_record(sim_machine *m, int p, uint32_t block, uintptr_t addr, int home,
+                             int bin, int upgrade, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
-    int home;
-    {
-        int rc = page_live_home(m, block >> m->page_shift, &home);
-        if (rc < 0 || home < 0) {
-            fail(m, PROTO_EINVAL, "line %u has no home", block);
-            return m->failed;
-        }
-    }
-    int bin = bin_of(m, addr);
     sim_miss *ms = &pr->miss;
     memset(ms, 0, sizeof *ms);
     ms->proc = p;
@@ -868,24 +909,12 @@ static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uin
     ms->warm = m->warm[block];
     ms->evicted_by_bin = -1;
     ms->issue = t;
-    if (l) { /* a read-only copy: upgrade */
-        ms->is_upgrade = 1;
-        ms->cause = SIM_CAUSE_UPGRADE;
-    } else {
-        uint32_t rec = dep_get(pr, block);
-        switch (rec & 7) {
-        case DEP_NEVER: ms->cause = SIM_CAUSE_COLD; break;
-        case DEP_REPLACED:
-            ms->cause = SIM_CAUSE_REPLACEMENT;
-            ms->evicted_by_bin = (int)(rec >> 8) - 1;
-            break;
-        case DEP_INVALIDATED:
-            ms->cause = SIM_CAUSE_INVALIDATION;
-            ms->false_sharing = !!(rec & DEP_FS);
-            break;
-        default: ms->cause = SIM_CAUSE_UNKNOWN; break;
-        }
-    }
+    classify_miss(pr, block, upgrade, ms);
+}
+
+/* p stalls on `block` for the bytes [addr, addr+len) of its reference. */
+static void stall_on(sim_proc *pr, uint32_t block, uintptr_t addr, uint32_t len)
+{
     pr->f.stalled = 1;
     pr->had_miss = 1;
     pr->done = pr->served = 0;
@@ -893,70 +922,103 @@ static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uin
     pr->block = block;
     pr->miss_addr = addr;
     pr->miss_len = len;
-    if (!l) {
-        l = sim_cache_victim(&pr->f.cache, block);
-        if (l->block != SIM_LINE_EMPTY)
-            evict_line(m, p, l, bin, t);
-        l->block = block;
-        l->perm = PROTO_ACCESS_NONE;
-        l->bin = bin;
-        l->touched[0] = l->touched[1] = 0;
-        if (pr->f.cache.assoc > 1)
-            sim_line_use(&pr->f.cache, l);
-    }
+}
 
-    if (m->fixed) {
-        int owner = -1;
-        proto_engine *he = m->procs[home].eng;
-        if (proto_dir_state_of(he, block) == PD_EXCL)
-            owner = proto_dir_owner(he, block);
-        m->inline_requester = p;
-        pr->req_seq = ++m->home_seq;
-        inq_drain(m, t); /* eviction messages first, in order */
-        retry_access(m, p, t);
-        inq_drain(m, t);
-        m->inline_requester = -1;
-        if (m->failed)
-            return m->failed;
-        if (!pr->done) {
-            fail(m, PROTO_EINVAL, "fixed-latency machine: the miss of processor %d on line %u "
-                                  "did not complete",
-                 p, block);
-            return m->failed;
-        }
-        sim_time lat = m->ops->miss_latency(m->model, p, home, owner, ms->is_write,
-                                            ms->is_upgrade, ms->invalidations);
-        ms->latency = lat;
-        report_miss(m, pr);
-        if (!pr->rest_size) {
-            /* the reference is complete: no event, the processor resumes at
-             * the end of its miss (the scheduler runs it when its clock is
-             * the smallest, as it would after the event) */
-            pr->f.clock = t + lat;
-            pr->f.stalled = 0;
-            return MISS_DONE;
-        }
-        /* more lines to go: they are walked at the completion, in time order */
-        sim_event ev = {.time = t + lat, .kind = SIM_EV_RESUME, .node = p};
-        if (sim_evq_push(&m->q, &ev))
-            fail(m, PROTO_ENOMEM, "out of memory queueing an event");
-        return SIM_STALL;
-    }
+/* A way of p's cache for `block` (a fill of bin `bin`), its occupant
+ * evicted; the line waits for the grant (no access yet). */
+static void claim_way(sim_machine *m, int p, uint32_t block, int bin, sim_time t)
+{
+    sim_proc *pr = &m->procs[p];
+    sim_line *l = sim_cache_victim(&pr->f.cache, block);
+    if (l->block != SIM_LINE_EMPTY)
+        evict_line(m, p, l, bin, t);
+    l->block = block;
+    l->perm = PROTO_ACCESS_NONE;
+    l->bin = bin;
+    l->touched[0] = l->touched[1] = 0;
+    if (pr->f.cache.assoc > 1)
+        sim_line_use(&pr->f.cache, l);
+}
 
-    /* message timed: the request is first a handler on p's own controller */
-    proto_msg req = {.type = (uint8_t)(ms->is_upgrade ? PM_UPGRADE
-                                       : pr->is_write ? PM_GETX
-                                                      : PM_GETS),
-                     .src = p, .dst = home, .block = block};
+/* Fixed latency: the whole transaction now, at t; the processor resumes
+ * at t + the model's latency.  MISS_DONE when that ends the reference,
+ * SIM_STALL when more lines remain (walked at the resume event). */
+static int serve_fixed_miss(sim_machine *m, int p, int home, sim_time t)
+{
+    sim_proc *pr = &m->procs[p];
+    sim_miss *ms = &pr->miss;
+    int owner = -1;
+    proto_engine *he = m->procs[home].eng;
+    if (proto_dir_state_of(he, pr->block) == PD_EXCL)
+        owner = proto_dir_owner(he, pr->block);
+    m->inline_requester = p;
+    pr->req_seq = ++m->home_seq;
+    inq_drain(m, t); /* eviction messages first, in order */
+    retry_access(m, p, t);
+    inq_drain(m, t);
+    m->inline_requester = -1;
+    if (m->failed)
+        return m->failed;
+    if (!pr->done) {
+        fail(m, PROTO_EINVAL, "fixed-latency machine: the miss of processor %d on line %u "
+                              "did not complete",
+             p, pr->block);
+        return m->failed;
+    }
+    sim_time lat = m->ops->miss_latency(m->model, p, home, owner, ms->is_write,
+                                        ms->is_upgrade, ms->invalidations);
+    ms->latency = lat;
+    report_miss(m, pr);
+    if (!pr->rest_size) {
+        /* the reference is complete: no event, the processor resumes at
+         * the end of its miss (the scheduler runs it when its clock is
+         * the smallest, as it would after the event) */
+        pr->f.clock = t + lat;
+        pr->f.stalled = 0;
+        return MISS_DONE;
+    }
+    /* more lines to go: they are walked at the completion, in time order */
+    sim_event ev = {.time = t + lat, .kind = SIM_EV_RESUME, .node = p};
+    push_event(m, &ev);
+    return m->failed ? m->failed : SIM_STALL;
+}
+
+/* Message timed: the request is first a handler on p's own controller,
+ * queued behind the handlers already there. */
+static int issue_request(sim_machine *m, int p, int home, sim_time t)
+{
+    sim_proc *pr = &m->procs[p];
+    proto_msg req = {.type = (uint8_t)(pr->miss.is_upgrade ? PM_UPGRADE
+                                       : pr->is_write       ? PM_GETX
+                                                            : PM_GETS),
+                     .src = p, .dst = home, .block = pr->block};
     sim_time start = t > m->ctrl_busy[p] ? t : m->ctrl_busy[p];
     sim_time occ = 1;
     sim_time lat = m->ops->handler(m->model, p, &req, home == p, 1, t, start, &occ);
     m->ctrl_busy[p] = start + (occ ? occ : 1);
     sim_event ev = {.time = start, .kind = SIM_EV_REQUEST, .node = p, .latency = lat,
                     .msg = req};
-    if (sim_evq_push(&m->q, &ev))
-        fail(m, PROTO_ENOMEM, "out of memory queueing an event");
+    push_event(m, &ev);
     return m->failed ? m->failed : SIM_STALL;
+}
+
+/* Processor p misses (or upgrades: l is its read-only copy) on `block` at
+ * time t, for the bytes [addr, addr+len) of its reference. */
+static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uint32_t len,
+                      sim_line *l, sim_time t)
+{
+    int home;
+    int rc = page_live_home(m, block >> m->page_shift, &home);
+    if (rc < 0 || home < 0) {
+        fail(m, PROTO_EINVAL, "line %u has no home", block);
+        return m->failed;
+    }
+    int bin = bin_of(m, addr);
+    open_miss_record(m, p, block, addr, home, bin, l != NULL, t);
+    stall_on(&m->procs[p], block, addr, len);
+    if (!l)
+        claim_way(m, p, block, bin, t);
+    return m->fixed ? serve_fixed_miss(m, p, home, t) : issue_request(m, p, home, t);
 }
 
 /* Go on with what remains of p's reference at time t: SIM_HIT when it is
@@ -1078,6 +1140,8 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
         return m->failed;
     if (pr->f.stalled)
         return SIM_STALL;
+    if (past_clock_limit(m, pr->f.clock, proc))
+        return m->failed;
     is_write = !!is_write;
     if (procedure != pr->last_procedure)
         procedure_changed(m, proc, procedure);
@@ -1143,8 +1207,7 @@ static void dispatch(sim_machine *m, const sim_event *ev)
             h.kind = SIM_EV_HANDLE;
             h.time = start;
             h.latency = lat;
-            if (sim_evq_push(&m->q, &h))
-                fail(m, PROTO_ENOMEM, "out of memory queueing an event");
+            push_event(m, &h);
         }
         break;
     }

@@ -90,6 +90,22 @@ typedef struct sim_miss {
 
 #define SIM_MAX_PROCS 1024
 
+/* Bounds on simulated time (doc/simulation.md, "Bounds"): every cost an
+ * option sets is bounded (below and the models' set()), so one step of the
+ * simulation (a reference, a message, a handler, a stretch of hits between
+ * two scheduling decisions) adds less than 2^50 cycles to any time; the
+ * machine ends a run with an error once a clock or an event passes
+ * SIM_CLOCK_LIMIT, so no time ever comes near 2^64, and sums of stall
+ * cycles over SIM_MAX_PROCS processors stay below 2^63.  sim_params_set
+ * refuses values above these; sim_params_check checks them again. */
+#define SIM_CLOCK_LIMIT (1ull << 52)          /* cycles: 52 days at 1 GHz */
+#define SIM_MAX_COST_CYCLES 1000000ull        /* hit_cycles, the fixed machines' latencies */
+#define SIM_MAX_SAMPLE_CYCLES 1000000000000ull /* sample_period, sample_length */
+#define SIM_MAX_LINE_SIZE 4096u
+#define SIM_MAX_CACHE_SIZE (1u << 30)         /* bytes per processor */
+#define SIM_MAX_ASSOC 65536u
+#define SIM_MAX_PAGE_SIZE (1u << 30)
+
 /* Machine parameters; sim_params_for fills the defaults of a named machine,
  * sim_params_set overrides one by key ("cache_size=65536", ...). */
 typedef struct sim_params {
@@ -148,6 +164,10 @@ int sim_stalled(const sim_machine *m, int proc);
 sim_time sim_clock(const sim_machine *m, int proc);
 void sim_set_clock(sim_machine *m, int proc, sim_time t);
 void sim_add_cycles(sim_machine *m, int proc, sim_time n);
+/* 0 while proc's clock is within SIM_CLOCK_LIMIT; past it the machine
+ * fails (negative; sim_error says why).  sim_ref and the events check it
+ * themselves; the front end checks a processor that only hit since. */
+int sim_check_clock(sim_machine *m, int proc);
 sim_time sim_next_event(const sim_machine *m);
 /* Deliver every event due at or before t; 0, or a negative engine error
  * (the text is in sim_error). */

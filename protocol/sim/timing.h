@@ -145,6 +145,11 @@ uint32_t sim_msg_bytes(int type, uint32_t line_size);
 /* Option parsing helpers for set(): a non-negative integer (decimal, or with
  * a k/K, m/M suffix for 2^10 / 2^20); 0, or -1 with a message naming key. */
 int sim_parse_u64(const char *key, const char *value, uint64_t *out, char *err, size_t errlen);
+/* The same within [min, max]: a value outside (or past 2^64 - 1) is refused
+ * with "option 'KEY': VALUE is out of range MIN .. MAX".  Every option that
+ * is a time or a size goes through it, with the bounds of sim.h. */
+int sim_parse_bounded(const char *key, const char *value, uint64_t min, uint64_t max,
+                      uint64_t *out, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }
