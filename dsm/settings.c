@@ -442,20 +442,24 @@ static int path_check(const char *path, char *why, size_t whylen)
         snprintf(dir, sizeof dir, "/");
     else
         snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    const char *dname = strcmp(dir, ".") ? dir : "the current directory";
+    char dname[480]; /* how the messages name the directory */
+    if (strcmp(dir, "."))
+        snprintf(dname, sizeof dname, "directory %.400s", dir);
+    else
+        snprintf(dname, sizeof dname, "the current directory");
     if (stat(dir, &st)) {
         if (errno == ENOENT)
-            snprintf(why, whylen, "directory %.400s does not exist", dname);
+            snprintf(why, whylen, "%s does not exist", dname);
         else
-            snprintf(why, whylen, "directory %.400s: %s", dname, strerror(errno));
+            snprintf(why, whylen, "%s: %s", dname, strerror(errno));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
-        snprintf(why, whylen, "%.400s is not a directory", dname);
+        snprintf(why, whylen, "%.400s is not a directory", dir);
         return -1;
     }
     if (access(dir, W_OK | X_OK)) {
-        snprintf(why, whylen, "directory %.400s is not writable (%s)", dname, strerror(errno));
+        snprintf(why, whylen, "%s is not writable (%s)", dname, strerror(errno));
         return -1;
     }
     return 0;
