@@ -137,7 +137,7 @@ static void mark(dsm_transport *tp, int state)
 
 int dsm_init(int *argc, char ***argv)
 {
-    const char *sim_machine = getenv("DSM_MACHINE"); /* sim mode */
+    const char *sim_machine = dsm_setting_raw("DSM_MACHINE"); /* sim mode */
     if (dsm_sim_active || (sim_machine && *sim_machine))
         return dsm_sim_init(argc, argv);
     if (dsm_g) {
@@ -178,6 +178,12 @@ int dsm_init(int *argc, char ***argv)
         }
     }
     dsm_error_node = rt->self;
+    /* node 0 writes the statistics and the profile: a path that cannot be
+     * written is said now, not after the run */
+    if (rt->self == 0 && dsm_config_check_paths(&rt->cfg, 0, "dsm: node 0: dsm_init")) {
+        errno = EINVAL;
+        return -1;
+    }
     const char *base = getenv("DSM_CLOCK_BASE_NS");
     rt->clock_base_ns = base && *base ? strtoull(base, NULL, 10) : dsm_now_ns();
 #ifdef HAVE_MPI
@@ -209,7 +215,8 @@ int dsm_init(int *argc, char ***argv)
     if (rt->tp)
         mark(rt->tp, DSM_NODE_JOINED);
     rt->initialized = 1;
-    dsm_collective(rt, COLL_INIT, (uint64_t)rt->cfg.block_size, "dsm_init");
+    /* the settings that must agree are compared at node 0 (sync.c) */
+    dsm_collective(rt, COLL_INIT, dsm_config_digest(&rt->cfg), "dsm_init");
     return 0;
 }
 

@@ -7,7 +7,7 @@
 # use only dsm.h link libdsm.la, as a user's program does.
 noinst_LTLIBRARIES += libdsm_internal.la
 libdsm_internal_la_SOURCES = \
-	dsm/settings.h dsm/settings.c \
+	dsm/settings.h dsm/settings.c dsm/settings_table.c \
 	dsm/error.h dsm/error.c \
 	dsm/futex.h dsm/futex.c \
 	dsm/region.h dsm/region.c \

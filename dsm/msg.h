@@ -15,7 +15,8 @@
  * rejects unknown types before the runtime (node.c) sees them. */
 enum {
     RT_COLL_ENTER = 64, /* node -> 0: arg0 seq, arg1 kind, arg2 argument */
-    RT_COLL_DONE,       /* 0 -> node: arg0 seq */
+    RT_COLL_DONE,       /* 0 -> node: arg0 seq; with arg1 = 1, one of node 0's
+                         * settings, which differ from the node's (sync.c) */
     RT_LOCK_REQ,        /* node -> manager: block = lock id, arg0 = thread slot */
     RT_LOCK_GRANT,      /* manager -> node: block = lock id, arg0 = thread slot */
     RT_UNLOCK,          /* node -> manager: block = lock id */

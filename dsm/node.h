@@ -55,6 +55,7 @@ typedef struct dsm_rt {
     uint64_t cg_seq;
     int cg_arrived, cg_kind, cg_first;
     uint64_t cg_arg;
+    int cg_init_refused;            /* a node's settings differ: dsm_init never completes */
 
     /* locks */
     pthread_mutex_t lock_lock;

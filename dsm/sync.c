@@ -2,7 +2,8 @@
  * node 0, and global locks served by a manager node per lock (id mod N)
  * with a FIFO of waiters.  Collectives carry their kind and argument so that
  * node 0 catches mismatched calls (a barrier against an allocation, two
- * different sizes) and ends the job with a line naming both nodes. */
+ * different sizes) and ends the job with a line naming both nodes; dsm_init's
+ * carries the digest of the settings that must agree (below). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,16 +59,84 @@ static void describe(char *buf, size_t n, int kind, uint64_t arg)
         snprintf(buf, n, "%s()", coll_name(kind));
 }
 
+/* ---- dsm_init: the settings every node must agree on ----
+ * Each node enters COLL_INIT with the digest of its must-agree settings
+ * (settings.h).  Node 0 answers a node whose digest differs from its own
+ * with its values, one message per setting (RT_COLL_DONE with arg1 =
+ * COLL_DONE_SETTING, block = the row of the settings table, arg0 = how many
+ * such rows, arg2 = the value), and never completes the collective; that
+ * node names each variable and both values, and ends the job. */
+#define COLL_DONE_SETTING 1
+
+static void send_settings(dsm_rt *rt, int to)
+{
+    uint64_t nagree = 0;
+    for (size_t i = 0; i < dsm_nsettings; i++)
+        nagree += (dsm_settings[i].flags & DSM_SET_AGREE) != 0;
+    for (size_t i = 0; i < dsm_nsettings; i++) {
+        if (!(dsm_settings[i].flags & DSM_SET_AGREE))
+            continue;
+        dsm_msg_hdr h = { 0 };
+        h.type = RT_COLL_DONE;
+        h.block = (uint32_t)i;
+        h.arg[0] = nagree;
+        h.arg[1] = COLL_DONE_SETTING;
+        h.arg[2] = dsm_setting_agree_value(&dsm_settings[i], &rt->cfg);
+        dsm_rt_send(rt, to, &h);
+    }
+}
+
+/* A node whose settings differ: node 0's values arrive (possibly through
+ * several polling threads, in any order); the last one decides.  One
+ * runtime per process, so one record. */
+static struct {
+    pthread_mutex_t lock;
+    unsigned got;
+    uint64_t value[DSM_SETTINGS_MAX];
+    unsigned char have[DSM_SETTINGS_MAX];
+} node0_settings = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void setting_from_node0(dsm_rt *rt, const dsm_msg_hdr *h)
+{
+    unsigned nagree = 0;
+    for (size_t i = 0; i < dsm_nsettings; i++)
+        nagree += (dsm_settings[i].flags & DSM_SET_AGREE) != 0;
+    if (h->arg[0] != nagree || h->block >= dsm_nsettings || h->block >= DSM_SETTINGS_MAX ||
+        !(dsm_settings[h->block].flags & DSM_SET_AGREE))
+        dsm_fatal("dsm_init", "the settings that must agree differ from node 0's, which "
+                              "compares other ones (are the nodes running different builds "
+                              "of libdsm?)");
+    pthread_mutex_lock(&node0_settings.lock);
+    if (!node0_settings.have[h->block]) {
+        node0_settings.have[h->block] = 1;
+        node0_settings.value[h->block] = h->arg[2];
+        node0_settings.got++;
+    }
+    int all = node0_settings.got == nagree;
+    pthread_mutex_unlock(&node0_settings.lock);
+    if (!all)
+        return;
+    char why[400];
+    if (dsm_config_differences(&rt->cfg, node0_settings.value, node0_settings.have, 0, why,
+                               sizeof why))
+        dsm_fatal("dsm_init", "%s", why);
+    dsm_fatal("dsm_init", "the settings that must agree differ from node 0's, though each "
+                          "value is the same (are the nodes running different builds of "
+                          "libdsm?)");
+}
+
 /* node 0: one node arrived at collective seq */
 static void coll_arrive(dsm_rt *rt, int from, uint64_t seq, int kind, uint64_t arg)
 {
+    int refuse = 0;
     pthread_mutex_lock(&rt->coll_lock);
     if (rt->cg_arrived == 0) {
         rt->cg_seq = seq;
         rt->cg_kind = kind;
         rt->cg_arg = arg;
         rt->cg_first = from;
-    } else if (seq != rt->cg_seq || kind != rt->cg_kind || arg != rt->cg_arg) {
+    } else if (seq != rt->cg_seq || kind != rt->cg_kind ||
+               (kind != COLL_INIT && arg != rt->cg_arg)) {
         char a[64], b[64];
         describe(a, sizeof a, kind, arg);
         describe(b, sizeof b, rt->cg_kind, rt->cg_arg);
@@ -75,11 +144,16 @@ static void coll_arrive(dsm_rt *rt, int from, uint64_t seq, int kind, uint64_t a
                   "mismatched collective call #%llu: node %d called %s but node %d called %s",
                   (unsigned long long)seq, from, a, rt->cg_first, b);
     }
+    if (kind == COLL_INIT && arg != dsm_config_digest(&rt->cfg))
+        refuse = rt->cg_init_refused = 1;
     int all = ++rt->cg_arrived == rt->nnodes;
     if (all)
         rt->cg_arrived = 0;
+    int release = all && !(kind == COLL_INIT && rt->cg_init_refused);
     pthread_mutex_unlock(&rt->coll_lock);
-    if (!all)
+    if (refuse)
+        send_settings(rt, from);
+    if (!release)
         return;
     for (int n = 0; n < rt->nnodes; n++) {
         dsm_msg_hdr h = { 0 };
@@ -222,6 +296,10 @@ void dsm_sync_handle(dsm_rt *rt, const dsm_msg_hdr *h)
         coll_arrive(rt, h->src, h->arg[0], (int)h->arg[1], h->arg[2]);
         break;
     case RT_COLL_DONE:
+        if (h->arg[1] == COLL_DONE_SETTING) {
+            setting_from_node0(rt, h);
+            break;
+        }
         atomic_store(&rt->coll_done, h->arg[0]);
         dsm_rt_signal(rt);
         break;

@@ -4,6 +4,7 @@ include tests/protocol.mk
 include tests/transport.mk
 include tests/multinode.mk
 include tests/core.mk
+include tests/settings.mk
 include tests/stats.mk
 include tests/particles.mk
 include tests/profile.mk

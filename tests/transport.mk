@@ -8,7 +8,8 @@ check_PROGRAMS += tests/shm_queue_test
 # Linked straight against the transport's sources (not libdsm), so it tests
 # the transport alone.  Per-target flags give it its own objects of files
 # that libdsm also compiles (libtool objects and plain ones must not mix).
-tests_shm_queue_test_SOURCES = tests/shm_queue_test.c dsm/transport/shm.c dsm/settings.c dsm/futex.c \
+tests_shm_queue_test_SOURCES = tests/shm_queue_test.c dsm/transport/shm.c dsm/settings.c \
+	dsm/settings_table.c dsm/futex.c \
 	dsm/transport/shm_layout.h dsm/transport/transport.h dsm/settings.h dsm/futex.h
 tests_shm_queue_test_CFLAGS = $(AM_CFLAGS)
 tests_shm_queue_test_LDADD = $(PTHREAD_LIBS)

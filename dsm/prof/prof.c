@@ -139,13 +139,12 @@ struct dsm_prof {
 
 int dsm_prof_init(dsm_rt *rt)
 {
-    const char *s = getenv("DSM_PROFILE");
-    if (s && !strcmp(s, "off"))
+    if (!rt->cfg.profile_path) /* DSM_PROFILE=off */
         return 0;
     dsm_prof *p = calloc(1, sizeof *p);
     if (!p)
         goto oom;
-    p->path = strdup(s && *s ? s : "dsm-profile.json");
+    p->path = strdup(rt->cfg.profile_path);
     p->recording = 1;
     p->home_diff = !(rt->tp && !strcmp(rt->tp->name, "verbs"));
     p->bs = rt->region.block_size;
@@ -1764,8 +1763,7 @@ void dsm_prof_finish(dsm_rt *rt, const dsm_stats_table *t)
     if (bad)
         fprintf(stderr, "dsm: node 0: dsm_finalize: cannot write the profile DSM_PROFILE=%s: %s\n",
                 p->path, err);
-    const char *quiet = getenv("DSM_PROFILE_SUMMARY");
-    if (!quiet || strcmp(quiet, "off")) {
+    if (rt->cfg.profile_summary) {
         profile_print_summary(&b.in, bad ? NULL : p->path, stderr);
         /* the first finding of the bottleneck search, from the file itself
          * so that it reads exactly as dsmprof advice would */

@@ -5,13 +5,14 @@
  * sets it with DSM_SIM_PROCS and DSM_SIM_QUANTUM):
  *   DSM_MACHINE="NAME[,key=value...]"  the machine (sim_params_for) and its
  *                            options (sim_params_set, one per key=value)
- *   DSM_SIM_PROCS=P          simulated processors (default 1)
+ *   DSM_SIM_PROCS=P          simulated processors
  *   DSM_SIM_QUANTUM=K        references between scheduling decisions
- *                            (default 100; 1 is exact interleaving)
- *   DSM_SIM_STACK=SIZE       stack of processors 1..P-1 (default 8M)
- *   DSM_SIM_PROFILE=FILE     the statistics (default dsm-sim.json; off: none)
+ *                            (1 is exact interleaving)
+ *   DSM_SIM_STACK=SIZE       stack of processors 1..P-1
+ *   DSM_SIM_PROFILE=FILE     the statistics (off: none)
  * and the region settings of the DSM (DSM_REGION_SIZE, DSM_REGION_ADDR,
- * DSM_LOCKS, DSM_HOMES).  Processor 0 is the thread that called dsm_init;
+ * DSM_LOCKS, DSM_HOMES); their ranges and defaults are in the settings
+ * table (dsm/settings_table.c).  Processor 0 is the thread that called dsm_init;
  * processors 1..P-1 start in main with a copy of the program's arguments
  * and their dsm_init returns at once.  File-scope variables are shared by
  * the processors (one process), as in SPLASH-2's model.
@@ -39,9 +40,6 @@
 #include "settings.h"
 #include "simfront.h"
 #include "simprof.h"
-
-#define DEFAULT_QUANTUM 100
-#define DEFAULT_STACK ((size_t)8 << 20)
 
 int dsm_sim_active;
 
@@ -89,7 +87,7 @@ static char **copy_args(int argc, char **argv)
 __attribute__((constructor)) static void sim_at_load(int argc, char **argv, char **envp)
 {
     (void)envp;
-    const char *m = getenv("DSM_MACHINE");
+    const char *m = dsm_setting_raw("DSM_MACHINE");
     if (!m || !*m)
         return;
     if (argc > 0 && argv) {
@@ -220,24 +218,6 @@ static void at_exit(int status, void *arg)
 
 /* --- entering ---------------------------------------------------------------------- */
 
-static int env_number(const char *name, long lo, long hi, long dflt, long *out)
-{
-    const char *s = getenv(name);
-    *out = dflt;
-    if (!s || !*s)
-        return 0;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < lo || v > hi) {
-        fprintf(stderr, "dsm: dsm_init: %s=%s is not a number from %ld to %ld\n", name, s, lo,
-                hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 /* The machine named by DSM_MACHINE with its options; 0 or -1 after a message. */
 static int machine_params(const char *spec, int nprocs, sim_params *sp)
 {
@@ -285,28 +265,16 @@ int dsm_sim_init(int *argc, char ***argv)
         R.inited[p] = 1;
         return 0;
     }
-    long nprocs, quantum, stack;
-    if (env_number("DSM_SIM_PROCS", 1, SIM_MAX_PROCS, 1, &nprocs) ||
-        env_number("DSM_SIM_QUANTUM", 1, 1L << 30, DEFAULT_QUANTUM, &quantum))
+    dsm_config cfg; /* the statistics file is checked now, not after the run */
+    if (dsm_config_load(&cfg, "dsm: dsm_init") ||
+        dsm_config_check_paths(&cfg, 1, "dsm: dsm_init"))
         goto bad;
-    stack = (long)DEFAULT_STACK;
-    const char *s = getenv("DSM_SIM_STACK");
-    if (s && *s) {
-        size_t v;
-        if (dsm_parse_size(s, &v) || v < 65536 || v > ((size_t)1 << 32)) {
-            fprintf(stderr, "dsm: dsm_init: DSM_SIM_STACK=%s is not a size from 64K to 4G\n", s);
-            goto bad;
-        }
-        stack = (long)v;
-    }
-    dsm_config cfg;
-    if (dsm_config_load(&cfg, "dsm: dsm_init"))
-        goto bad;
+    long nprocs = (long)cfg.sim_procs, quantum = (long)cfg.sim_quantum;
+    size_t stack = cfg.sim_stack;
     sim_params sp;
-    if (machine_params(getenv("DSM_MACHINE"), (int)nprocs, &sp))
+    if (machine_params(cfg.machine, (int)nprocs, &sp))
         goto bad;
-    s = getenv("DSM_SIM_PROFILE");
-    R.profile_path = !s || !*s ? "dsm-sim.json" : strcmp(s, "off") ? s : NULL;
+    R.profile_path = cfg.sim_profile;
     R.nprocs = (int)nprocs;
     dsm_sim_hot_state.quantum = (uint32_t)quantum;
 
@@ -348,7 +316,7 @@ int dsm_sim_init(int *argc, char ***argv)
             goto bad;
         }
     }
-    if (dsm_sim_sched_start((int)nprocs, processor_main, (size_t)stack))
+    if (dsm_sim_sched_start((int)nprocs, processor_main, stack))
         goto bad;
     dsm_sim_hot_state.base = cfg.region_addr;
     dsm_sim_hot_state.end = cfg.region_addr + cfg.region_size;

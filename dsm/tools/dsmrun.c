@@ -442,20 +442,11 @@ int main(int argc, char **argv)
     if (machine)
         return run_simulated(machine, nnodes, quantum, prefix, timeout_s, cmd);
 
-    dsm_config cfg;
-    if (dsm_config_load(&cfg, prog_name))
+    dsm_config cfg; /* node 0 runs here: the files it will write are checked now */
+    if (dsm_config_load(&cfg, prog_name) || dsm_config_check_paths(&cfg, 0, prog_name))
         return 2;
-    uint32_t slots = dsm_shm_default_slots((uint32_t)nnodes, cfg.block_size);
-    const char *s = getenv("DSM_SHM_SLOTS");
-    if (s && *s) {
-        size_t v;
-        if (dsm_parse_size(s, &v) || v < DSM_SHM_SLOTS_MIN || v > DSM_SHM_SLOTS_MAX || (v & (v - 1))) {
-            fprintf(stderr, "%s: DSM_SHM_SLOTS=%s is not a power of two between %u and %u\n",
-                    prog_name, s, DSM_SHM_SLOTS_MIN, DSM_SHM_SLOTS_MAX);
-            return 2;
-        }
-        slots = (uint32_t)v;
-    }
+    uint32_t slots = cfg.shm_slots ? cfg.shm_slots
+                                   : dsm_shm_default_slots((uint32_t)nnodes, cfg.block_size);
 
     int err = check_executable(cmd[0]);
     if (err) {

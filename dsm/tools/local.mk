@@ -1,7 +1,8 @@
 # dsm/tools/: the launcher dsmrun (dsmrun.1) and the compiler wrapper dsmcc
 # (dsmcc.1).
 bin_PROGRAMS += dsmrun
-dsmrun_SOURCES = dsm/tools/dsmrun.c dsm/settings.h dsm/settings.c dsm/transport/shm_layout.h
+dsmrun_SOURCES = dsm/tools/dsmrun.c dsm/settings.h dsm/settings.c dsm/settings_table.c \
+	dsm/transport/shm_layout.h
 # dsmrun --machine=list and the check of machine names before the run
 dsmrun_LDADD = libdsmsim.la libdsmproto.la $(PTHREAD_LIBS)
 # per-target flags give dsmrun its own objects of the files it shares with libdsm

@@ -64,6 +64,7 @@
 #include "error.h"
 #include "futex.h"
 #include "mpi_transport.h"
+#include "settings.h"
 #include "verbs_plan.h"
 
 /* Receives preposted and send slots (each message: one slot, <= 2 WRs)
@@ -473,7 +474,7 @@ dsm_transport *dsm_transport_verbs_boot(dsm_transport *t) { return ((verbs_impl 
 
 static int env_num(const char *name, int dflt, int lo, int hi)
 {
-    const char *s = getenv(name);
+    const char *s = dsm_setting_raw(name);
     if (!s || !*s)
         return dflt;
     char *end;
@@ -505,7 +506,7 @@ static int open_local(dsm_transport *t, verbs_impl *im, char *why, size_t whylen
                      strerror(errno));
         return -1;
     }
-    const char *want = getenv("DSM_VERBS_DEVICE");
+    const char *want = dsm_setting_raw("DSM_VERBS_DEVICE");
     struct ibv_device *dev = NULL;
     for (int i = 0; i < ndev && !dev; i++)
         if (!want || !*want || !strcmp(ibv_get_device_name(im->devs[i]), want))

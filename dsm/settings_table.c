@@ -1,0 +1,138 @@
+/* settings_table.c - every DSM_* environment variable, in one table: the
+ * loader (settings.c) parses and checks them from it, dsm_init compares the
+ * must-agree ones across nodes from it, and tests/settings_doc prints the
+ * documentation's tables from it (README.md, doc/user-guide.md, doc/dsm.3;
+ * tests/settings_doc.sh fails when they differ).  A new setting is a new row
+ * here, then `tests/settings_doc.sh --update`.
+ *
+ * Order matters: the loader reads the rows in order, and a range may depend
+ * on a row above (DSM_REGION_SIZE and DSM_REGION_ADDR on DSM_BLOCK_SIZE). */
+#include "settings.h"
+
+#include <stddef.h>
+
+#include "sim/sim.h"                /* SIM_MAX_PROCS */
+#include "transport/shm_layout.h"   /* DSM_SHM_SLOTS_MIN, DSM_SHM_SLOTS_MAX */
+
+#define F(field) offsetof(dsm_config, field)
+#define NOF DSM_SET_NOFIELD
+#define K ((uint64_t)1 << 10)
+#define M ((uint64_t)1 << 20)
+#define G ((uint64_t)1 << 30)
+#define T ((uint64_t)1 << 40)
+
+const dsm_setting dsm_settings[] = {
+    /* ---- the runtime, on every node ---- */
+    { .name = "DSM_BLOCK_SIZE", .kind = DSM_SET_SIZE,
+      .flags = DSM_SET_AGREE | DSM_SET_POW2 | DSM_SET_MIN_PAGE, .max = 16 * M,
+      .dflt_doc = "the page size", .field = F(block_size), .group = DSM_GROUP_RUNTIME,
+      .doc = "coherence block, the unit of sharing; also the largest message payload "
+             "(it sizes `dsmrun`'s segment)" },
+    { .name = "DSM_REGION_SIZE", .kind = DSM_SET_SIZE,
+      .flags = DSM_SET_AGREE | DSM_SET_MIN_BLOCK, .max = T, .dflt = "1G",
+      .field = F(region_size), .group = DSM_GROUP_RUNTIME,
+      .doc = "bytes of shared address space, rounded up to whole blocks: half for `dsm_alloc`, "
+             "half split in one `dsm_malloc` arena per node" },
+    { .name = "DSM_REGION_ADDR", .kind = DSM_SET_ADDRESS,
+      .flags = DSM_SET_AGREE | DSM_SET_ALIGN_BLOCK, .max = UINT64_MAX, .dflt = "0x5a0000000000",
+      .field = F(region_addr), .group = DSM_GROUP_RUNTIME,
+      .doc = "virtual address of the shared region, the same on every node" },
+    { .name = "DSM_LOCKS", .kind = DSM_SET_COUNT, .flags = DSM_SET_AGREE, .min = 1,
+      .max = 1u << 20, .dflt = "1024", .field = F(locks), .group = DSM_GROUP_RUNTIME,
+      .doc = "number of global locks (`dsm_lock` ids 0 to N-1)" },
+    { .name = "DSM_HOMES", .kind = DSM_SET_WORDS, .flags = DSM_SET_AGREE,
+      .words = "blocked|cyclic", .dflt = "blocked", .field = F(homes_cyclic),
+      .group = DSM_GROUP_RUNTIME,
+      .doc = "homes of `dsm_alloc` memory: contiguous runs, one per node, or block by block "
+             "(see Homes)" },
+    { .name = "DSM_PATTERNS", .kind = DSM_SET_SWITCH, .flags = DSM_SET_AGREE, .dflt = "on",
+      .field = F(patterns), .group = DSM_GROUP_RUNTIME,
+      .doc = "sharing-pattern detection of the augmented protocol (doc/patterns.md)" },
+    { .name = "DSM_COUNTERS", .kind = DSM_SET_SWITCH, .flags = DSM_SET_AGREE, .dflt = "on",
+      .field = F(counters), .group = DSM_GROUP_RUNTIME,
+      .doc = "the per-block counters behind the statistics and the profile (doc/metrics.md)" },
+    { .name = "DSM_SPIN_US", .kind = DSM_SET_MICROS, .min = 0, .max = 1000000, .dflt = "50",
+      .field = F(spin_us), .group = DSM_GROUP_RUNTIME,
+      .doc = "a waiting thread spins this long before it blocks" },
+    { .name = "DSM_HOLD_US", .kind = DSM_SET_MICROS, .min = 0, .max = 1000000, .dflt = "5",
+      .field = F(hold_us), .group = DSM_GROUP_RUNTIME,
+      .doc = "a fresh grant is kept at least this long after its faulting access left the "
+             "fault handler, so that two writers cannot take a block from each other between "
+             "grant and retry" },
+    { .name = "DSM_TRANSPORT", .kind = DSM_SET_WORDS, .words = "shm|mpi|verbs",
+      .dflt_doc = "`shm` under `dsmrun`, `mpi` under `mpirun`, else one node", .field = NOF,
+      .group = DSM_GROUP_RUNTIME,
+      .doc = "the transport between the nodes: `shm` (nodes started by `dsmrun`), `mpi` (ranks "
+             "started by `mpirun`), `verbs` (RDMA; ranks started by `mpirun`)" },
+
+    /* ---- what the run writes ---- */
+    { .name = "DSM_STATS", .kind = DSM_SET_PATH, .flags = DSM_SET_AGREE | DSM_SET_NODE0,
+      .dflt_doc = "unset: none", .field = F(stats_path), .group = DSM_GROUP_OUTPUT,
+      .doc = "node 0 writes the statistics to this file at `dsm_finalize` (doc/metrics.md)" },
+    { .name = "DSM_PROFILE", .kind = DSM_SET_PATH,
+      .flags = DSM_SET_AGREE | DSM_SET_NODE0 | DSM_SET_OFF, .dflt = "dsm-profile.json",
+      .field = F(profile_path), .group = DSM_GROUP_OUTPUT,
+      .doc = "node 0 writes the profile to this file at `dsm_finalize` "
+             "(doc/profile-format.md); `off` runs without it" },
+    { .name = "DSM_PROFILE_SUMMARY", .kind = DSM_SET_SWITCH, .flags = DSM_SET_NODE0,
+      .dflt = "on", .field = F(profile_summary), .group = DSM_GROUP_OUTPUT,
+      .doc = "the profile's summary and advice line on standard error at the end" },
+    { .name = "DSM_TIMESLICE_MS", .kind = DSM_SET_MILLIS, .flags = DSM_SET_AGREE, .min = 1,
+      .max = 3600000, .dflt = "100", .field = F(timeslice_ms), .group = DSM_GROUP_OUTPUT,
+      .doc = "interval of the profile's timeslices, its timeline (doc/profile-format.md)" },
+    { .name = "DSM_ADVICE_<NAME>", .kind = DSM_SET_PERCENT, .flags = DSM_SET_NOLOAD, .min = 0,
+      .max = 100, .dflt_doc = "per threshold", .field = NOF, .group = DSM_GROUP_OUTPUT,
+      .doc = "the thresholds of `dsmprof advice` and of the summary's advice line, one "
+             "variable per threshold: doc/advice.md lists them" },
+
+    /* ---- the launcher and the transports ---- */
+    { .name = "DSM_SHM_SLOTS", .kind = DSM_SET_COUNT, .flags = DSM_SET_POW2,
+      .min = DSM_SHM_SLOTS_MIN, .max = DSM_SHM_SLOTS_MAX,
+      .dflt_doc = "256, fewer for large jobs", .field = F(shm_slots), .group = DSM_GROUP_LAUNCH,
+      .doc = "read by `dsmrun`: messages each node's incoming queue holds (dsmrun(1))" },
+    { .name = "DSM_VERBS_DEVICE", .kind = DSM_SET_TEXT, .dflt_doc = "the first device",
+      .accepts_doc = "a device name",
+      .field = NOF, .group = DSM_GROUP_LAUNCH,
+      .doc = "RDMA device of the `verbs` transport, by name (`ibv_devices`)" },
+    { .name = "DSM_VERBS_IB_PORT", .kind = DSM_SET_COUNT, .min = 1, .max = 255, .dflt = "1",
+      .field = NOF, .group = DSM_GROUP_LAUNCH,
+      .doc = "port of that device" },
+    { .name = "DSM_VERBS_GID_INDEX", .kind = DSM_SET_COUNT, .min = 0, .max = 255, .dflt = "0",
+      .field = NOF, .group = DSM_GROUP_LAUNCH,
+      .doc = "GID index of the port (RoCE may need another: `show_gids`)" },
+
+    /* ---- simulated machines ---- */
+    { .name = "DSM_MACHINE", .kind = DSM_SET_TEXT, .flags = DSM_SET_NOLOAD,
+      .dflt_doc = "unset: not simulated", .accepts_doc = "a machine, then options: `numa,cache_size=16k`",
+      .field = F(machine), .group = DSM_GROUP_SIM,
+      .doc = "run on this simulated machine: a name and options, as `dsmrun --machine` "
+             "sets it (doc/simulation.md)" },
+    { .name = "DSM_SIM_PROCS", .kind = DSM_SET_COUNT, .min = 1, .max = SIM_MAX_PROCS,
+      .dflt = "1", .field = F(sim_procs), .group = DSM_GROUP_SIM,
+      .doc = "simulated processors (`dsmrun --machine -n P` sets it)" },
+    { .name = "DSM_SIM_QUANTUM", .kind = DSM_SET_COUNT, .min = 1, .max = (uint64_t)1 << 30,
+      .dflt = "100", .field = F(sim_quantum), .group = DSM_GROUP_SIM,
+      .doc = "shared references a simulated processor makes before the next one runs "
+             "(`dsmrun --quantum`)" },
+    { .name = "DSM_SIM_STACK", .kind = DSM_SET_SIZE, .min = 64 * K, .max = 4 * G, .dflt = "8M",
+      .field = F(sim_stack), .group = DSM_GROUP_SIM,
+      .doc = "stack of each simulated processor but the first" },
+    { .name = "DSM_SIM_PROFILE", .kind = DSM_SET_PATH, .flags = DSM_SET_OFF,
+      .dflt = "dsm-sim.json", .field = F(sim_profile), .group = DSM_GROUP_SIM,
+      .doc = "the simulation's statistics file (doc/sim-format.md); `off` for none" },
+
+    /* ---- set by dsmrun for each node ---- */
+    { .name = "DSM_NODE", .kind = DSM_SET_INTERNAL, .field = NOF, .group = DSM_GROUP_INTERNAL,
+      .doc = "the node's number, 0 to N-1" },
+    { .name = "DSM_NODES", .kind = DSM_SET_INTERNAL, .field = NOF, .group = DSM_GROUP_INTERNAL,
+      .doc = "the number of nodes N" },
+    { .name = "DSM_SHM_FD", .kind = DSM_SET_INTERNAL, .field = NOF, .group = DSM_GROUP_INTERNAL,
+      .doc = "the descriptor of the job's shared segment" },
+    { .name = "DSM_JOB_ID", .kind = DSM_SET_INTERNAL, .field = NOF, .group = DSM_GROUP_INTERNAL,
+      .doc = "the job's identifier, the same on every node" },
+    { .name = "DSM_CLOCK_BASE_NS", .kind = DSM_SET_INTERNAL, .field = NOF,
+      .group = DSM_GROUP_INTERNAL,
+      .doc = "CLOCK_MONOTONIC at the start of the job, the common origin of `dsm_wtime`" },
+};
+
+const size_t dsm_nsettings = sizeof dsm_settings / sizeof dsm_settings[0];
