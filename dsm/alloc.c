@@ -10,7 +10,13 @@
  * its blocks in N contiguous runs, run k homed at node k, which matches
  * owner-computes partitions; allocations of fewer blocks than nodes are
  * rotated over the nodes so small structures do not all land on node 0.
- * "cyclic" homes block i of the allocation at node (i + rotation) mod N. */
+ * "cyclic" homes block i of the allocation at node (i + rotation) mod N.
+ *
+ * Sizes that cannot be served (no room left, or so large that rounding
+ * them up would wrap around): dsm_alloc, being collective, ends the job
+ * with a line naming the size (every node asked the same); dsm_malloc
+ * returns NULL with errno ENOMEM and prints nothing, as malloc(3) does. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,7 +149,14 @@ int dsm_alloc_init(dsm_rt *rt)
 void *dsm_alloc_collective(dsm_rt *rt, size_t size, const char *name)
 {
     size_t bs = rt->region.block_size;
+    size_t arena = rt->coll_end - rt->coll_base;
+    /* compared before rounding: SIZE_MAX rounded up would wrap to 0 */
+    if (size > arena)
+        dsm_fatal("dsm_alloc", "%zu bytes are more than the whole collective arena (%zu bytes: "
+                               "half of DSM_REGION_SIZE)",
+                  size, arena);
     size_t len = size ? (size + bs - 1) / bs * bs : bs;
+    dsm_rt_enter();
     pthread_mutex_lock(&rt->alloc_lock);
     if (len > rt->coll_end - rt->coll_next)
         dsm_fatal("dsm_alloc", "no room for %zu bytes: %zu of %zu bytes of the collective arena "
@@ -171,29 +184,39 @@ void *dsm_alloc_collective(dsm_rt *rt, size_t size, const char *name)
      * node knows the new blocks and can serve requests for them.  A
      * mismatched call ends the job in the collective anyway. */
     dsm_collective(rt, COLL_ALLOC, size, "dsm_alloc");
+    dsm_rt_leave();
     return rt->region.app + off;
 }
 
 void *dsm_alloc_local(dsm_rt *rt, size_t size, const char *name)
 {
+    if (size > rt->heap->size) { /* also keeps the rounding below from wrapping */
+        errno = ENOMEM;
+        return NULL;
+    }
     size_t len = size ? (size + 15) & ~(size_t)15 : 16;
-    if (len < size)
-        dsm_fatal("dsm_malloc", "size %zu is too large", size);
+    /* alloc_lock is also taken by the messages a fault may serve */
+    dsm_rt_enter();
     pthread_mutex_lock(&rt->alloc_lock);
     long off = heap_alloc(rt->heap, len);
     pthread_mutex_unlock(&rt->alloc_lock);
-    if (off < 0)
-        return NULL;
-    if (rt->prof)
+    if (off >= 0 && rt->prof)
         dsm_prof_alloc(rt, (size_t)off, size ? size : len, name, 0);
+    dsm_rt_leave();
+    if (off < 0) {
+        errno = ENOMEM;
+        return NULL;
+    }
     return rt->region.app + off;
 }
 
 static void free_local(dsm_rt *rt, size_t off, int from)
 {
+    dsm_rt_enter(); /* alloc_lock is also taken by the messages a fault may serve */
     pthread_mutex_lock(&rt->alloc_lock);
     int rc = heap_free(rt->heap, off);
     pthread_mutex_unlock(&rt->alloc_lock);
+    dsm_rt_leave();
     if (rc) {
         if (from == rt->self)
             dsm_fatal("dsm_free", "%p was not returned by dsm_malloc or is already freed",

@@ -227,6 +227,7 @@ void dsm_finalize(void)
         return;
     }
     dsm_rt *rt = need_init("dsm_finalize");
+    dsm_rt_enter(); /* no signal handler while it holds the runtime's locks (node.h) */
     dsm_stats_finalize(rt); /* gathers at node 0 before the finalize collective */
     dsm_collective(rt, COLL_FINALIZE, 0, "dsm_finalize");
     dsm_rt_stop(rt);
@@ -238,6 +239,7 @@ void dsm_finalize(void)
         rt->tp->close(rt->tp);
         rt->tp = NULL;
     }
+    dsm_rt_leave();
     fflush(stdout);
 }
 
@@ -289,6 +291,7 @@ void dsm_barrier(void)
 {
     SIM_DIVERT("dsm_barrier", dsm_sim_barrier(); return);
     dsm_rt *rt = need_init("dsm_barrier");
+    dsm_rt_enter(); /* the profile's timeline takes the engine lock */
     uint64_t t0 = rt->ctr ? dsm_now_ns() : 0;
     dsm_collective(rt, COLL_BARRIER, 0, "dsm_barrier");
     if (rt->ctr) {
@@ -298,6 +301,7 @@ void dsm_barrier(void)
         if (rt->prof)
             dsm_prof_barrier(rt, t0, t1); /* the profile's timeline */
     }
+    dsm_rt_leave();
 }
 
 static void check_lock(dsm_rt *rt, unsigned id, const char *call)
@@ -336,9 +340,11 @@ int dsm_home_of(const void *p)
     dsm_rt *rt = need_init("dsm_home_of");
     if (!dsm_region_contains(&rt->region, p))
         return -1;
+    dsm_rt_enter();
     pthread_mutex_lock(&rt->eng_lock);
     int h = proto_home(rt->eng, dsm_region_block_of(&rt->region, p));
     pthread_mutex_unlock(&rt->eng_lock);
+    dsm_rt_leave();
     return h;
 }
 

@@ -6,8 +6,14 @@
  * miss, not a read miss followed by an upgrade), so a thin SA_SIGINFO
  * handler is chained in front of libsigsegv's: it reads the write bit from
  * the machine context (x86-64: the page-fault error code in REG_ERR) into a
- * thread-local, then hands the signal to libsigsegv unchanged. */
+ * thread-local, then hands the signal to libsigsegv unchanged.
+ *
+ * Signals: the handler runs with the program's asynchronous signals
+ * blocked (its sa_mask), so a signal handler of the program never runs
+ * while this thread holds the runtime's locks; node.c gives the program's
+ * mask back while the fault sleeps (dsm_rt_fault_enter). */
 #define _GNU_SOURCE 1 /* memfd_create, REG_ERR */
+#include <errno.h>
 #include <signal.h>
 #include <sigsegv.h>
 #include <string.h>
@@ -19,6 +25,8 @@
 static struct sigaction libsigsegv_action;
 /* 1: write, 0: read, -1: the context did not say */
 static __thread int fault_is_write = -1;
+/* the signal mask of the code that faulted (in the context), or NULL */
+static __thread const sigset_t *fault_mask;
 
 static void context_handler(int sig, siginfo_t *info, void *uctx)
 {
@@ -31,6 +39,7 @@ static void context_handler(int sig, siginfo_t *info, void *uctx)
     (void)uctx;
 #endif
     fault_is_write = w;
+    fault_mask = &((const ucontext_t *)uctx)->uc_sigmask;
     if (libsigsegv_action.sa_flags & SA_SIGINFO)
         libsigsegv_action.sa_sigaction(sig, info, uctx);
     else if (libsigsegv_action.sa_handler != SIG_DFL && libsigsegv_action.sa_handler != SIG_IGN)
@@ -49,16 +58,31 @@ static int on_fault(void *addr, int serious)
         return 0; /* not ours: a real crash */
     uint32_t block = dsm_region_block_of(&rt->region, addr);
     int is_write = fault_is_write;
+    const sigset_t *interrupted = fault_mask;
+    fault_is_write = -1;
+    fault_mask = NULL;
+    dsm_rt_sigframe outer;
+    if (dsm_rt_fault_enter(interrupted, &outer))
+        dsm_fatal(is_write > 0 ? "write" : is_write == 0 ? "read" : "access",
+                  "fault on %p inside a signal handler while the runtime was busy on this thread",
+                  addr);
     if (is_write < 0) {
         /* no context: a fault on a readable block can only be a write */
-        pthread_mutex_lock(&rt->eng_lock);
+        if (pthread_mutex_lock(&rt->eng_lock) == EDEADLK)
+            dsm_fatal("access", "fault on %p inside a signal handler while the runtime was busy "
+                      "on this thread", addr);
         proto_cache_state st = proto_cache_state_of(rt->eng, block);
         pthread_mutex_unlock(&rt->eng_lock);
-        is_write = st == PC_S;
+        is_write = st == PC_S || st == PC_M; /* M: made read-only by dsm_finalize */
     }
-    fault_is_write = -1;
+    /* after dsm_finalize the protocol is gone (and every block is
+     * read-only at most, node.c forbid_stores): name the cause */
+    if (atomic_load(&rt->stopping))
+        dsm_fatal(is_write ? "write" : "read", "%s shared memory at %p after dsm_finalize",
+                  is_write ? "store to" : "load from", addr);
     dsm_rt_access(rt, block, is_write);
     dsm_prof_fault_ip = 0;
+    dsm_rt_fault_leave(&outer);
     return 1;
 }
 
@@ -75,6 +99,7 @@ int dsm_fault_install(dsm_rt *rt)
         struct sigaction ours = cur;
         ours.sa_sigaction = context_handler;
         ours.sa_flags |= SA_SIGINFO;
+        sigorset(&ours.sa_mask, &ours.sa_mask, dsm_rt_async_signals());
         sigaction(SIGSEGV, &ours, NULL);
     }
     return 0;

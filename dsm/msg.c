@@ -97,6 +97,11 @@ int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why,
         if (h->arg[0] >= DSM_MAX_THREADS)
             return dsm_msg_why(why, whylen, "lock grant for thread slot %llu (0..%d)",
                         (unsigned long long)h->arg[0], DSM_MAX_THREADS - 1);
+        /* only the lock's manager grants it (whether the slot asked for
+         * it is runtime state: sync.c checks) */
+        if (h->block % (uint32_t)lim->nnodes != (uint32_t)h->src)
+            return dsm_msg_why(why, whylen, "grant of lock %u by node %d, which does not manage it "
+                        "(node %u does)", h->block, h->src, h->block % (uint32_t)lim->nnodes);
         break;
     case RT_FREE:
         if (h->arg[0] >= lim->region_size)

@@ -10,9 +10,11 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "error.h"
 #include "futex.h"
@@ -20,14 +22,161 @@
 
 dsm_rt *dsm_g;
 
+/* ---- thread slots: small numbers for lock grants, back in a free list
+ * when their thread exits (a pthread key's destructor), so a node may run
+ * any number of short-lived threads over its life ---- */
+
+static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
+static pthread_key_t slot_key;
+static int slot_key_ok;
+static pthread_mutex_t slot_free_lock = PTHREAD_MUTEX_INITIALIZER;
+static int slot_free[DSM_MAX_THREADS];
+static int slot_nfree;
+static __thread int my_slot = -1;
+
+static void slot_release(void *v)
+{
+    pthread_mutex_lock(&slot_free_lock);
+    if (slot_nfree < DSM_MAX_THREADS)
+        slot_free[slot_nfree++] = (int)(intptr_t)v - 1;
+    pthread_mutex_unlock(&slot_free_lock);
+}
+
+static void slot_key_init(void) { slot_key_ok = !pthread_key_create(&slot_key, slot_release); }
+
 int dsm_rt_thread_slot(dsm_rt *rt)
 {
-    static __thread int slot = -1;
-    if (slot == -1) {
-        int s = atomic_fetch_add(&rt->next_slot, 1);
-        slot = s < DSM_MAX_THREADS ? s : -2;
+    if (my_slot >= 0)
+        return my_slot;
+    pthread_once(&slot_once, slot_key_init);
+    int s = -1;
+    pthread_mutex_lock(&slot_free_lock);
+    if (slot_nfree)
+        s = slot_free[--slot_nfree];
+    pthread_mutex_unlock(&slot_free_lock);
+    if (s < 0) {
+        int n = atomic_load(&rt->next_slot);
+        do
+            if (n >= DSM_MAX_THREADS)
+                return -1; /* that many threads alive at once */
+        while (!atomic_compare_exchange_weak(&rt->next_slot, &n, n + 1));
+        s = n;
     }
-    return slot < 0 ? -1 : slot;
+    /* without the key (no memory for it) the slot is never given back */
+    if (slot_key_ok)
+        pthread_setspecific(slot_key, (void *)(intptr_t)(s + 1));
+    my_slot = s;
+    return s;
+}
+
+uint32_t dsm_rt_thread_serial(void)
+{
+    static _Atomic uint32_t next;
+    static __thread uint32_t mine;
+    if (!mine)
+        mine = atomic_fetch_add(&next, 1) + 1;
+    return mine;
+}
+
+/* ---- the program's signals (node.h) ---- */
+
+static pthread_once_t async_once = PTHREAD_ONCE_INIT;
+static sigset_t async_set;
+
+static void async_init(void)
+{
+    sigfillset(&async_set);
+    /* raised by the instruction that faults: blocking them would turn a
+     * crash (or the fault handler itself) into a kill */
+    static const int sync_sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS };
+    for (size_t i = 0; i < sizeof sync_sigs / sizeof sync_sigs[0]; i++)
+        sigdelset(&async_set, sync_sigs[i]);
+}
+
+const sigset_t *dsm_rt_async_signals(void)
+{
+    pthread_once(&async_once, async_init);
+    return &async_set;
+}
+
+/* This thread's state: how deep in the runtime; whether it sleeps in
+ * dsm_rt_wait with its own mask back (parked: it holds nothing, a handler
+ * may fault); the mask to give back; whether leaving restores it (not in
+ * the fault handler, whose return does); a runtime thread, masked for good. */
+static __thread int sig_depth, sig_parked, sig_restore, sig_runtime_thread;
+static __thread sigset_t sig_mask;
+
+/* The order of the steps below matters: a signal may come between any
+ * two, and its handler may fault; the thread must look busy only while the
+ * signals are blocked. */
+void dsm_rt_enter(void)
+{
+    if (sig_runtime_thread)
+        return;
+    if (!sig_depth) {
+        sigset_t old;
+        pthread_sigmask(SIG_BLOCK, dsm_rt_async_signals(), &old);
+        sig_mask = old;
+        sig_restore = 1;
+    }
+    sig_depth++;
+}
+
+void dsm_rt_leave(void)
+{
+    if (sig_runtime_thread || --sig_depth)
+        return;
+    if (sig_restore)
+        pthread_sigmask(SIG_SETMASK, &sig_mask, NULL);
+}
+
+/* Around a sleep in dsm_rt_wait: the program's handlers may run. */
+static void sig_park(int on)
+{
+    if (sig_runtime_thread || !sig_depth)
+        return;
+    if (on) {
+        sig_parked = 1;
+        pthread_sigmask(SIG_SETMASK, &sig_mask, NULL);
+    } else {
+        pthread_sigmask(SIG_BLOCK, dsm_rt_async_signals(), NULL);
+        sig_parked = 0;
+    }
+}
+
+int dsm_rt_fault_enter(const sigset_t *interrupted, dsm_rt_sigframe *outer)
+{
+    *outer = (dsm_rt_sigframe){ sig_depth, sig_parked, sig_restore, sig_mask };
+    if (sig_runtime_thread)
+        return 0;
+    if (sig_depth && !sig_parked)
+        return -1;
+    /* a level of its own, also when it interrupted a sleep in the runtime:
+     * its sleeps give back the mask of the handler that faulted */
+    sigset_t mask;
+    if (interrupted)
+        mask = *interrupted;
+    else
+        pthread_sigmask(SIG_BLOCK, dsm_rt_async_signals(), &mask);
+    sig_mask = mask;
+    sig_restore = !interrupted;
+    sig_parked = 0;
+    sig_depth = 1;
+    return 0;
+}
+
+void dsm_rt_fault_leave(const dsm_rt_sigframe *outer)
+{
+    if (sig_runtime_thread)
+        return;
+    int restore = sig_restore;
+    sigset_t mask = sig_mask;
+    sig_depth = outer->depth;
+    sig_parked = outer->parked;
+    sig_restore = outer->restore;
+    sig_mask = outer->mask;
+    if (restore)
+        pthread_sigmask(SIG_SETMASK, &mask, NULL);
 }
 
 void dsm_rt_signal(dsm_rt *rt)
@@ -200,13 +349,22 @@ static void add_hold(dsm_rt *rt, uint32_t block, int slot)
     rt->holds[rt->nholds++] = (struct dsm_hold){ block, slot, dsm_now_ns() };
 }
 
+/* Racy peek at the holds (checked again under the lock). */
+static int holds_pending(dsm_rt *rt) { return __atomic_load_n(&rt->nholds, __ATOMIC_RELAXED); }
+
 void dsm_rt_release_mine(dsm_rt *rt)
 {
+    /* a hold of this thread was added by this thread, so it is seen here;
+     * without one neither the lock nor the signal mask is needed */
+    if (!holds_pending(rt))
+        return;
     int slot = dsm_rt_thread_slot(rt);
+    dsm_rt_enter();
     pthread_mutex_lock(&rt->eng_lock);
     if (rt->nholds)
         release_holds(rt, slot, 0);
     pthread_mutex_unlock(&rt->eng_lock);
+    dsm_rt_leave();
 }
 
 /* The miss a fault is, from the block's state before the engine sees it
@@ -229,7 +387,13 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
 {
     uint64_t t0 = rt->ctr ? dsm_ticks() : 0; /* fault entry */
     int slot = dsm_rt_thread_slot(rt);
-    pthread_mutex_lock(&rt->eng_lock);
+    /* The engine lock checks its owner: this thread holding it already
+     * means a handler of a signal the runtime does not block interrupted
+     * the runtime and faulted; waiting would never end. */
+    if (pthread_mutex_lock(&rt->eng_lock) == EDEADLK)
+        dsm_fatal(is_write ? "write" : "read", "fault on %p inside a signal handler while the "
+                  "runtime was busy on this thread",
+                  (void *)(rt->region.app + ((size_t)block << rt->region.block_shift)));
     if (rt->nholds)
         release_holds(rt, slot, 0);
     rt->acts.n = 0;
@@ -362,12 +526,12 @@ void dsm_rt_send_data(dsm_rt *rt, int dst, dsm_msg_hdr *h, const void *payload, 
             dsm_stats_node_add(&rt->stats, CM_RT_MSG_BYTES, sizeof *h + len);
         }
     }
-    if (dst == rt->self) {
+    dsm_rt_enter();
+    if (dst == rt->self)
         handle_msg(rt, h, payload);
-        return;
-    }
-    if (rt->tp->send(rt->tp, dst, h, len ? payload : NULL))
+    else if (rt->tp->send(rt->tp, dst, h, len ? payload : NULL))
         dsm_fatal("transport", "cannot send a message to node %d", dst);
+    dsm_rt_leave();
 }
 
 void dsm_rt_send(dsm_rt *rt, int dst, dsm_msg_hdr *h) { dsm_rt_send_data(rt, dst, h, NULL, 0); }
@@ -392,9 +556,6 @@ static int poll_once(dsm_rt *rt)
     return n;
 }
 
-/* Racy peek at the holds (checked again under the lock). */
-static int holds_pending(dsm_rt *rt) { return __atomic_load_n(&rt->nholds, __ATOMIC_RELAXED); }
-
 static void release_expired(dsm_rt *rt)
 {
     if (!holds_pending(rt))
@@ -410,8 +571,11 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
     uint64_t start = 0;
     unsigned iter = 0;
     uint32_t seen = atomic_load(&rt->events);
+    /* done() runs before the mask: the one that takes the engine lock
+     * (block_settled) is called from the fault handler, masked already */
     if (done(rt, arg))
         return;
+    dsm_rt_enter();
     /* While this thread spins it polls the network itself; the progress
      * thread then stays out of the way (see progress_main), so a node
      * waiting on a miss costs one busy core, not two. */
@@ -434,19 +598,26 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
             }
             continue;
         }
-        /* Block.  The progress thread serves the network from now on. */
+        /* Block.  The progress thread serves the network from now on;
+         * the program's signal handlers may run meanwhile (node.h). */
         app_polling(rt, 0);
         atomic_fetch_add(&rt->sleepers, 1);
-        if (atomic_load(&rt->events) == seen && !done(rt, arg))
+        if (atomic_load(&rt->events) == seen && !done(rt, arg)) {
+            sig_park(1);
             dsm_futex_wait(&rt->events, seen, 200, 0);
+            sig_park(0);
+        }
         atomic_fetch_sub(&rt->sleepers, 1);
         seen = atomic_load(&rt->events);
-        if (done(rt, arg))
+        if (done(rt, arg)) {
+            dsm_rt_leave();
             return;
+        }
         app_polling(rt, 1);
         iter = 0;
     }
     app_polling(rt, 0);
+    dsm_rt_leave();
 }
 
 static int pongs_reached(dsm_rt *rt, void *arg)
@@ -457,6 +628,7 @@ static int pongs_reached(dsm_rt *rt, void *arg)
 double dsm_rt_probe_roundtrip(dsm_rt *rt, int peer, int count)
 {
     uint64_t t0 = dsm_now_ns();
+    dsm_rt_enter(); /* once, not per message */
     for (int i = 0; i < count; i++) {
         uint64_t want = atomic_load(&rt->pongs) + 1;
         dsm_msg_hdr h = { 0 };
@@ -464,6 +636,7 @@ double dsm_rt_probe_roundtrip(dsm_rt *rt, int peer, int count)
         dsm_rt_send(rt, peer, &h);
         dsm_rt_wait(rt, pongs_reached, &want);
     }
+    dsm_rt_leave();
     return (double)(dsm_now_ns() - t0) / 1e3 / count;
 }
 
@@ -473,6 +646,7 @@ static void *progress_main(void *arg)
 {
     dsm_rt *rt = arg;
     in_progress_thread = 1;
+    sig_runtime_thread = 1; /* created with the program's signals blocked */
     uint64_t spin_ns = (uint64_t)rt->cfg.spin_us * 1000;
     while (!atomic_load(&rt->stopping)) {
         release_expired(rt);
@@ -512,7 +686,12 @@ static void *progress_main(void *arg)
 
 int dsm_rt_start(dsm_rt *rt)
 {
-    pthread_mutex_init(&rt->eng_lock, NULL);
+    /* error-checking: re-entry by its owner is reported (dsm_rt_access) */
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ERRORCHECK);
+    pthread_mutex_init(&rt->eng_lock, &ma);
+    pthread_mutexattr_destroy(&ma);
     pthread_mutex_init(&rt->coll_lock, NULL);
     pthread_mutex_init(&rt->lock_lock, NULL);
     pthread_mutex_init(&rt->alloc_lock, NULL);
@@ -532,7 +711,15 @@ int dsm_rt_start(dsm_rt *rt)
     if (dsm_alloc_init(rt) || dsm_sync_init(rt) || dsm_stats_init(rt))
         return -1;
     if (rt->tp) {
-        if (pthread_create(&rt->progress, NULL, progress_main, rt)) {
+        /* the progress thread inherits a mask blocking every signal: a
+         * handler of the program run there could interrupt it inside the
+         * engine lock and fault on shared memory */
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &old);
+        int err = pthread_create(&rt->progress, NULL, progress_main, rt);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        if (err) {
             fprintf(stderr, "dsm: node %d: dsm_init: cannot start the progress thread\n",
                     rt->self);
             return -1;
@@ -540,6 +727,27 @@ int dsm_rt_start(dsm_rt *rt)
         rt->progress_started = 1;
     }
     return 0;
+}
+
+/* After dsm_finalize no store may succeed unnoticed: the writable blocks
+ * become read-only, so every store faults and fault.c names the cause.
+ * Loads of what the node holds still work. */
+static void forbid_stores(dsm_rt *rt)
+{
+    uint32_t first = 0, n = 0;
+    size_t bs = rt->region.block_size;
+    for (uint32_t b = 0; b <= rt->region.nblocks; b++) {
+        proto_cache_state st = b < rt->region.nblocks ? proto_cache_state_of(rt->eng, b) : PC_I;
+        if (st == PC_M || st == PC_MH) {
+            if (!n++)
+                first = b;
+            continue;
+        }
+        /* best effort: if it fails, such stores go unnoticed, as before */
+        if (n)
+            (void)mprotect(rt->region.app + (size_t)first * bs, (size_t)n * bs, PROT_READ);
+        n = 0;
+    }
 }
 
 void dsm_rt_stop(dsm_rt *rt)
@@ -550,4 +758,7 @@ void dsm_rt_stop(dsm_rt *rt)
         pthread_join(rt->progress, NULL);
         rt->progress_started = 0;
     }
+    pthread_mutex_lock(&rt->eng_lock);
+    forbid_stores(rt);
+    pthread_mutex_unlock(&rt->eng_lock);
 }

@@ -7,6 +7,7 @@
 #define DSM_NODE_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -61,6 +62,9 @@ typedef struct dsm_rt {
     pthread_mutex_t lock_lock;
     struct lock_rec *locks;         /* the locks this node manages (id % nnodes == self) */
     _Atomic uint8_t granted[DSM_MAX_THREADS];
+    _Atomic uint32_t lock_wanted[DSM_MAX_THREADS]; /* per slot: lock id + 1 asked for, 0 none */
+    _Atomic uint32_t *lock_owner;   /* per lock: serial of the thread of this node holding it */
+    _Atomic int locks_held;         /* locks this node holds */
     _Atomic int next_slot;
 
     /* allocation */
@@ -91,7 +95,9 @@ void dsm_rt_send(dsm_rt *rt, int dst, dsm_msg_hdr *h);
 /* The same with a payload (at most the block size). */
 void dsm_rt_send_data(dsm_rt *rt, int dst, dsm_msg_hdr *h, const void *payload, uint32_t len);
 
-/* Wait until done(arg) is true, serving messages meanwhile. */
+/* Wait until done(arg) is true, serving messages meanwhile.  done() is
+ * first called before the program's signals are blocked (node.h, below):
+ * outside the fault handler it must not take the engine lock. */
 void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg);
 /* Something a waiter may care about happened. */
 void dsm_rt_signal(dsm_rt *rt);
@@ -121,7 +127,34 @@ void *dsm_alloc_local(dsm_rt *rt, size_t size, const char *name);
 void dsm_free_any(dsm_rt *rt, void *p);
 int dsm_fault_install(dsm_rt *rt);
 
-/* A small per-thread number, for lock grants; -1 past DSM_MAX_THREADS. */
+/* A small per-thread number, for lock grants; -1 past DSM_MAX_THREADS
+ * threads alive at once (a slot is reused when its thread exits). */
 int dsm_rt_thread_slot(dsm_rt *rt);
+/* A number of the calling thread, never reused (1, 2, ...). */
+uint32_t dsm_rt_thread_serial(void);
+
+/* The program's signals.  The runtime's own threads block them for good;
+ * an application thread blocks them while it is busy inside the runtime
+ * (dsm_rt_enter .. dsm_rt_leave, nestable, in every entry that takes the
+ * runtime's locks) and gets its own mask back while it sleeps in
+ * dsm_rt_wait, holding nothing: a handler that touches shared memory then
+ * faults like any other thread, and never finds its own thread inside the
+ * engine lock. */
+void dsm_rt_enter(void);
+void dsm_rt_leave(void);
+/* The signals blocked that way: all but the synchronous ones (SIGSEGV,
+ * SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS). */
+const sigset_t *dsm_rt_async_signals(void);
+/* The fault handler's entry and exit (fault.c).  interrupted: the mask of
+ * the code that faulted, when the kernel already blocked the signals for
+ * the handler (its sa_mask), else NULL.  -1 when this thread was busy in
+ * the runtime (a handler of a signal the runtime does not block faulted):
+ * the fault cannot be served. */
+typedef struct dsm_rt_sigframe {
+    int depth, parked, restore;
+    sigset_t mask;
+} dsm_rt_sigframe;
+int dsm_rt_fault_enter(const sigset_t *interrupted, dsm_rt_sigframe *outer);
+void dsm_rt_fault_leave(const dsm_rt_sigframe *outer);
 
 #endif

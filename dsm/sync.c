@@ -40,7 +40,9 @@ int dsm_sync_init(dsm_rt *rt)
     for (unsigned id = (unsigned)rt->self; id < rt->cfg.locks; id += (unsigned)rt->nnodes)
         managed++;
     rt->locks = calloc(managed ? managed : 1, sizeof *rt->locks);
-    if (!rt->locks)
+    /* pages of it are touched only for the locks in use */
+    rt->lock_owner = calloc(rt->cfg.locks, sizeof *rt->lock_owner);
+    if (!rt->locks || !rt->lock_owner)
         return -1;
     for (unsigned i = 0; i < managed; i++)
         rt->locks[i].holder = -1;
@@ -168,9 +170,34 @@ static int coll_is_done(dsm_rt *rt, void *arg)
     return atomic_load(&rt->coll_done) >= *(uint64_t *)arg;
 }
 
+/* dsm_finalize with a lock held would leave its waiters waiting forever:
+ * a misuse, named with the locks. */
+static void check_no_locks_held(dsm_rt *rt)
+{
+    if (!atomic_load(&rt->locks_held))
+        return;
+    char ids[160] = "";
+    size_t len = 0;
+    int n = 0;
+    for (unsigned id = 0; id < rt->cfg.locks; id++) {
+        if (!atomic_load(&rt->lock_owner[id]))
+            continue;
+        if (n++ < 8 && len < sizeof ids)
+            len += (size_t)snprintf(ids + len, sizeof ids - len, "%s%u", n > 1 ? ", " : "", id);
+    }
+    if (!n)
+        return;
+    dsm_fatal("dsm_finalize", "lock%s %s%s %s still held by this node: dsm_unlock %s before "
+              "dsm_finalize", n > 1 ? "s" : "", ids, n > 8 ? ", ..." : "", n > 1 ? "are" : "is",
+              n > 1 ? "them" : "it");
+}
+
 void dsm_collective(dsm_rt *rt, int kind, uint64_t arg, const char *call)
 {
     (void)call;
+    if (kind == COLL_STATS || kind == COLL_FINALIZE) /* dsm_finalize's first collective */
+        check_no_locks_held(rt);
+    dsm_rt_enter();
     dsm_rt_release_mine(rt);
     pthread_mutex_lock(&rt->coll_lock);
     uint64_t seq = ++rt->coll_seq;
@@ -182,6 +209,7 @@ void dsm_collective(dsm_rt *rt, int kind, uint64_t arg, const char *call)
     h.arg[2] = arg;
     dsm_rt_send(rt, 0, &h);
     dsm_rt_wait(rt, coll_is_done, &seq);
+    dsm_rt_leave();
 }
 
 /* ---- locks ---- */
@@ -261,10 +289,21 @@ void dsm_sync_lock(dsm_rt *rt, unsigned id)
 {
     int slot = dsm_rt_thread_slot(rt);
     if (slot < 0)
-        dsm_fatal("dsm_lock", "more than %d threads on one node use locks", DSM_MAX_THREADS);
+        dsm_fatal("dsm_lock", "more than %d threads of this node use locks at once",
+                  DSM_MAX_THREADS);
+    uint32_t me = dsm_rt_thread_serial();
+    /* its request would queue behind itself at the manager: a hang */
+    if (atomic_load(&rt->lock_owner[id]) == me)
+        dsm_fatal("dsm_lock", "lock %u is already held by this thread (locks are not recursive)",
+                  id);
+    /* no signal handler of the program may run while this thread holds the
+     * lock records (lock_lock): a fault in it would serve messages that
+     * need them (node.h) */
+    dsm_rt_enter();
     dsm_rt_release_mine(rt);
     uint64_t t0 = rt->ctr ? dsm_now_ns() : 0;
     atomic_store(&rt->granted[slot], 0);
+    atomic_store(&rt->lock_wanted[slot], id + 1); /* a grant must match it (dsm_sync_handle) */
     dsm_msg_hdr h = { 0 };
     h.type = RT_LOCK_REQ;
     h.block = id;
@@ -272,19 +311,29 @@ void dsm_sync_lock(dsm_rt *rt, unsigned id)
     dsm_rt_send(rt, (int)(id % (unsigned)rt->nnodes), &h);
     dsm_rt_wait(rt, lock_granted, &slot);
     atomic_store(&rt->granted[slot], 0);
+    atomic_store(&rt->lock_owner[id], me);
+    atomic_fetch_add(&rt->locks_held, 1);
     if (rt->ctr) {
         dsm_stats_node_add(&rt->stats, CM_LOCK_ACQUIRES, 1);
         dsm_stats_node_add(&rt->stats, CM_LOCK_WAIT_WALL, dsm_now_ns() - t0);
     }
+    dsm_rt_leave();
 }
 
 void dsm_sync_unlock(dsm_rt *rt, unsigned id)
 {
+    /* Any thread of the holding node may unlock (the manager knows nodes,
+     * not threads); a lock this node does not hold is reported by its
+     * manager, naming the holder. */
+    if (atomic_exchange(&rt->lock_owner[id], 0))
+        atomic_fetch_sub(&rt->locks_held, 1);
+    dsm_rt_enter();
     dsm_rt_release_mine(rt);
     dsm_msg_hdr h = { 0 };
     h.type = RT_UNLOCK;
     h.block = id;
     dsm_rt_send(rt, (int)(id % (unsigned)rt->nnodes), &h);
+    dsm_rt_leave();
 }
 
 void dsm_sync_handle(dsm_rt *rt, const dsm_msg_hdr *h)
@@ -316,11 +365,17 @@ void dsm_sync_handle(dsm_rt *rt, const dsm_msg_hdr *h)
             lock_release(rt, h->block, h->src);
         }
         break;
-    case RT_LOCK_GRANT:
-        if (h->arg[0] >= DSM_MAX_THREADS)
-            dsm_fatal("transport", "lock grant with a bad thread slot from node %d", h->src);
+    case RT_LOCK_GRANT: {
+        /* msg.c checked the slot's range and that the sender manages the
+         * lock; the thread in that slot must be waiting for this lock */
+        uint32_t want = h->block + 1;
+        if (h->arg[0] >= DSM_MAX_THREADS ||
+            !atomic_compare_exchange_strong(&rt->lock_wanted[h->arg[0]], &want, 0))
+            dsm_fatal("transport", "grant of lock %u from node %d to thread slot %llu, which "
+                      "did not ask for it", h->block, h->src, (unsigned long long)h->arg[0]);
         atomic_store(&rt->granted[h->arg[0]], 1);
         dsm_rt_signal(rt);
         break;
+    }
     }
 }

@@ -1,11 +1,24 @@
-# tests/core.mk - runtime behaviour owned by the core: misuse errors and
-# several faulting threads per node.
-check_PROGRAMS += tests/mn_misuse tests/mn_threads
+# tests/core.mk - runtime behaviour owned by the core: misuse errors,
+# several faulting threads per node, many short-lived threads, signal
+# handlers that touch shared memory, signals sent to dsmrun, system calls on
+# shared memory.
+check_PROGRAMS += tests/mn_misuse tests/mn_threads tests/mn_signal tests/mn_manythreads \
+	tests/mn_sigbusy tests/mn_syscall
 tests_mn_misuse_SOURCES = tests/mn_misuse.c
 tests_mn_misuse_LDADD = libdsm.la
 tests_mn_threads_SOURCES = tests/mn_threads.c
 tests_mn_threads_LDADD = libdsm.la
-CORE_TESTS = tests/mn_errors.sh tests/mn_threads.sh tests/mn_blocksize.sh tests/mn_patterns.sh
+tests_mn_signal_SOURCES = tests/mn_signal.c
+tests_mn_signal_LDADD = libdsm.la
+tests_mn_manythreads_SOURCES = tests/mn_manythreads.c
+tests_mn_manythreads_LDADD = libdsm.la
+tests_mn_sigbusy_SOURCES = tests/mn_sigbusy.c
+tests_mn_sigbusy_LDADD = libdsm_internal.la
+tests_mn_syscall_SOURCES = tests/mn_syscall.c
+tests_mn_syscall_LDADD = libdsm.la
+CORE_TESTS = tests/mn_errors.sh tests/mn_threads.sh tests/mn_blocksize.sh tests/mn_patterns.sh \
+	tests/mn_signal.sh tests/mn_manythreads.sh tests/dsmrun_signals.sh \
+	tests/mn_syscall.sh
 TESTS += $(CORE_TESTS)
 EXTRA_DIST += $(CORE_TESTS)
 

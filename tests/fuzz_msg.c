@@ -62,6 +62,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
             if ((h.type == RT_LOCK_REQ || h.type == RT_LOCK_GRANT) && h.arg[0] >= DSM_MAX_THREADS)
                 abort();
+            if (h.type == RT_LOCK_GRANT && h.block % (uint32_t)lim.nnodes != (uint32_t)h.src)
+                abort(); /* only the lock's manager grants it */
             if (h.type == RT_FREE && h.arg[0] >= lim.region_size)
                 abort();
             /* touch the whole payload, as the handlers do */

@@ -6,6 +6,9 @@
  *   hw     a PUTX (an eviction: simulated machines only, never the DSM)
  *   len    an INV that carries a payload
  *   type   an unknown message type
+ *   grant-manager  a lock grant from a node that does not manage the lock
+ *   grant-unasked  a lock grant from the manager, to a thread that did not
+ *                  ask for that lock
  * Run by tests/wire_bad.sh on shm and mpi. */
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +42,12 @@ int main(int argc, char **argv)
         } else if (!strcmp(mode, "hw")) { /* an eviction: simulated machines only */
             h.type = PM_PUTX;
             h.len = (uint32_t)dsm_g->region.block_size;
+        } else if (!strcmp(mode, "grant-manager")) {
+            h.type = RT_LOCK_GRANT;
+            h.block = 2; /* even: managed by node 0, not by us */
+        } else if (!strcmp(mode, "grant-unasked")) {
+            h.type = RT_LOCK_GRANT;
+            h.block = 1; /* odd: we manage it, but node 0's thread never asked */
         } else {
             h.type = 200;
         }

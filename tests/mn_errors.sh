@@ -5,11 +5,12 @@
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
 prog=$top/tests/mn_misuse
+export DSM_REGION_SIZE=1073741824 # the sizes below are relative to it
 fail=0
 check() {
-    mode=$1 nodes=$2 pattern=$3
+    mode=$1 nodes=$2 pattern=$3 arg=${4:-}
     start=$(date +%s)
-    out=$(timeout 60 "$dsmrun" -n "$nodes" --timeout 30 "$prog" "$mode" 2>&1)
+    out=$(timeout 60 "$dsmrun" -n "$nodes" --timeout 30 "$prog" "$mode" $arg 2>&1)
     rc=$?
     took=$(( $(date +%s) - start ))
     if [ "$rc" -eq 0 ]; then
@@ -36,8 +37,24 @@ check unallocated 2 'dsm: node 1: write: address 0x[0-9a-f]+ is not in any share
 check no-finalize 2 'node 1 exited without dsm_finalize'
 check no-finalize 8 'node 1 exited without dsm_finalize'
 check crash 4 'node 1 killed by signal'
+# sizes whose rounding would wrap, or larger than the region: one line, no
+# overlapping memory
+check alloc-max 2 'dsm: node [01]: dsm_alloc: [0-9]+ bytes are more than the whole collective arena'
+check alloc-max-page 2 'dsm: node [01]: dsm_alloc: [0-9]+ bytes are more than the whole collective arena'
+check alloc-region 2 'dsm: node [01]: dsm_alloc: 1073741825 bytes are more than the whole collective arena' 1073741824
+check lock-twice 2 'dsm: node 1: dsm_lock: lock 3 is already held by this thread'
+check finalize-locked 2 'dsm: node 0: dsm_finalize: lock 2 is still held by this node'
+check store-after-finalize 2 'dsm: node 1: write: store to shared memory at 0x[0-9a-f]+ after dsm_finalize'
+check store-after-finalize-absent 2 'dsm: node 1: write: store to shared memory at 0x[0-9a-f]+ after dsm_finalize'
 # and the same program used well exits 0
 if ! timeout 60 "$dsmrun" -n 2 --timeout 30 "$prog" ok; then
     echo "FAIL ok: a correct run failed"; fail=1
+fi
+# dsm_malloc of an impossible size is not a misuse: NULL with ENOMEM
+if out=$(timeout 60 "$dsmrun" -n 2 --timeout 30 "$prog" malloc-huge 1073741824 2>&1) &&
+    printf '%s\n' "$out" | grep -q 'NULL and ENOMEM for every size'; then
+    echo "ok   malloc-huge: NULL and ENOMEM"
+else
+    echo "FAIL malloc-huge:"; printf '%s\n' "$out" | sed 's/^/    /'; fail=1
 fi
 exit $fail

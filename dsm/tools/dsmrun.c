@@ -1,12 +1,16 @@
 /* dsmrun.c - the launcher of a DSM job on one machine (shm transport):
  *   dsmrun -n N [-p] [--timeout S] prog args...
- * or of a simulated run (issue 6; see run_simulated below):
+ * or of a simulated run (see run_simulated below):
  *   dsmrun --machine=NAME[,key=value...] [--quantum=K] -n P prog args...
  * creates the job's control/message segment, starts N copies of prog (the
  * nodes) with the environment the library needs, optionally prefixes their
  * output with the node number, and turns their fates into one exit status.
  * A failing node ends the whole job quickly: a DSM job with a dead node can
- * only hang. */
+ * only hang.
+ *
+ * main follows the job's life: parse_options, prepare (settings, segment,
+ * signals), spawn_nodes, supervise (output, forward_signals, reap_nodes,
+ * the timeout), and returns the job's status. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -27,6 +31,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdnoreturn.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -68,8 +73,9 @@ static void usage(FILE *f)
             "\n"
             "The exit status is 0 when every node exits 0 (after dsm_finalize, if it called\n"
             "dsm_init); otherwise that of the first node to fail (128+N for signal N), and\n"
-            "the other nodes are ended.  Settings come from DSM_* environment variables\n"
-            "(DSM_BLOCK_SIZE, DSM_SHM_SLOTS, ...; see dsmrun(1)).\n",
+            "the other nodes are ended.  Signals sent to dsmrun go on to the nodes (a second\n"
+            "one kills them; the status is then 128+N).  Settings come from DSM_* environment\n"
+            "variables (DSM_BLOCK_SIZE, DSM_SHM_SLOTS, ...; see dsmrun(1)).\n",
             DSM_SHM_MAX_NODES);
 }
 
@@ -352,13 +358,18 @@ static int pump(stream *s)
     return 1;
 }
 
-/* --- the job --------------------------------------------------------------- */
+/* --- the command line -------------------------------------------------------- */
 
-typedef struct node_proc {
-    pid_t pid;                /* 0 once reaped */
-} node_proc;
+typedef struct options {
+    int nnodes, prefix;
+    const char *machine, *quantum;  /* --machine, --quantum */
+    double timeout_s;
+    const char *timeout_arg;        /* as given, for the message */
+    char **cmd;                     /* the program and its arguments */
+} options;
 
-int main(int argc, char **argv)
+/* -1: go on; else the exit status (--help, --version, --machine=list). */
+static int parse_options(int argc, char **argv, options *o)
 {
     static const struct option opts[] = {
         {"nodes", required_argument, NULL, 'n'},
@@ -370,11 +381,8 @@ int main(int argc, char **argv)
         {"quantum", required_argument, NULL, 'Q'},
         {NULL, 0, NULL, 0},
     };
-    int nnodes = 0, prefix = 0, c;
-    const char *machine = NULL, *quantum = NULL; /* --machine, --quantum */
-    double timeout_s = 0;
-    const char *timeout_arg = NULL;
-
+    int c;
+    *o = (options){0};
     opterr = 0;
     /* "+": stop at the program name, its options are its own. */
     while ((c = getopt_long(argc, argv, "+:n:ph", opts, NULL)) != -1) {
@@ -385,18 +393,18 @@ int main(int argc, char **argv)
             long v = strtol(optarg, &end, 10);
             if (errno || end == optarg || *end || v < 1 || v > DSM_SHM_MAX_NODES)
                 usage_error("the number of nodes must be between 1 and 1024, not '%s'", optarg);
-            nnodes = (int)v;
+            o->nnodes = (int)v;
             break;
         }
         case 'p':
-            prefix = 1;
+            o->prefix = 1;
             break;
         case 'T':
             errno = 0;
-            timeout_s = strtod(optarg, &end);
-            if (errno || end == optarg || *end || !(timeout_s > 0) || timeout_s > 1e9)
+            o->timeout_s = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(o->timeout_s > 0) || o->timeout_s > 1e9)
                 usage_error("--timeout wants a positive number of seconds, not '%s'", optarg);
-            timeout_arg = optarg;
+            o->timeout_arg = optarg;
             break;
         case 'M':
             if (!strcmp(optarg, "list")) {
@@ -404,7 +412,7 @@ int main(int argc, char **argv)
                     printf("%s\n", sim_machine_names[i]);
                 return 0;
             }
-            machine = optarg;
+            o->machine = optarg;
             break;
         case 'Q': {
             errno = 0;
@@ -412,7 +420,7 @@ int main(int argc, char **argv)
             if (errno || end == optarg || *end || v < 1 || v > 1L << 30)
                 usage_error("--quantum wants a number of references from 1 to 2^30, not '%s'",
                             optarg);
-            quantum = optarg;
+            o->quantum = optarg;
             break;
         }
         case 'h':
@@ -426,31 +434,76 @@ int main(int argc, char **argv)
             break;
         default:
             if (optopt) {
-                char o[3] = {'-', (char)optopt, 0};
-                usage_error("unknown option '%s'", o);
+                char opt[3] = {'-', (char)optopt, 0};
+                usage_error("unknown option '%s'", opt);
             }
             usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (!nnodes)
+    if (!o->nnodes)
         usage_error("%s", "the number of nodes is missing (-n N)");
     if (optind >= argc)
         usage_error("%s", "no program to run");
-    char **cmd = argv + optind;
-    if (quantum && !machine)
+    o->cmd = argv + optind;
+    if (o->quantum && !o->machine)
         usage_error("%s", "--quantum needs --machine");
-    if (machine)
-        return run_simulated(machine, nnodes, quantum, prefix, timeout_s, cmd);
+    return -1;
+}
 
+/* --- the job --------------------------------------------------------------- */
+
+typedef struct node_proc {
+    pid_t pid;                /* 0 once reaped */
+} node_proc;
+
+/* The signals dsmrun passes on to the nodes (read through a signalfd). */
+static const int forwarded_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+typedef struct run {
+    const options *o;
+    job j;
+    int sfd;                  /* signalfd: SIGCHLD and the forwarded signals */
+    sigset_t oldmask;         /* the mask to give the nodes */
+    node_proc *procs;
+    stream *streams;          /* -p: stdout and stderr of each node */
+    int nstreams, started, alive;
+    int status;               /* exit status of the job */
+    int failed;               /* a node failed (or we were told to stop) */
+    int timed_out;
+    int forwarded;            /* count of forwarded signals */
+    uint64_t kill_at;         /* when to SIGKILL the nodes still there */
+    uint64_t deadline;        /* --timeout */
+    uint64_t drain_until;     /* output of grandchildren after the nodes end */
+} run;
+
+static void signal_nodes(run *r, int sig)
+{
+    for (int i = 0; i < r->o->nnodes; i++)
+        if (r->procs[i].pid > 0)
+            kill(r->procs[i].pid, sig);
+}
+
+/* SIGTERM now, SIGKILL after the grace period to the nodes still there. */
+static void end_nodes(run *r)
+{
+    signal_nodes(r, SIGTERM);
+    r->kill_at = now_ns() + KILL_GRACE_NS;
+}
+
+/* Settings, checks and the segment; signals routed to a signalfd.  -1: go
+ * on; else the exit status. */
+static int prepare(run *r)
+{
+    const options *o = r->o;
     dsm_config cfg; /* node 0 runs here: the files it will write are checked now */
     if (dsm_config_load(&cfg, prog_name) || dsm_config_check_paths(&cfg, 0, prog_name))
         return 2;
     uint32_t slots = cfg.shm_slots ? cfg.shm_slots
-                                   : dsm_shm_default_slots((uint32_t)nnodes, cfg.block_size);
+                                   : dsm_shm_default_slots((uint32_t)o->nnodes, cfg.block_size);
 
-    int err = check_executable(cmd[0]);
+    int err = check_executable(o->cmd[0]);
     if (err) {
-        fprintf(stderr, "%s: cannot execute '%s': %s\n", prog_name, cmd[0], strerror(err));
+        fprintf(stderr, "%s: cannot execute '%s': %s\n", prog_name, o->cmd[0], strerror(err));
         return 127;
     }
 
@@ -459,59 +512,97 @@ int main(int argc, char **argv)
     for (int fd = 0; fd < 3; fd++)
         if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
             return 1;
-    if (prefix) {
+    if (o->prefix) {
         /* Two pipes per node plus a few: raise the soft limit if we can. */
         struct rlimit rl;
-        rlim_t need = (rlim_t)nnodes * 2 + 64;
+        rlim_t need = (rlim_t)o->nnodes * 2 + 64;
         if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
             rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
             setrlimit(RLIMIT_NOFILE, &rl);
         }
     }
 
-    job j = {.nnodes = nnodes, .fd = -1};
-    j.clock_base = now_ns();
-    if (create_segment(&j, &cfg, slots))
+    r->j = (job){.nnodes = o->nnodes, .fd = -1};
+    r->j.clock_base = now_ns();
+    if (create_segment(&r->j, &cfg, slots))
         return 1;
 
     /* Signals arrive through a signalfd, read in the main loop: no handler
      * races.  The children get the original mask back before exec. */
-    sigset_t mask, oldmask;
+    sigset_t mask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGCHLD);
-    sigaddset(&mask, SIGINT);
-    sigaddset(&mask, SIGTERM);
-    sigaddset(&mask, SIGHUP);
-    sigaddset(&mask, SIGQUIT);
-    sigprocmask(SIG_BLOCK, &mask, &oldmask);
-    int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-    if (sfd < 0) {
+    for (size_t i = 0; i < sizeof forwarded_sigs / sizeof forwarded_sigs[0]; i++)
+        sigaddset(&mask, forwarded_sigs[i]);
+    sigprocmask(SIG_BLOCK, &mask, &r->oldmask);
+    /* An ignored signal is discarded, blocked or not: a shell starting
+     * `dsmrun ... &` ignores SIGINT and SIGQUIT for it, and then neither
+     * could be passed on.  They are dsmrun's to pass on (SIGHUP stays as
+     * inherited: nohup ignores it on purpose). */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    r->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (r->sfd < 0) {
         fprintf(stderr, "%s: signalfd: %s\n", prog_name, strerror(errno));
         return 1;
     }
 
     char v_nodes[16], v_fd[16], v_clock[32];
-    snprintf(v_nodes, sizeof v_nodes, "%d", nnodes);
-    snprintf(v_fd, sizeof v_fd, "%d", j.fd);
-    snprintf(v_clock, sizeof v_clock, "%" PRIu64, j.clock_base);
+    snprintf(v_nodes, sizeof v_nodes, "%d", o->nnodes);
+    snprintf(v_fd, sizeof v_fd, "%d", r->j.fd);
+    snprintf(v_clock, sizeof v_clock, "%" PRIu64, r->j.clock_base);
     if (setenv("DSM_NODES", v_nodes, 1) || setenv("DSM_SHM_FD", v_fd, 1) ||
-        setenv("DSM_JOB_ID", j.id, 1) || setenv("DSM_CLOCK_BASE_NS", v_clock, 1)) {
+        setenv("DSM_JOB_ID", r->j.id, 1) || setenv("DSM_CLOCK_BASE_NS", v_clock, 1)) {
         fprintf(stderr, "%s: setenv: %s\n", prog_name, strerror(errno));
         return 1;
     }
     fflush(NULL);
 
-    node_proc *procs = calloc((size_t)nnodes, sizeof *procs);
-    stream *streams = prefix ? calloc((size_t)nnodes * 2, sizeof *streams) : NULL;
-    if (!procs || (prefix && !streams)) {
+    r->procs = calloc((size_t)o->nnodes, sizeof *r->procs);
+    r->streams = o->prefix ? calloc((size_t)o->nnodes * 2, sizeof *r->streams) : NULL;
+    if (!r->procs || (o->prefix && !r->streams)) {
         fprintf(stderr, "%s: out of memory\n", prog_name);
         return 1;
     }
+    return -1;
+}
+
+/* In the child: become node k and exec the program. */
+static noreturn void exec_node(run *r, int k, pid_t launcher, const int pout[2], const int perr[2])
+{
+    const options *o = r->o;
+    /* The node: die with dsmrun (even after kill -9 of it). */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != launcher)
+        _exit(1);
+    /* Default actions for what dsmrun passes on, whatever dsmrun inherited
+     * (see prepare), and the original mask. */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
+    char v_node[16];
+    snprintf(v_node, sizeof v_node, "%d", k);
+    setenv("DSM_NODE", v_node, 1);
+    fcntl(r->j.fd, F_SETFD, 0); /* the one descriptor the node inherits */
+    if (o->prefix && (dup2(pout[1], 1) < 0 || dup2(perr[1], 2) < 0))
+        _exit(127);
+    execvp(o->cmd[0], o->cmd);
+    fprintf(stderr, "%s: node %d: cannot execute '%s': %s\n", prog_name, k, o->cmd[0],
+            strerror(errno));
+    _exit(127);
+}
+
+/* Start the nodes; a failure to start one ends those already started. */
+static void spawn_nodes(run *r)
+{
+    const options *o = r->o;
     pid_t self = getpid();
-    int nstreams = 0, started = 0, spawn_failed = 0;
-    for (int k = 0; k < nnodes; k++) {
+    int spawn_failed = 0;
+    for (int k = 0; k < o->nnodes; k++) {
         int pout[2] = {-1, -1}, perr[2] = {-1, -1};
-        if (prefix) {
+        if (o->prefix) {
             char *b1 = malloc(LINE_MAX_BYTES), *b2 = malloc(LINE_MAX_BYTES);
             if (!b1 || !b2 || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) {
                 fprintf(stderr, "%s: cannot create the output pipes of node %d: %s\n", prog_name,
@@ -519,183 +610,186 @@ int main(int argc, char **argv)
                 spawn_failed = 1;
                 break;
             }
-            streams[2 * k] = (stream){.fd = pout[0], .out = 1, .node = k, .buf = b1};
-            streams[2 * k + 1] = (stream){.fd = perr[0], .out = 2, .node = k, .buf = b2};
+            r->streams[2 * k] = (stream){.fd = pout[0], .out = 1, .node = k, .buf = b1};
+            r->streams[2 * k + 1] = (stream){.fd = perr[0], .out = 2, .node = k, .buf = b2};
         }
         pid_t pid = fork();
         if (pid < 0) {
             fprintf(stderr, "%s: cannot start node %d: %s\n", prog_name, k, strerror(errno));
             spawn_failed = 1;
-            if (prefix) {
+            if (o->prefix) {
                 close(pout[0]), close(pout[1]), close(perr[0]), close(perr[1]);
             }
             break;
         }
-        if (pid == 0) {
-            /* The node: die with dsmrun (even after kill -9 of it). */
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (getppid() != self)
-                _exit(1);
-            sigprocmask(SIG_SETMASK, &oldmask, NULL);
-            char v_node[16];
-            snprintf(v_node, sizeof v_node, "%d", k);
-            setenv("DSM_NODE", v_node, 1);
-            fcntl(j.fd, F_SETFD, 0); /* the one descriptor the node inherits */
-            if (prefix && (dup2(pout[1], 1) < 0 || dup2(perr[1], 2) < 0))
-                _exit(127);
-            execvp(cmd[0], cmd);
-            fprintf(stderr, "%s: node %d: cannot execute '%s': %s\n", prog_name, k, cmd[0],
-                    strerror(errno));
-            _exit(127);
-        }
-        atomic_store(&j.nodes[k].pid, (int32_t)pid);
-        procs[k].pid = pid;
-        started++;
-        if (prefix) {
+        if (pid == 0)
+            exec_node(r, k, self, pout, perr);
+        atomic_store(&r->j.nodes[k].pid, (int32_t)pid);
+        r->procs[k].pid = pid;
+        r->started++;
+        if (o->prefix) {
             close(pout[1]);
             close(perr[1]);
             fcntl(pout[0], F_SETFL, O_NONBLOCK);
             fcntl(perr[0], F_SETFL, O_NONBLOCK);
-            nstreams += 2;
+            r->nstreams += 2;
         }
     }
-    int alive = started;
+    r->alive = r->started;
+    if (spawn_failed) {
+        r->failed = 1;
+        r->status = 1;
+        end_nodes(r);
+    }
+}
 
-    /* --- wait for the nodes ------------------------------------------------ */
-    int status = 0;            /* exit status of the job */
-    int failed = 0;            /* a node failed (or we were told to stop) */
-    int timed_out = 0;
-    int forwarded = 0;         /* count of forwarded signals */
-    uint64_t kill_at = 0;      /* when to SIGKILL the nodes still there */
-    uint64_t deadline = timeout_s > 0 ? j.clock_base + (uint64_t)(timeout_s * 1e9) : 0;
-    uint64_t drain_until = 0;
-    struct pollfd *pfd = calloc((size_t)nstreams + 1, sizeof *pfd);
-    int *pidx = calloc((size_t)nstreams + 1, sizeof *pidx);
+/* Signals sent to dsmrun go on to the nodes; a second one is not asked
+ * twice: it kills them.  Their exits then give no report per node (the
+ * user knows why they stop), and the job's status is 128 + the first
+ * signal's number, whatever the nodes made of it, unless a node had
+ * failed before. */
+static void forward_signals(run *r)
+{
+    struct signalfd_siginfo si;
+    while (read(r->sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+        int sig = (int)si.ssi_signo;
+        if (sig == SIGCHLD)
+            continue; /* reaped by reap_nodes */
+        if (!r->failed)
+            r->status = 128 + sig;
+        r->failed = 1;
+        signal_nodes(r, ++r->forwarded > 1 ? SIGKILL : sig);
+    }
+}
+
+/* Collect the nodes that ended; the first to fail ends the job. */
+static void reap_nodes(run *r)
+{
+    pid_t pid;
+    int st;
+    while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+        int k;
+        for (k = 0; k < r->o->nnodes && r->procs[k].pid != pid; k++)
+            ;
+        if (k == r->o->nnodes)
+            continue;
+        r->procs[k].pid = 0;
+        r->alive--;
+        int code = 0;
+        char why[96] = "";
+        if (WIFSIGNALED(st)) {
+            code = 128 + WTERMSIG(st);
+            snprintf(why, sizeof why, "killed by signal %d (%s)", WTERMSIG(st),
+                     signame(WTERMSIG(st)));
+        } else if (WIFEXITED(st) && WEXITSTATUS(st)) {
+            code = WEXITSTATUS(st);
+            snprintf(why, sizeof why, "exited with status %d", code);
+        } else if (atomic_load(&r->j.nodes[k].state) == DSM_NODE_JOINED) {
+            /* It joined the job but left without the collective
+             * dsm_finalize: the others would wait for it forever. */
+            code = 1;
+            snprintf(why, sizeof why, "exited without dsm_finalize");
+        }
+        if (!code)
+            continue;
+        if (!r->failed) {
+            r->failed = 1;
+            r->status = code;
+            fprintf(stderr, "%s: node %d %s\n", prog_name, k, why);
+            end_nodes(r);
+        } else if (!r->status) {
+            r->status = code;
+        }
+    }
+}
+
+/* Wait for the nodes, passing on their output (-p), signals, failures and
+ * the timeout; returns the job's exit status. */
+static int supervise(run *r)
+{
+    r->deadline = r->o->timeout_s > 0 ? r->j.clock_base + (uint64_t)(r->o->timeout_s * 1e9) : 0;
+    struct pollfd *pfd = calloc((size_t)r->nstreams + 1, sizeof *pfd);
+    int *pidx = calloc((size_t)r->nstreams + 1, sizeof *pidx);
     if (!pfd || !pidx) {
         fprintf(stderr, "%s: out of memory\n", prog_name);
+        signal_nodes(r, SIGKILL);
         return 1;
     }
-
-#define SIGNAL_NODES(sig)                                                                         \
-    do {                                                                                          \
-        for (int i_ = 0; i_ < nnodes; i_++)                                                       \
-            if (procs[i_].pid > 0)                                                                \
-                kill(procs[i_].pid, (sig));                                                       \
-    } while (0)
-
-    if (spawn_failed) {
-        failed = 1;
-        status = 1;
-        SIGNAL_NODES(SIGTERM);
-        kill_at = now_ns() + KILL_GRACE_NS;
-    }
-
     for (;;) {
         int open_streams = 0;
-        for (int i = 0; i < nstreams; i++)
-            open_streams += streams[i].fd >= 0;
-        if (!alive) {
+        for (int i = 0; i < r->nstreams; i++)
+            open_streams += r->streams[i].fd >= 0;
+        if (!r->alive) {
             if (!open_streams)
                 break;
-            if (!drain_until)
-                drain_until = now_ns() + DRAIN_GRACE_NS;
-            else if (now_ns() >= drain_until)
+            if (!r->drain_until)
+                r->drain_until = now_ns() + DRAIN_GRACE_NS;
+            else if (now_ns() >= r->drain_until)
                 break; /* something the nodes started still holds the pipes */
         }
         uint64_t now = now_ns(), next = UINT64_MAX;
-        if (deadline && !timed_out)
-            next = deadline;
-        if (kill_at && kill_at < next)
-            next = kill_at;
-        if (drain_until && drain_until < next)
-            next = drain_until;
+        if (r->deadline && !r->timed_out)
+            next = r->deadline;
+        if (r->kill_at && r->kill_at < next)
+            next = r->kill_at;
+        if (r->drain_until && r->drain_until < next)
+            next = r->drain_until;
         int wait_ms = -1;
         if (next != UINT64_MAX)
             wait_ms = next <= now ? 0 : (int)((next - now + 999999) / 1000000);
 
         int n = 0;
-        pfd[n].fd = sfd;
+        pfd[n].fd = r->sfd;
         pfd[n++].events = POLLIN;
-        for (int i = 0; i < nstreams; i++)
-            if (streams[i].fd >= 0) {
+        for (int i = 0; i < r->nstreams; i++)
+            if (r->streams[i].fd >= 0) {
                 pidx[n] = i;
-                pfd[n].fd = streams[i].fd;
+                pfd[n].fd = r->streams[i].fd;
                 pfd[n++].events = POLLIN;
             }
-        int r = poll(pfd, (nfds_t)n, wait_ms);
-        if (r < 0 && errno != EINTR) {
+        int rc = poll(pfd, (nfds_t)n, wait_ms);
+        if (rc < 0 && errno != EINTR) {
             fprintf(stderr, "%s: poll: %s\n", prog_name, strerror(errno));
-            SIGNAL_NODES(SIGKILL);
+            signal_nodes(r, SIGKILL);
             return 1;
         }
-        for (int i = 1; r > 0 && i < n; i++)
+        for (int i = 1; rc > 0 && i < n; i++)
             if (pfd[i].revents)
-                pump(&streams[pidx[i]]);
+                pump(&r->streams[pidx[i]]);
 
-        struct signalfd_siginfo si;
-        while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
-            int sig = (int)si.ssi_signo;
-            if (sig == SIGCHLD)
-                continue; /* reaped below */
-            /* Forward to the nodes; a second one is not asked twice. */
-            /* Their exits then give the job's status, without a report
-             * per node: the user knows why they stop. */
-            forwarded++;
-            failed = 1;
-            SIGNAL_NODES(forwarded > 1 ? SIGKILL : sig);
-        }
-
-        pid_t pid;
-        int st;
-        while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-            int k;
-            for (k = 0; k < nnodes && procs[k].pid != pid; k++)
-                ;
-            if (k == nnodes)
-                continue;
-            procs[k].pid = 0;
-            alive--;
-            int code = 0;
-            char why[96] = "";
-            if (WIFSIGNALED(st)) {
-                code = 128 + WTERMSIG(st);
-                snprintf(why, sizeof why, "killed by signal %d (%s)", WTERMSIG(st),
-                         signame(WTERMSIG(st)));
-            } else if (WIFEXITED(st) && WEXITSTATUS(st)) {
-                code = WEXITSTATUS(st);
-                snprintf(why, sizeof why, "exited with status %d", code);
-            } else if (atomic_load(&j.nodes[k].state) == DSM_NODE_JOINED) {
-                /* It joined the job but left without the collective
-                 * dsm_finalize: the others would wait for it forever. */
-                code = 1;
-                snprintf(why, sizeof why, "exited without dsm_finalize");
-            }
-            if (!code)
-                continue;
-            if (!failed) {
-                failed = 1;
-                status = code;
-                fprintf(stderr, "%s: node %d %s\n", prog_name, k, why);
-                SIGNAL_NODES(SIGTERM);
-                kill_at = now_ns() + KILL_GRACE_NS;
-            } else if (!status) {
-                status = code;
-            }
-        }
+        forward_signals(r);
+        reap_nodes(r);
 
         now = now_ns();
-        if (deadline && !timed_out && now >= deadline && alive) {
-            timed_out = 1;
-            failed = 1;
+        if (r->deadline && !r->timed_out && now >= r->deadline && r->alive) {
+            r->timed_out = 1;
+            r->failed = 1;
             fprintf(stderr, "%s: job timed out after %s seconds, ending it\n", prog_name,
-                    timeout_arg);
-            SIGNAL_NODES(SIGTERM);
-            kill_at = now + KILL_GRACE_NS;
+                    r->o->timeout_arg);
+            end_nodes(r);
         }
-        if (kill_at && now >= kill_at) {
-            SIGNAL_NODES(SIGKILL);
-            kill_at = 0;
+        if (r->kill_at && now >= r->kill_at) {
+            signal_nodes(r, SIGKILL);
+            r->kill_at = 0;
         }
     }
-    return timed_out ? 124 : status;
+    free(pfd);
+    free(pidx);
+    return r->timed_out ? 124 : r->status;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    if (o.machine)
+        return run_simulated(o.machine, o.nnodes, o.quantum, o.prefix, o.timeout_s, o.cmd);
+    run r = {.o = &o, .sfd = -1};
+    rc = prepare(&r);
+    if (rc >= 0)
+        return rc;
+    spawn_nodes(&r);
+    return supervise(&r);
 }

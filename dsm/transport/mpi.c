@@ -461,7 +461,14 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
     }
     if (!init) {
         dsm_transport_mpi_tune(max_payload);
-        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+        /* MPI's own threads inherit the mask: none of them may run the
+         * program's signal handlers, which may fault on shared memory */
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &old);
+        int rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        if (rc != MPI_SUCCESS) {
             fprintf(stderr, "dsm: node ?: dsm_init: MPI_Init_thread failed\n");
             free(im), free(t);
             return NULL;

@@ -1,0 +1,23 @@
+#!/bin/sh
+# mn_signal.sh - signal handlers that touch shared memory.
+# 1. A handler reads shared memory every 200 us while the program takes
+#    locks and writes shared data (tests/mn_signal.c): no deadlock (bounded
+#    by run_mn.sh's --timeout), no lost data, on 2 nodes.
+# 2. A handler that faults while its thread is busy inside the runtime
+#    (tests/mn_sigbusy.c) ends the job with one line naming the node.
+top=${top_builddir:-.}
+fail=0
+sh "${srcdir:-.}/tests/run_mn.sh" -n "2" -t 60 -e "mn_signal: node 1: .*: OK" tests/mn_signal 3000 || fail=1
+start=$(date +%s)
+out=$(timeout -k 5 60 "${DSMRUN:-$top/dsmrun}" -n 2 --timeout 30 "$top/tests/mn_sigbusy" 2>&1)
+rc=$?
+took=$(( $(date +%s) - start ))
+want='dsm: node 1: read: fault on 0x[0-9a-f]+ inside a signal handler while the runtime was busy on this thread'
+line=$(printf '%s\n' "$out" | grep -E "$want" | head -1)
+if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ $took -gt 10 ] || [ -z "$line" ]; then
+    echo "FAIL busy: status $rc after ${took}s, want /$want/:"; printf '%s\n' "$out" | sed 's/^/    /'
+    fail=1
+else
+    echo "ok   busy (status $rc, ${took}s): $line"
+fi
+exit $fail
