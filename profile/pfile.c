@@ -169,10 +169,11 @@ int pfile_open(pfile *w, const char *path, char *err, size_t errlen)
         return -1;
     }
     free(dir);
-    /* a replaced file keeps its permissions; a failure only leaves the
-     * new file with 0666 less the umask, as a new file gets */
+    /* a replaced file keeps its permissions, but never set-id bits (the
+     * new file is ours, not its owner's); a failure only leaves the new
+     * file with 0666 less the umask, as a new file gets */
     if (exists)
-        (void)fchmod(fd, st.st_mode & 07777);
+        (void)fchmod(fd, st.st_mode & 0777);
     if (!(w->f = fdopen(fd, "w"))) {
         snprintf(err, errlen, "%s", strerror(errno));
         close(fd);

@@ -15,7 +15,8 @@
  *     on a FIFO or a terminal).
  *   - Any error (open, write, ENOSPC, EIO, fsync, close, rename) is reported,
  *     the temporary file removed and the old file left as it was.
- * A new file gets mode 0666 less the umask; a replaced file keeps its mode.
+ * A new file gets mode 0666 less the umask; a replaced file keeps its
+ * permission bits (not set-user-id, set-group-id or sticky).
  * Error messages do not repeat the path: callers put it in front. */
 #ifndef DSM_PFILE_H
 #define DSM_PFILE_H

@@ -519,6 +519,11 @@ static void writing(void)
     rc = simprof_write_json(doc, at("old.json"), err, sizeof err);
     CHECK(rc == 0 && stat(at("old.json"), &st) == 0 && (st.st_mode & 07777) == 0640,
           "a replaced file keeps mode 0640 (%o) %s", (unsigned)(st.st_mode & 07777), err);
+    chmod(at("old.json"), 06750);
+    rc = simprof_write_json(doc, at("old.json"), err, sizeof err);
+    CHECK(rc == 0 && stat(at("old.json"), &st) == 0 && (st.st_mode & 07777) == 0750,
+          "a replaced set-id file keeps 0750 without its set-id bits (%o) %s",
+          (unsigned)(st.st_mode & 07777), err);
     mode_t um = umask(027);
     rc = simprof_write_json(doc, at("new.json"), err, sizeof err);
     umask(um);
