@@ -5,5 +5,5 @@
 #   dsmcc.1    the compiler wrapper of the simulated machines
 dist_man_MANS += doc/dsmrun.1 doc/dsm.3 doc/dsmprof.1 doc/dsmcc.1
 EXTRA_DIST += doc/references.md doc/user-guide.md doc/protocol.md doc/patterns.md doc/metrics.md doc/advice.md doc/profile-format.md
-# issue 6: simulated machines, their statistics file, the applications
+# simulated machines, their statistics file, the applications
 EXTRA_DIST += doc/simulation.md doc/sim-format.md doc/apps.md

@@ -19,7 +19,7 @@ libdsm_internal_la_SOURCES = \
 	dsm/stats.h dsm/stats.c \
 	dsm/symbols.h dsm/symbols.c \
 	dsm/api.c
-libdsm_internal_la_LIBADD = libdsmproto.la libdsmsim.la libdsmadvice.la \
+libdsm_internal_la_LIBADD = libdsmproto.la libdsmsim.la libdsmprofile.la \
 	$(SIGSEGV_LIBS) $(PTHREAD_LIBS)
 
 lib_LTLIBRARIES += libdsm.la

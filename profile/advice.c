@@ -6,9 +6,13 @@
  * how far past the line a problem is and which knob moves the line.  The
  * input keys are those of profile/profile_write.c (doc/profile-format.md);
  * everything is read through pjson.h so a missing key weakens a finding
- * instead of crashing the advisor. */
+ * instead of crashing the advisor.  Names enter the findings through nm():
+ * the findings are printed on terminals (dsmprof advice, the exit summary),
+ * so a name's control bytes are spelled \xNN (ptext.h). */
 #include "advice.h"
 #include "pjson.h"
+#include "ptext.h"
+#include "pschema.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -203,6 +207,8 @@ void advice_free(advice_finding *v, size_t n)
 
 /* ---- reading the profile ---- */
 
+static const char *nm(const char *s) { return ptext_term(s); }
+
 static uint64_t structure_mbt(json_object *s) { return pj_u64(pj_get(s, "metrics"), "memoryBlockTime"); }
 
 /* The node whose share of x is largest, from a per_node array of objects. */
@@ -258,7 +264,7 @@ static int wrange_cmp(const void *a, const void *b)
 static void false_sharing_text(json_object *s, uint64_t block_size, sbuf *ev, sbuf *sug)
 {
     json_object *fs = pj_get(s, "false_sharing");
-    const char *name = pj_str(s, "name");
+    const char *name = nm(pj_str(s, "name"));
     sb_printf(ev, "%llu false-sharing transfers, %llu true-sharing transfers, %llu coherence misses, "
                   "in %llu blocks",
               (unsigned long long)pj_u64(fs, "count"),
@@ -418,17 +424,17 @@ static void refine_to_structures(advice_ctx *c)
         double sh = (double)v / (double)c->mbt;
         if (!(sh > t->refine))
             continue;
-        const char *name = pj_str(st, "name");
+        const char *raw = pj_str(st, "name"), *name = nm(raw);
         sb_printf(&c->h, "structure %s: %.1f%% of memory blocking time > threshold %s", name,
                   100.0 * sh, pct(t->refine, t1, sizeof t1));
         sb_printf(&c->e, "%.1f ms; dominant pattern %s", ms((double)v),
-                  *pj_str(st, "dominant_pattern") ? pj_str(st, "dominant_pattern") : "none");
+                  *pj_str(st, "dominant_pattern") ? nm(pj_str(st, "dominant_pattern")) : "none");
         /* the procedure that blocks most on it, from the (procedure, structure) pairs */
         for (size_t k = 0; k < pj_len(c->pairs); k++) {
             json_object *pr = pj_at(c->pairs, k);
-            if (strcmp(pj_str(pr, "structure"), name) || !pj_u64(pr, "wall"))
+            if (strcmp(pj_str(pr, "structure"), raw) || !pj_u64(pr, "wall"))
                 continue;
-            sb_printf(&c->e, "; most of it in %s (%.1f ms)", pj_str(pr, "procedure"),
+            sb_printf(&c->e, "; most of it in %s (%.1f ms)", nm(pj_str(pr, "procedure")),
                       ms((double)pj_u64(pr, "wall")));
             break;
         }
@@ -466,15 +472,15 @@ static void refine_to_procedures(advice_ctx *c)
         double sh = (double)v / (double)pmbt;
         if (!(sh > t->refine))
             continue;
-        const char *file = pj_str(pr, "file");
+        const char *file = nm(pj_str(pr, "file"));
         sb_printf(&c->h, "procedure %s: %.1f%% of memory blocking time > threshold %s",
-                  pj_str(pr, "name"), 100.0 * sh, pct(t->refine, t1, sizeof t1));
+                  nm(pj_str(pr, "name")), 100.0 * sh, pct(t->refine, t1, sizeof t1));
         sb_printf(&c->e, "%.1f ms in %llu misses", ms((double)v),
                   (unsigned long long)pj_u64(pr, "misses"));
         if (*file)
             sb_printf(&c->e, "; most at %s:%llu", file, (unsigned long long)pj_u64(pr, "line"));
         char focus[300];
-        snprintf(focus, sizeof focus, "procedure %s", pj_str(pr, "name"));
+        snprintf(focus, sizeof focus, "procedure %s", nm(pj_str(pr, "name")));
         push(&c->l, ADVICE_MEMORY_BLOCKING, 1, "ExcessiveMemoryBlockingTime", focus, sh, t->refine,
              (double)v / 1e9, &c->h, &c->e, &c->s);
     }
@@ -613,7 +619,7 @@ static void find_structure_patterns(advice_ctx *c)
         sv.mbt = structure_mbt(sv.st);
         if (!((double)sv.mbt / c->job_ns >= c->t->min_share) || !sv.mbt)
             continue;
-        sv.name = pj_str(sv.st, "name");
+        sv.name = nm(pj_str(sv.st, "name"));
         snprintf(sv.focus, sizeof sv.focus, "structure %s", sv.name);
         for (size_t k = 0; k < sizeof structure_findings / sizeof structure_findings[0]; k++)
             structure_findings[k](c, &sv);
@@ -676,10 +682,12 @@ int advice_run(json_object *p, const advice_thresholds *t, advice_finding **out,
     *n = 0;
     if (pjson_check(p, err, errlen))
         return -1;
+    void *mark = ptext_mark();
     advice_ctx c;
     advice_ctx_init(&c, p, t);
     for (size_t i = 0; i < sizeof program_findings / sizeof program_findings[0]; i++)
         program_findings[i](&c);
+    ptext_release_to(mark); /* the findings hold copies of the names */
     if (c.l.oom) {
         advice_free(c.l.v, c.l.n);
         free(c.l.v);
@@ -762,6 +770,10 @@ int advice_first_line(const advice_finding *v, size_t n, char *buf, size_t len)
 
 int advice_summary_line(json_object *profile, char *buf, size_t len)
 {
+    /* the runtime hands over the file it read back: check it as dsmprof
+     * would before the advisor relies on it */
+    if (pschema_validate(profile, &pschema_profile, buf, len))
+        return -1;
     advice_thresholds t;
     advice_thresholds_default(&t);
     if (advice_thresholds_from_env(&t, buf, len))

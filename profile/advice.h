@@ -1,5 +1,6 @@
 /* advice.h - the advisor: Paradyn's Performance Consultant hypotheses
- * (003_1d5cf3be9c6f2b7e.txt, section 5) tested on a dsm-profile/1 file.
+ * (Xu, Larus and Miller, "Shared-Memory Performance Profiling", section 5)
+ * tested on a dsm-profile/1 file.
  *
  * Each hypothesis is a simple function of profile metrics and a threshold;
  * one that holds becomes a finding, and memory blocking is refined to the
@@ -63,7 +64,8 @@ typedef struct advice_finding {
     char *suggestion;   /* what to change (may be empty) */
 } advice_finding;
 
-/* Test every hypothesis.  *out is a malloc'd array of *n findings (possibly
+/* Test every hypothesis on a profile validated against dsm-profile/1
+ * (pschema_load or pschema_validate).  *out is a malloc'd array of *n findings (possibly
  * none), in the order they are printed: memory blocking with its
  * refinements, then per structure (largest memory blocking time first)
  * false sharing, migratory, producer-consumer, then load imbalance.
@@ -81,9 +83,9 @@ void advice_print(FILE *f, const advice_finding *v, size_t n, const advice_thres
 int advice_first_line(const advice_finding *v, size_t n, char *buf, size_t len);
 
 /* The same straight from a profile, with the default thresholds and the
- * DSM_ADVICE_* variables: what the runtime's exit summary calls.  1 and a
- * line in buf, 0 when no hypothesis holds, -1 on a bad profile or variable
- * (reason in buf). */
+ * DSM_ADVICE_* variables: what the runtime's exit summary calls.  The
+ * profile is validated first (pschema.h).  1 and a line in buf, 0 when no
+ * hypothesis holds, -1 on a bad profile or variable (reason in buf). */
 int advice_summary_line(json_object *profile, char *buf, size_t len);
 
 #endif

@@ -1,10 +1,10 @@
 /* dsmprof_cmds.c - `dsmprof html FILE [-o OUT]` and `dsmprof advice FILE`
- * (dsmprof_cmds.h).  Options are parsed by hand rather than with getopt
- * because the threshold options are generated from advice.h's names and
- * because the caller's getopt state (dsmprof's main) is not ours to reset. */
-#include "dsmprof_cmds.h"
+ * (dsmprof.h).  Options are parsed by hand rather than with getopt because
+ * the threshold options are generated from advice.h's names. */
 #include "advice.h"
+#include "dsmprof.h"
 #include "html.h"
+#include "pfile.h"
 #include "pjson.h"
 
 #include <errno.h>
@@ -14,38 +14,17 @@
 
 static void usage(FILE *f, const char *cmd)
 {
+    dsmprof_usage(f, cmd);
     if (!strcmp(cmd, "html"))
-        fprintf(f, "usage: dsmprof html FILE [-o OUT.html] [--title TEXT] [--threshold-NAME=PCT]...\n");
+        fprintf(f, "  -o OUT.html   write the page to OUT.html (replaced whole, or not at all;\n"
+                   "                a regular file only), '-' or no -o: standard output\n"
+                   "  --title TEXT  the page's heading (default: the file's name)\n");
     else
-        fprintf(f, "usage: dsmprof advice FILE [--first] [--threshold-NAME=PCT]...\n");
+        fprintf(f, "  --first       only the most useful finding, on one line\n");
     fprintf(f, "  thresholds (percent; also DSM_ADVICE_NAME with NAME upper case, '-' as '_'):");
     for (int i = 0; i < ADVICE_NTHRESHOLDS; i++)
         fprintf(f, " %s", advice_threshold_names[i]);
     fprintf(f, "\n  see doc/advice.md\n");
-}
-
-/* Load and check a profile: NULL after one line on stderr. */
-static json_object *load(const char *cmd, const char *path)
-{
-    /* json-c's own messages name its functions; say it plainly instead */
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "dsmprof %s: %s: %s\n", cmd, path, strerror(errno));
-        return NULL;
-    }
-    fclose(f);
-    json_object *p = json_object_from_file(path);
-    char err[256];
-    if (!p) {
-        fprintf(stderr, "dsmprof %s: %s: not valid JSON (truncated or not a profile)\n", cmd, path);
-        return NULL;
-    }
-    if (pjson_check(p, err, sizeof err)) {
-        fprintf(stderr, "dsmprof %s: %s: %s\n", cmd, path, err);
-        json_object_put(p);
-        return NULL;
-    }
-    return p;
 }
 
 typedef struct opts {
@@ -107,13 +86,14 @@ static int parse(int argc, char **argv, opts *o)
                 return 1;
             }
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "dsmprof %s: unknown option %s\n", cmd, a);
+            fprintf(stderr, "dsmprof %s: unknown option %s\n", cmd, ptext_term(a));
             usage(stderr, cmd);
             return 1;
         } else if (!o->file) {
             o->file = a;
         } else {
-            fprintf(stderr, "dsmprof %s: one profile file only (got %s and %s)\n", cmd, o->file, a);
+            fprintf(stderr, "dsmprof %s: one profile file only (got %s and %s)\n", cmd,
+                    ptext_term(o->file), ptext_term(a));
             return 1;
         }
     }
@@ -124,29 +104,30 @@ static int parse(int argc, char **argv, opts *o)
     return 0;
 }
 
-int dsmprof_cmd_advice(int argc, char **argv)
+int dsmprof_advice(int argc, char **argv)
 {
     opts o;
     int rc = parse(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
-    json_object *p = load("advice", o.file);
+    json_object *p = dsmprof_load(o.file, &pschema_profile, NULL);
     if (!p)
-        return 2;
+        return DSMPROF_BAD_INPUT;
     advice_finding *v;
     size_t n;
     char err[256];
     if (advice_run(p, &o.t, &v, &n, err, sizeof err)) {
-        fprintf(stderr, "dsmprof advice: %s: %s\n", o.file, err);
+        fprintf(stderr, "dsmprof advice: %s: %s\n", ptext_term(o.file), err);
         json_object_put(p);
-        return 2;
+        return DSMPROF_BAD_INPUT;
     }
     if (o.first) {
         char line[2048];
         if (advice_first_line(v, n, line, sizeof line))
             printf("%s\n", line);
     } else {
-        printf("dsmprof advice: %s: %d nodes, %.3f s wall time, blocks of %llu bytes\n", o.file,
+        printf("dsmprof advice: %s: %d nodes, %.3f s wall time, blocks of %llu bytes\n",
+               ptext_term(o.file),
                json_object_get_int(pj_get(p, "nodes")), pj_double(p, "wall_seconds"),
                (unsigned long long)pj_u64(p, "block_size"));
         advice_print(stdout, v, n, &o.t);
@@ -154,47 +135,44 @@ int dsmprof_cmd_advice(int argc, char **argv)
     advice_free(v, n);
     free(v);
     json_object_put(p);
-    if (fflush(stdout) || ferror(stdout)) {
-        fprintf(stderr, "dsmprof advice: write error: %s\n", strerror(errno));
-        return 1;
-    }
-    return 0;
+    return DSMPROF_OK;
 }
 
-int dsmprof_cmd_html(int argc, char **argv)
+int dsmprof_html(int argc, char **argv)
 {
     opts o;
     int rc = parse(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
-    json_object *p = load("html", o.file);
+    json_object *p = dsmprof_load(o.file, &pschema_profile, NULL);
     if (!p)
-        return 2;
-    FILE *f = stdout;
-    if (o.out && strcmp(o.out, "-")) {
-        f = fopen(o.out, "w");
-        if (!f) {
-            fprintf(stderr, "dsmprof html: %s: %s\n", o.out, strerror(errno));
-            json_object_put(p);
-            return 1;
-        }
+        return DSMPROF_BAD_INPUT;
+    char err[512];
+    pfile out = { stdout, NULL, NULL };
+    int to_file = o.out && strcmp(o.out, "-");
+    if (to_file && pfile_open(&out, o.out, err, sizeof err)) {
+        fprintf(stderr, "dsmprof html: %s: %s\n", ptext_term(o.out), err);
+        json_object_put(p);
+        return DSMPROF_USAGE;
     }
-    char err[256];
     /* the page's heading names the file it shows, without its directory */
     const char *title = o.title;
     if (!title) {
         const char *slash = strrchr(o.file, '/');
         title = slash ? slash + 1 : o.file;
     }
-    rc = html_write_with(p, &o.t, title, f, err, sizeof err);
-    if (f != stdout && fclose(f) && !rc) {
-        snprintf(err, sizeof err, "%s", strerror(errno));
-        rc = -1;
-    }
+    rc = html_write_with(p, &o.t, title, out.f, err, sizeof err);
     json_object_put(p);
-    if (rc) {
-        fprintf(stderr, "dsmprof html: %s: %s\n", o.out ? o.out : o.file, err);
-        return 1;
+    if (to_file) {
+        if (rc)
+            pfile_abort(&out);
+        else
+            rc = pfile_commit(&out, err, sizeof err);
     }
-    return 0;
+    if (rc) {
+        fprintf(stderr, "dsmprof html: %s: %s\n", to_file ? ptext_term(o.out) : "standard output",
+                err);
+        return DSMPROF_USAGE;
+    }
+    return DSMPROF_OK;
 }

@@ -1,7 +1,9 @@
 /* dsmprof_flashpoint.c - `dsmprof flashpoint RUN.json CONTROL.json`: the
- * FlashPoint paper's tables (000_2c9235d232d2914d.txt) for a simulated FLASH
- * run against its control run, from the "flashpoint" sections of two
- * dsm-sim/1 files (profile/flashpoint_json.h):
+ * tables of the FlashPoint paper (Martonosi, Ofelt and Heinrich,
+ * "Integrating Performance Monitoring and Communication in Parallel
+ * Computers") for a simulated FLASH run against its control run, from the
+ * "flashpoint" sections of two dsm-sim/1 files (profile/flashpoint_json.h),
+ * read through dsmprof_load (so every number below passed the schema):
  *   Table 1  accuracy: read and write miss counts (total, local, remote),
  *            then per bin its misses and its share of all misses
  *   Table 2  overhead: the measured (parallel) section's simulated time,
@@ -25,9 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dsmprof_sim.h"
+#include "dsmprof.h"
 
-#define FP_SCHEMA "flashpoint/1"
 #define NMETRICS 10
 
 /* Table 3's metrics, as flashpoint_json.c names them, with their titles;
@@ -70,6 +71,7 @@ typedef struct fp_run {
     double total[NMETRICS];
     fp_bin *bins;
     int nbins;
+    const fp_bin **by_name; /* the bins sorted by name, for find_bin */
 } fp_run;
 
 static void free_run(fp_run *r)
@@ -77,12 +79,26 @@ static void free_run(fp_run *r)
     for (int i = 0; i < r->nbins; i++)
         free(r->bins[i].name);
     free(r->bins);
+    free(r->by_name);
 }
 
 static int bad_input(const char *path, const char *what)
 {
-    fprintf(stderr, "dsmprof flashpoint: %s: %s\n", path, what);
-    return 2;
+    fprintf(stderr, "dsmprof: %s: %s\n", ptext_term(path), what);
+    return DSMPROF_BAD_INPUT;
+}
+
+/* by name; of equal names the first in the file (bins are one array) */
+static int bin_order(const void *a, const void *b)
+{
+    const fp_bin *x = *(const fp_bin *const *)a, *y = *(const fp_bin *const *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x < y ? -1 : x > y;
+}
+
+static int bin_by_name(const void *key, const void *elt)
+{
+    return strcmp((const char *)key, (*(const fp_bin *const *)elt)->name);
 }
 
 static int get_number(json_object *o, const char *key, double *out)
@@ -108,40 +124,27 @@ static int get_metrics(json_object *o, double v[NMETRICS], const char **missing)
 /* Read one file's "flashpoint" section into r; 0, or 2 after an error line. */
 static int load_run(const char *path, fp_run *r)
 {
-    char msg[512];
+    static const pschema_need need[] = {
+        { "flashpoint", "no \"flashpoint\" section: not the statistics of a simulated FLASH run "
+                        "(dsmrun --machine=flash writes one)" },
+        { NULL, NULL },
+    };
     memset(r, 0, sizeof *r);
-    r->path = path;
-    json_object *root = json_object_from_file(path);
-    if (!root) {
-        snprintf(msg, sizeof msg, "cannot read it as JSON (%s)", json_util_get_last_err());
-        msg[strcspn(msg, "\n")] = 0;
-        return bad_input(path, msg);
-    }
-    int rc = 2;
+    r->path = ptext_term(path); /* for messages and headings only */
+    json_object *root = dsmprof_load(path, &pschema_sim, need);
+    if (!root)
+        return DSMPROF_BAD_INPUT;
+    int rc = DSMPROF_BAD_INPUT;
     json_object *fp, *v;
-    if (!json_object_is_type(root, json_type_object) ||
-        !json_object_object_get_ex(root, "flashpoint", &fp)) {
-        bad_input(path, "no \"flashpoint\" section: not the statistics of a simulated FLASH run "
-                        "(dsmrun --machine=flash writes one)");
-        goto out;
-    }
-    if (!json_object_object_get_ex(fp, "schema", &v) ||
-        strcmp(json_object_get_string(v), FP_SCHEMA)) {
-        snprintf(msg, sizeof msg, "flashpoint section schema is %s, expected " FP_SCHEMA,
-                 json_object_object_get_ex(fp, "schema", &v) ? json_object_get_string(v)
-                                                             : "missing");
-        bad_input(path, msg);
-        goto out;
-    }
+    json_object_object_get_ex(root, "flashpoint", &fp);
     if (json_object_object_get_ex(root, "program", &v))
-        snprintf(r->program, sizeof r->program, "%s", json_object_get_string(v));
-    double d;
-    if (!json_object_object_get_ex(fp, "mode", &v) || get_number(fp, "processors", &d) ||
-        get_number(fp, "parallel_cycles", &r->parallel_cycles)) {
-        bad_input(path, "flashpoint section lacks mode, processors or parallel_cycles");
-        goto out;
-    }
-    snprintf(r->mode, sizeof r->mode, "%s", json_object_get_string(v));
+        snprintf(r->program, sizeof r->program, "%s", ptext_term(json_object_get_string(v)));
+    /* the schema made these present and in range */
+    double d = 0;
+    json_object_object_get_ex(fp, "mode", &v);
+    snprintf(r->mode, sizeof r->mode, "%s", ptext_term(json_object_get_string(v)));
+    get_number(fp, "processors", &d);
+    get_number(fp, "parallel_cycles", &r->parallel_cycles);
     r->processors = (int)d;
     r->run_cycles = r->parallel_cycles;
     /* the measured section (dsm-sim/1 "section", source "program"); files
@@ -160,44 +163,34 @@ static int load_run(const char *path, fp_run *r)
     }
     json_object *sw;
     r->switches = r->switch_stall = -1;
-    if (json_object_object_get_ex(fp, "procedure_switches", &sw) &&
-        (get_number(sw, "count", &r->switches) ||
-         get_number(sw, "stall_cycles", &r->switch_stall))) {
-        bad_input(path, "flashpoint procedure_switches lacks count or stall_cycles");
-        goto out;
+    if (json_object_object_get_ex(fp, "procedure_switches", &sw)) {
+        get_number(sw, "count", &r->switches);
+        get_number(sw, "stall_cycles", &r->switch_stall);
     }
     const char *missing = NULL;
     json_object *totals, *bins;
-    if (!json_object_object_get_ex(fp, "totals", &totals) ||
-        get_metrics(totals, r->total, &missing)) {
-        snprintf(msg, sizeof msg, "flashpoint totals lack %s", missing ? missing : "everything");
-        bad_input(path, msg);
-        goto out;
-    }
-    if (!json_object_object_get_ex(fp, "bins", &bins) ||
-        !json_object_is_type(bins, json_type_array)) {
-        bad_input(path, "flashpoint section has no bins array");
-        goto out;
-    }
+    json_object_object_get_ex(fp, "totals", &totals);
+    get_metrics(totals, r->total, &missing);
+    json_object_object_get_ex(fp, "bins", &bins);
     size_t n = json_object_array_length(bins);
     r->bins = calloc(n ? n : 1, sizeof *r->bins);
-    if (!r->bins) {
+    r->by_name = calloc(n ? n : 1, sizeof *r->by_name);
+    if (!r->bins || !r->by_name) {
         bad_input(path, "out of memory");
         goto out;
     }
     for (size_t i = 0; i < n; i++) {
         json_object *b = json_object_array_get_idx(bins, i), *name, *bt;
-        if (!json_object_object_get_ex(b, "name", &name) ||
-            !json_object_object_get_ex(b, "totals", &bt) ||
-            get_metrics(bt, r->bins[i].v, &missing)) {
-            snprintf(msg, sizeof msg, "bin %zu of the flashpoint section lacks a name or %s", i,
-                     missing ? missing : "totals");
-            bad_input(path, msg);
+        json_object_object_get_ex(b, "name", &name);
+        json_object_object_get_ex(b, "totals", &bt);
+        get_metrics(bt, r->bins[i].v, &missing);
+        if (!(r->bins[i].name = strdup(json_object_get_string(name)))) {
+            bad_input(path, "out of memory");
             goto out;
         }
-        r->bins[i].name = strdup(json_object_get_string(name));
-        r->nbins++;
+        r->by_name[r->nbins++] = &r->bins[i];
     }
+    qsort(r->by_name, (size_t)r->nbins, sizeof *r->by_name, bin_order);
     rc = 0;
 out:
     json_object_put(root);
@@ -220,10 +213,12 @@ static double share(double part, double whole) { return whole > 0 ? 100.0 * part
 
 static const fp_bin *find_bin(const fp_run *r, const char *name)
 {
-    for (int i = 0; i < r->nbins; i++)
-        if (!strcmp(r->bins[i].name, name))
-            return &r->bins[i];
-    return NULL;
+    const fp_bin *const *hit = bsearch(name, r->by_name, (size_t)r->nbins, sizeof *r->by_name,
+                                       bin_by_name);
+    /* the first of equal names, as the run's own order has it */
+    while (hit && hit > r->by_name && !strcmp(hit[-1]->name, name))
+        hit--;
+    return hit ? *hit : NULL;
 }
 
 static const double zero_metrics[NMETRICS];
@@ -274,13 +269,13 @@ static void table1(FILE *f, const fp_run *run, const fp_run *ctl)
         if (cm == 0 && rm == 0)
             continue;
         double cs = share(cm, c), rs = share(rm, r);
-        fprintf(f, "  %-24.24s %12.0f %6.1f%% %12.0f %6.1f%% %+7.1f\n", ctl->bins[i].name, cm, cs,
+        fprintf(f, "  %-24.24s %12.0f %6.1f%% %12.0f %6.1f%% %+7.1f\n", ptext_term(ctl->bins[i].name), cm, cs,
                 rm, rs, rs - cs);
     }
     for (int i = 0; i < run->nbins; i++)
         if (!find_bin(ctl, run->bins[i].name) && total_misses(run->bins[i].v) > 0)
             fprintf(f, "  %-24.24s %12s %7s %12.0f %6.1f%%   (not in the control)\n",
-                    run->bins[i].name, "-", "-", total_misses(run->bins[i].v),
+                    ptext_term(run->bins[i].name), "-", "-", total_misses(run->bins[i].v),
                     share(total_misses(run->bins[i].v), r));
     fputc('\n', f);
 }
@@ -382,7 +377,7 @@ static void table3(FILE *f, const fp_run *run, const fp_run *ctl, int top)
         if (total_misses(b->v) == 0)
             break;
         const double *rv = bin_values(run, b->name);
-        fprintf(f, "  Rank %d data bin: %s\n", k + 1, b->name);
+        fprintf(f, "  Rank %d data bin: %s\n", k + 1, ptext_term(b->name));
         fprintf(f, "    %-22s %9s %9s %9s\n", "metric", "control", run->mode, "error");
         for (int m = 0; m < NMETRICS; m++) {
             double cs = share(b->v[m], ctl->total[m]), rs = share(rv[m], run->total[m]);
@@ -455,7 +450,7 @@ static int check(const fp_run *run, const fp_run *ctl, double miss_pct, double s
         }
     if (fabs(worst) > share_pts) {
         printf("CHECK FAILED: bin %s's share of %s differs by %+.1f points (limit %.1f)\n",
-               worst_bin, worst_metric, worst, share_pts);
+               ptext_term(worst_bin), worst_metric, worst, share_pts);
         failed = 1;
     }
     double overhead = rel_error(run->parallel_cycles, ctl->parallel_cycles);
@@ -469,21 +464,22 @@ static int check(const fp_run *run, const fp_run *ctl, double miss_pct, double s
         printf("CHECK PASSED: misses within %.1f%% (%+.1f%%), shares within %.1f points "
                "(worst %+.1f, %s %s), parallel time %+.1f%% (limit %.1f%%)\n",
                miss_pct, rel_error(total_misses(r), total_misses(c)), share_pts, worst,
-               worst_bin, worst_metric, overhead, time_pct);
+               ptext_term(worst_bin), worst_metric, overhead, time_pct);
     return failed;
 }
 
 static void usage(FILE *f)
 {
+    dsmprof_usage(f, "flashpoint");
     fprintf(f,
-            "usage: dsmprof flashpoint RUN.json CONTROL.json [--top N] "
-            "[--check=MISS,SHARE,TIME]\n"
-            "FlashPoint's Tables 1-3 (000_2c9235d232d2914d.txt) for a simulated FLASH run\n"
+            "FlashPoint's Tables 1-3 (Martonosi, Ofelt and Heinrich, \"Integrating Performance\n"
+            "Monitoring and Communication in Parallel Computers\") for a simulated FLASH run\n"
             "(dsmrun --machine=flash,fp_mode=noproc|proc|dp) against its control run\n"
             "(--machine=flash,fp_mode=control) of the same program on as many processors.\n"
             "  --top N       bins shown in Table 3, by control misses (default 5)\n"
             "  --check=M,S,T exit 3 unless total misses are within M%%, every bin's share\n"
-            "                of each count within S points, parallel time at most T%% above\n");
+            "                of each count within S points, parallel time at most T%% above\n"
+            "                the control's\n");
 }
 
 int dsmprof_flashpoint(int argc, char **argv)
@@ -496,40 +492,43 @@ int dsmprof_flashpoint(int argc, char **argv)
     };
     int top = 5, checking = 0;
     double miss_pct = 0, share_pts = 0, time_pct = 0;
-    optind = 1;
+    optind = 0; /* a full reset: dsmprof_run may run many command lines */
+    opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        char *end;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 't':
-            top = (int)strtol(optarg, &end, 10);
-            if (end == optarg || *end || top < 1) {
-                fprintf(stderr, "dsmprof flashpoint: --top=%s: expected a positive number\n",
-                        optarg);
-                return 1;
-            }
+            if (dsmprof_parse_top("flashpoint", optarg, &top))
+                return DSMPROF_USAGE;
             break;
         case 'c': {
             char extra;
             if (sscanf(optarg, "%lf,%lf,%lf%c", &miss_pct, &share_pts, &time_pct, &extra) != 3 ||
-                miss_pct < 0 || share_pts < 0) {
+                !(miss_pct >= 0 && share_pts >= 0 && isfinite(miss_pct) && isfinite(share_pts) &&
+                  isfinite(time_pct))) {
                 fprintf(stderr,
                         "dsmprof flashpoint: --check=%s: expected MISS_PCT,SHARE_POINTS,TIME_PCT "
                         "(three numbers, e.g. 3,7,10)\n",
-                        optarg);
-                return 1;
+                        ptext_term(optarg));
+                return DSMPROF_USAGE;
             }
             checking = 1;
             break;
         }
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 1;
+        case 'h': usage(stdout); return DSMPROF_OK;
+        case ':':
+            fprintf(stderr, "dsmprof flashpoint: %s needs a value\n", ptext_term(argv[optind - 1]));
+            return DSMPROF_USAGE;
+        default:
+            fprintf(stderr, "dsmprof flashpoint: unknown option %s\n", ptext_term(argv[optind - 1]));
+            usage(stderr);
+            return DSMPROF_USAGE;
         }
     }
     if (argc - optind != 2) {
         fprintf(stderr, "dsmprof flashpoint: expected two files, RUN.json and CONTROL.json\n");
         usage(stderr);
-        return 1;
+        return DSMPROF_USAGE;
     }
     fp_run run, ctl;
     if (load_run(argv[optind], &run)) {

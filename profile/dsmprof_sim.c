@@ -1,4 +1,6 @@
-/* dsmprof_sim.c - `dsmprof memspy FILE`: MemSpy's displays (004_... App. B)
+/* dsmprof_sim.c - `dsmprof memspy FILE`: MemSpy's displays (Martonosi,
+ * "Analyzing and Tuning Memory Performance in Sequential and Parallel
+ * Programs", Stanford PhD thesis, 1994, App. B)
  * rendered as text from a dsm-sim/1 file (doc/sim-format.md), never from the
  * program:
  *   overall statistics (B.1/B.2): references, misses, miss rate, stall,
@@ -12,9 +14,9 @@
  *   time sampling (Ch. 6): samples, their length, the sampling ratio and the
  *     full-run estimates with their Eq. 6.1 bounds, unknown causes;
  *   --bin NAME: the detailed display of one bin (B.3-B.5).
- * Reading is tolerant (profile/pjson.h): a member a writer left out reads
- * as 0; only the schema and the tables' presence are checked. */
-#include "dsmprof_sim.h"
+ * The file comes from dsmprof_load, checked against dsm-sim/1's schema
+ * (pschema_defs.c); a member a writer left out reads as 0 (pjson.h). */
+#include "dsmprof.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -25,42 +27,11 @@
 #include <string.h>
 #include "pjson.h"
 
-#define SIM_SCHEMA "dsm-sim/1"
+/* a name from the file, as the terminal may see it */
+static const char *str(json_object *o, const char *k) { return ptext_term(pj_str(o, k)); }
 
 static const char *const cause_keys[] = { "cold", "replacement", "invalidation", "unknown" };
 #define NCAUSES 4
-
-/* 0 when ok; else prints why on stderr and returns the exit status 2 */
-static int load_sim(const char *file, json_object **out)
-{
-    FILE *f = fopen(file, "r");
-    if (!f) {
-        fprintf(stderr, "dsmprof: %s: %s\n", file, strerror(errno));
-        return 2;
-    }
-    fclose(f);
-    json_object *root = json_object_from_file(file);
-    const char *why = NULL;
-    char buf[160];
-    if (!root || !json_object_is_type(root, json_type_object))
-        why = "not a JSON statistics file (expected a JSON object)";
-    else if (!pj_get(root, "schema") || !json_object_is_type(pj_get(root, "schema"),
-                                                             json_type_string))
-        why = "no \"schema\": not a simulated run's statistics (dsm-sim/1)";
-    else if (strcmp(pj_str(root, "schema"), SIM_SCHEMA)) {
-        snprintf(buf, sizeof buf, "schema is \"%.60s\", dsmprof memspy reads \"%s\"",
-                 pj_str(root, "schema"), SIM_SCHEMA);
-        why = buf;
-    } else if (!pj_arr(root, "by_bin") || !pj_arr(root, "pairs") || !pj_get(root, "totals"))
-        why = "\"totals\", \"by_bin\" or \"pairs\" missing";
-    if (why) {
-        fprintf(stderr, "dsmprof: %s: %s\n", file, why);
-        json_object_put(root);
-        return 2;
-    }
-    *out = root;
-    return 0;
-}
 
 static double pct(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; }
 
@@ -84,8 +55,10 @@ static row *sorted(json_object *arr, const char *key, size_t *n)
     *n = pj_len(arr);
     row *r = calloc(*n ? *n : 1, sizeof *r);
     if (!r) {
+        /* the table is left out: the report goes on without it */
         fprintf(stderr, "dsmprof: out of memory\n");
-        exit(1);
+        *n = 0;
+        return NULL;
     }
     for (size_t i = 0; i < *n; i++)
         r[i] = (row){ pj_at(arr, i), pj_u64(pj_at(arr, i), key), i };
@@ -108,8 +81,8 @@ static void overall(FILE *f, json_object *root)
     json_object *cyc = pj_get(root, "cycles");
     uint64_t refs = pj_u64(root, "references"), misses = pj_u64(t, "misses");
     fprintf(f, "MemSpy statistics of %s on the %s machine, %d processors\n",
-            *pj_str(root, "program") ? pj_str(root, "program") : "(unnamed program)",
-            pj_str(m, "name"), (int)pj_u64(root, "processors"));
+            *str(root, "program") ? str(root, "program") : "(unnamed program)",
+            str(m, "name"), (int)pj_u64(root, "processors"));
     fprintf(f, "  cache %llu B, %llu-way, %llu B lines; hit %llu cycles\n",
             (unsigned long long)pj_u64(m, "cache_size"), (unsigned long long)pj_u64(m, "assoc"),
             (unsigned long long)pj_u64(m, "line_size"),
@@ -158,10 +131,10 @@ static void ranking(FILE *f, json_object *root, const char *title, const char *t
             continue;
         char label[256];
         if (pair)
-            snprintf(label, sizeof label, "%s / %s", pj_str(o, "procedure_name"),
-                     pj_str(o, "bin_name"));
+            snprintf(label, sizeof label, "%s / %s", str(o, "procedure_name"),
+                     str(o, "bin_name"));
         else
-            snprintf(label, sizeof label, "%s", pj_str(o, "name"));
+            snprintf(label, sizeof label, "%s", str(o, "name"));
         fprintf(f, "  %-34.34s %6.1f%% %10llu %10llu %10llu", label,
                 pct((double)pj_u64(o, "stall_cycles"), stall),
                 (unsigned long long)pj_u64(o, "misses"),
@@ -188,7 +161,7 @@ static void sharing(FILE *f, json_object *root, int top)
         uint64_t inv = pj_u64(o, "invalidation");
         if (!inv)
             continue;
-        fprintf(f, "  %-34.34s %12llu %10llu %10llu %6.1f%%\n", pj_str(o, "name"),
+        fprintf(f, "  %-34.34s %12llu %10llu %10llu %6.1f%%\n", str(o, "name"),
                 (unsigned long long)inv, (unsigned long long)pj_u64(o, "true_sharing"),
                 (unsigned long long)pj_u64(o, "false_sharing"),
                 pct((double)pj_u64(o, "false_sharing"), (double)inv));
@@ -202,12 +175,12 @@ static void sharing(FILE *f, json_object *root, int top)
 static void replacement_of(FILE *f, json_object *x, int top)
 {
     uint64_t total = pj_u64(x, "total");
-    fprintf(f, "  %s: %llu replacement misses, %.1f%% self-caused\n", pj_str(x, "name"),
+    fprintf(f, "  %s: %llu replacement misses, %.1f%% self-caused\n", str(x, "name"),
             (unsigned long long)total, pct((double)pj_u64(x, "self"), (double)total));
     size_t n;
     row *r = sorted(pj_arr(x, "by"), "count", &n);
     for (size_t i = 0; i < n && (int)i < top; i++)
-        fprintf(f, "      evicted by %-30.30s %10llu %6.1f%%\n", pj_str(r[i].o, "name"),
+        fprintf(f, "      evicted by %-30.30s %10llu %6.1f%%\n", str(r[i].o, "name"),
                 (unsigned long long)r[i].key, pct((double)r[i].key, (double)total));
     free(r);
 }
@@ -272,7 +245,7 @@ static void sampling(FILE *f, json_object *root, int top)
         char mb[64];
         json_object *m = pj_get(o, "misses");
         snprintf(mb, sizeof mb, "%.0f +- %.0f", pj_double(m, "value"), pj_double(m, "bound"));
-        fprintf(f, "  %-30.30s %22s %14.0f ", pj_str(o, "name"), mb, pj_double(o, "stall_cycles"));
+        fprintf(f, "  %-30.30s %22s %14.0f ", str(o, "name"), mb, pj_double(o, "stall_cycles"));
         for (int c = 0; c < 3; c++) {
             fprintf(f, " %s ", cause_keys[c]);
             value_bound(f, pj_get(sh, cause_keys[c]), 1);
@@ -290,13 +263,13 @@ static int bin_detail(FILE *f, json_object *root, const char *file, const char *
         if (!strcmp(pj_str(pj_at(bins, i), "name"), name))
             b = pj_at(bins, i);
     if (!b) {
-        fprintf(stderr, "dsmprof: %s: no bin named '%s' (dsmprof memspy %s lists them)\n", file,
-                name, file);
+        fprintf(stderr, "dsmprof: %s: no bin named '%s' (dsmprof memspy %s lists them)\n",
+                ptext_term(file), ptext_term(name), ptext_term(file));
         return 2;
     }
     json_object *t = pj_get(root, "totals");
     uint64_t misses = pj_u64(b, "misses");
-    fprintf(f, "Bin %s\n", name);
+    fprintf(f, "Bin %s\n", ptext_term(name));
     fprintf(f, "  memory stall %llu cycles (%.1f%% of all), misses %llu (%.1f%% of all), "
                "upgrades %llu\n",
             (unsigned long long)pj_u64(b, "stall_cycles"),
@@ -322,7 +295,7 @@ static int bin_detail(FILE *f, json_object *root, const char *file, const char *
     int shown = 0;
     for (size_t i = 0; i < n && shown < top; i++)
         if (!strcmp(pj_str(r[i].o, "bin_name"), name)) {
-            fprintf(f, "      %-30.30s stall %10llu  misses %8llu ", pj_str(r[i].o, "procedure_name"),
+            fprintf(f, "      %-30.30s stall %10llu  misses %8llu ", str(r[i].o, "procedure_name"),
                     (unsigned long long)r[i].key, (unsigned long long)pj_u64(r[i].o, "misses"));
             print_causes(f, r[i].o);
             fputc('\n', f);
@@ -340,8 +313,8 @@ static int bin_detail(FILE *f, json_object *root, const char *file, const char *
 
 static void memspy_usage(FILE *f)
 {
-    fprintf(f, "Usage: dsmprof memspy FILE [--bin NAME] [--top N]\n"
-               "MemSpy's displays of a simulated run's statistics (a dsm-sim/1 file, written by\n"
+    dsmprof_usage(f, "memspy");
+    fprintf(f, "MemSpy's displays of a simulated run's statistics (a " SIM_SCHEMA " file, written by\n"
                "dsmrun --machine=...; doc/sim-format.md): overall statistics; (procedure, bin)\n"
                "pairs, bins and procedures ranked by memory stall time with their causes of\n"
                "misses; true and false sharing; causes of replacement per bin; time sampling\n"
@@ -358,38 +331,43 @@ int dsmprof_memspy(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
+    static const pschema_need need[] = {
+        { "totals", "no \"totals\": not MemSpy's statistics (dsmrun --machine writes them)" },
+        { "by_bin", "no \"by_bin\": not MemSpy's statistics (dsmrun --machine writes them)" },
+        { "pairs", "no \"pairs\": not MemSpy's statistics (dsmrun --machine writes them)" },
+        { NULL, NULL },
+    };
     const char *bin = NULL, *file = NULL;
     int top = 10, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    optind = 0; /* a full reset: dsmprof_run may run many command lines */
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'b': bin = optarg; break;
-        case 't': {
-            char *end;
-            errno = 0;
-            long v = strtol(optarg, &end, 10);
-            if (errno || *end || end == optarg || v < 1 || v > 1000000) {
-                fprintf(stderr, "dsmprof memspy: --top '%s': expected a number from 1 to "
-                                "1000000\n", optarg);
-                return 1;
-            }
-            top = (int)v;
+        case 't':
+            if (dsmprof_parse_top("memspy", optarg, &top))
+                return DSMPROF_USAGE;
             break;
-        }
-        case 'h': memspy_usage(stdout); return 0;
-        default: memspy_usage(stderr); return 1;
+        case 'h': memspy_usage(stdout); return DSMPROF_OK;
+        case ':':
+            fprintf(stderr, "dsmprof memspy: %s needs a value\n", ptext_term(argv[optind - 1]));
+            return DSMPROF_USAGE;
+        default:
+            fprintf(stderr, "dsmprof memspy: unknown option %s\n", ptext_term(argv[optind - 1]));
+            memspy_usage(stderr);
+            return DSMPROF_USAGE;
         }
     }
     if (optind != argc - 1) {
         fprintf(stderr, "dsmprof memspy: %s (see dsmprof memspy --help)\n",
                 optind >= argc ? "no file given" : "one file only");
-        return 1;
+        return DSMPROF_USAGE;
     }
     file = argv[optind];
-    json_object *root;
-    int rc = load_sim(file, &root);
-    if (rc)
-        return rc;
+    json_object *root = dsmprof_load(file, &pschema_sim, need);
+    if (!root)
+        return DSMPROF_BAD_INPUT;
+    int rc = DSMPROF_OK;
     if (bin)
         rc = bin_detail(stdout, root, file, bin, top);
     else {

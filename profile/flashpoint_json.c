@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 
+#include "ptext.h"
+
 #include "sim/flash.h"
 #include "sim/timing.h"
 
@@ -79,7 +81,8 @@ static json_object *bin_json(const sim_flashpoint *fp, const sim_machine *m, int
     if (!o)
         return NULL;
     int bad = put(o, "bin", json_object_new_int(b));
-    bad |= put(o, "name", json_object_new_string(bin_name(m, b, buf, sizeof buf)));
+    /* names come from the program: valid UTF-8 whatever their bytes */
+    bad |= put(o, "name", ptext_json_string(bin_name(m, b, buf, sizeof buf)));
     sim_fp_record total;
     sim_flashpoint_bin_total(fp, b, &total);
     bad |= put(o, "totals", record_json(&total));
@@ -96,7 +99,7 @@ static json_object *bin_json(const sim_flashpoint *fp, const sim_machine *m, int
             continue;
         }
         bad |= put(r, "procedure", json_object_new_int(p));
-        bad |= put(r, "name", json_object_new_string(
+        bad |= put(r, "name", ptext_json_string(
                                   procedure_name(p, procedure_names, nprocedures, buf, sizeof buf)));
         json_object_array_add(procs, r);
     }
@@ -122,7 +125,7 @@ json_object *flashpoint_to_json(const sim_flashpoint *fp, const sim_machine *m,
             end = sim_clock(m, i);
     int bad = put(o, "schema", json_object_new_string(FLASHPOINT_SCHEMA));
     bad |= put(o, "mode", json_object_new_string(fp_mode_name(p ? p->fp_mode : SIM_FP_CONTROL)));
-    bad |= put(o, "machine", json_object_new_string(p ? p->machine : ""));
+    bad |= put(o, "machine", ptext_json_string(p ? p->machine : ""));
     bad |= put(o, "processors", json_object_new_int(p ? p->nprocs : 0));
     bad |= put(o, "latency_unit", json_object_new_string("processor cycles"));
     bad |= put(o, "start_cycles", json_object_new_uint64(start));

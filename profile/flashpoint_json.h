@@ -27,10 +27,9 @@
 
 #include <json.h>
 
+#include "formats.h" /* FLASHPOINT_SCHEMA */
 #include "sim/flashpoint.h"
 #include "sim/sim.h"
-
-#define FLASHPOINT_SCHEMA "flashpoint/1"
 
 /* A new JSON object (the caller owns it), or NULL when out of memory. */
 struct json_object *flashpoint_to_json(const sim_flashpoint *fp, const sim_machine *m,

@@ -9,8 +9,10 @@
  * marked with an X) and the choice of structure need script. */
 #include "html.h"
 #include "pjson.h"
+#include "ptext.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +41,12 @@ static int pattern_index(const char *p)
     return NPATTERNS - 1;
 }
 
-/* Text into HTML (also inside attribute values, which are always quoted). */
+/* Text into HTML (also inside attribute values, which are always quoted).
+ * Names come from the program: control bytes and invalid UTF-8 show as
+ * \xNN (ptext.h), as in dsmprof's text output. */
 static void esc(FILE *f, const char *s)
 {
-    for (; s && *s; s++) {
+    for (s = ptext_term(s); *s; s++) {
         switch (*s) {
         case '<': fputs("&lt;", f); break;
         case '>': fputs("&gt;", f); break;
@@ -130,11 +134,16 @@ static void svg_label(FILE *f, double x, double y, const char *anchor, const cha
             x, y, anchor);
     esc(f, s);
     fputs("</title>", f);
+    s = ptext_term(s);
     size_t n = strlen(s);
     if (n <= max) {
         esc(f, s);
     } else {
-        char *c = strndup(s, max - 1);
+        /* cut between characters, not inside one */
+        size_t cut = max - 1;
+        while (cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80)
+            cut--;
+        char *c = strndup(s, cut);
         esc(f, c ? c : "");
         free(c);
         fputs("\xe2\x80\xa6", f); /* ellipsis */
@@ -143,25 +152,38 @@ static void svg_label(FILE *f, double x, double y, const char *anchor, const cha
 }
 
 /* Axis ticks: a round step (1, 2 or 5 times a power of ten) giving about
- * 5 ticks up to max.  Loops instead of log10/pow: no libm for dsmprof. */
+ * 5 ticks up to max.  The loops are bounded: near the ends of the double
+ * range a power of ten overflows to infinity or underflows to 0. */
 static double nice_step(double max)
 {
-    if (!(max > 0))
+    if (!(max > 0) || !isfinite(max))
         return 1;
     double raw = max / 5, p = 1;
-    while (p > raw)
+    for (int i = 0; i < 400 && p > raw; i++)
         p /= 10;
-    while (p * 10 <= raw)
+    for (int i = 0; i < 400 && p * 10 <= raw; i++)
         p *= 10;
+    if (!(p > 0) || !isfinite(p))
+        return raw;
     double m = raw / p;
     return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+/* The last tick's index for ticks 0, step, 2 step, ... up to max: counted,
+ * not summed, so that a step below max's precision (v + step == v) or a
+ * max near DBL_MAX (max * 1.0001 == inf) cannot loop forever. */
+static int last_tick(double max, double step)
+{
+    double k = max / step * 1.0001;
+    return k >= 0 && k < 20 ? (int)k : k >= 20 ? 20 : 0;
 }
 
 static void x_axis(FILE *f, double x0, double x1, double ytop, double ybot, double max, const char *unit,
                    double scale)
 {
     double step = nice_step(max);
-    for (double v = 0; v <= max * 1.0001; v += step) {
+    for (int i = 0, n = last_tick(max, step); i <= n; i++) {
+        double v = step * i;
         double x = x0 + (x1 - x0) * v / max;
         fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e7eb\"/>"
                    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#7b8794\" "
@@ -637,7 +659,8 @@ static void timeline(FILE *f, json_object *p, json_object *per_node)
             max = 1;
         double y0 = 190, y1 = 16, x0 = 60, gw = (960 - x0) / (double)(n ? n : 1);
         double step = nice_step(max / 1e6);
-        for (double v = 0; v <= max / 1e6 * 1.0001; v += step) {
+        for (int i = 0, n = last_tick(max / 1e6, step); i <= n; i++) {
+            double v = step * i;
             double y = y0 - (y0 - y1) * v * 1e6 / max;
             fprintf(f, "<line x1=\"%.1f\" x2=\"960\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e7eb\"/>"
                        "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#7b8794\" "
@@ -690,7 +713,8 @@ static void timeline(FILE *f, json_object *p, json_object *per_node)
     /* panel 1: misses as bars */
     double t0 = 10, b0 = 130;
     double step = nice_step(maxm);
-    for (double v = 0; v <= maxm * 1.0001; v += step) {
+    for (int i = 0, last = last_tick(maxm, step); i <= last; i++) {
+        double v = step * i;
         double y = b0 - (b0 - t0) * v / maxm;
         fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e7eb\"/><text "
                    "x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#7b8794\" text-anchor=\"end\">%g</text>\n",
@@ -706,7 +730,8 @@ static void timeline(FILE *f, json_object *p, json_object *per_node)
     /* panel 2: memory blocking and barrier wait as lines */
     double t1 = 160, b1 = 300;
     step = nice_step(maxt / 1e6);
-    for (double v = 0; v <= maxt / 1e6 * 1.0001; v += step) {
+    for (int i = 0, last = last_tick(maxt / 1e6, step); i <= last; i++) {
+        double v = step * i;
         double y = b1 - (b1 - t1) * v * 1e6 / maxt;
         fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e7eb\"/><text "
                    "x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#7b8794\" text-anchor=\"end\">%g ms"
@@ -722,11 +747,15 @@ static void timeline(FILE *f, json_object *p, json_object *per_node)
         fputs("\"/>\n", f);
     }
     double total = interval * (double)n;
+    if (!(total > 0))
+        total = 1;
     step = nice_step(total);
-    for (double v = 0; v <= total * 1.0001; v += step)
+    for (int i = 0, last = last_tick(total, step); i <= last; i++) {
+        double v = step * i;
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#7b8794\" "
                    "text-anchor=\"middle\">%g s</text>\n",
                 x0 + (x1 - x0) * v / total, b1 + 16, v);
+    }
     fputs("</svg>\n</section>\n", f);
 }
 
@@ -840,7 +869,7 @@ int html_write_with(json_object *p, const advice_thresholds *t, const char *titl
     chart_procedures(f, pj_arr(p, "procedures"));
     int js = blockmap(f, structures, block_size);
     timeline(f, p, per_node);
-    fputs("<footer>Written by <code>dsmprof html</code> from a dsm-profile/1 file; self-contained "
+    fputs("<footer>Written by <code>dsmprof html</code> from a " PROFILE_SCHEMA " file; self-contained "
           "(no network). Times are sums over nodes unless a chart says per node.</footer>\n</main>\n",
           f);
     if (js)

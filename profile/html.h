@@ -2,7 +2,9 @@
  * file (inline CSS, inline SVG charts, a little inline JavaScript for the
  * block map's selection; nothing fetched from the network), so the page can
  * be mailed or archived with the run.  The charts are those of the paper's
- * Figures 6-9 (003_1d5cf3be9c6f2b7e.txt); doc/user-guide.md describes them. */
+ * Figures 6-9 (Xu, Larus and Miller, "Shared-Memory Performance Profiling");
+ * doc/user-guide.md describes them.  The profile must have been validated
+ * against dsm-profile/1 (pschema.h): the charts rely on its ranges. */
 #ifndef DSM_HTML_H
 #define DSM_HTML_H
 

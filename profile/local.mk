@@ -5,21 +5,26 @@
 #   simprof.c           attaches the collectors to a simulated machine and
 #                       writes the dsm-sim/1 file (doc/sim-format.md);
 #                       simprof_json.c and flashpoint_json.c render it
-#   advice.c            the bottleneck search (doc/advice.md): libdsm's exit
-#                       summary and dsmprof share it (libdsmadvice.la)
-#   dsmprof*.c, html.c  the dsmprof command (dsmprof.1)
+#   libdsmprofile.la    what libdsm and dsmprof share: the advisor (advice.c,
+#                       doc/advice.md), the schema strings (formats.h), the
+#                       loader and the schemas (pschema*), safe file writing
+#                       (pfile) and text hygiene (ptext)
+#   dsmprof*.c, html.c  the dsmprof command (dsmprof.1); its command table is
+#                       dsmprof.c
 AM_CPPFLAGS += -I$(top_srcdir)/profile $(JSON_C_CFLAGS) $(LIBDW_CFLAGS)
 
 libdsm_internal_la_SOURCES += profile/profile.h profile/profile_write.c \
 	profile/simprof.h profile/simprof.c profile/simprof_json.c \
 	profile/flashpoint_json.h profile/flashpoint_json.c
 
-noinst_LTLIBRARIES += libdsmadvice.la
-libdsmadvice_la_SOURCES = profile/advice.h profile/advice.c profile/pjson.h
-libdsmadvice_la_LIBADD = $(JSON_C_LIBS) -lm
+noinst_LTLIBRARIES += libdsmprofile.la
+libdsmprofile_la_SOURCES = profile/advice.h profile/advice.c profile/pjson.h profile/formats.h \
+	profile/pschema.h profile/pschema.c profile/pschema_defs.c profile/pfile.h profile/pfile.c \
+	profile/ptext.h profile/ptext.c
+libdsmprofile_la_LIBADD = $(JSON_C_LIBS) -lm
 
 bin_PROGRAMS += dsmprof
-dsmprof_SOURCES = profile/dsmprof.c profile/html.h profile/html.c \
-	profile/dsmprof_cmds.h profile/dsmprof_cmds.c \
-	profile/dsmprof_sim.h profile/dsmprof_sim.c profile/dsmprof_flashpoint.c
-dsmprof_LDADD = libdsmadvice.la $(JSON_C_LIBS)
+dsmprof_SOURCES = profile/dsmprof_main.c profile/dsmprof.h profile/dsmprof.c \
+	profile/dsmprof_report.c profile/html.h profile/html.c profile/dsmprof_cmds.c \
+	profile/dsmprof_sim.c profile/dsmprof_flashpoint.c
+dsmprof_LDADD = libdsmprofile.la $(JSON_C_LIBS)

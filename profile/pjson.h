@@ -1,16 +1,19 @@
-/* pjson.h - tolerant getters over a parsed dsm-profile/1 file (json-c).
+/* pjson.h - getters over a parsed profile file (json-c) that never assert.
  *
- * The advisor and the HTML page read the profile, never the runtime's
- * structures, so that every report can be rendered from the file alone.
- * A missing key or a value of the wrong type reads as 0, "" or NULL: a
- * profile written by an older or newer writer still renders what it has,
- * and the callers decide what is required (schema checks are done once, in
- * pjson_check). */
+ * The reports read the files, never the runtime's structures, so that
+ * every report can be rendered from a file alone.  The files are validated
+ * once, when loaded (pschema.h): then every field has its type and range.
+ * These getters stay tolerant all the same, so that a renderer handed an
+ * unvalidated document still cannot crash: a missing key or a value of
+ * the wrong type reads as 0, "" or NULL, and a profile written by an older
+ * writer renders what it has. */
 #ifndef DSM_PJSON_H
 #define DSM_PJSON_H
 
 #include <json.h>
 #include <stdint.h>
+
+#include "formats.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -79,8 +82,9 @@ static inline json_object *pj_at(json_object *a, size_t i)
     return i < pj_len(a) ? json_object_array_get_idx(a, i) : NULL;
 }
 
-/* The schema check both commands and both renderers share: 0, or -1 with a
- * one-line reason in err. */
+/* The renderers' cheap sanity check of their argument (the full check is
+ * the loader's, pschema.h): a dsm-profile/1 object with its required
+ * members.  0, or -1 with a one-line reason in err. */
 static inline int pjson_check(json_object *p, char *err, size_t errlen)
 {
     if (!p || !json_object_is_type(p, json_type_object)) {
@@ -92,8 +96,9 @@ static inline int pjson_check(json_object *p, char *err, size_t errlen)
         snprintf(err, errlen, "no \"schema\" key: not a dsm profile");
         return -1;
     }
-    if (strcmp(json_object_get_string(s), "dsm-profile/1") != 0) {
-        snprintf(err, errlen, "schema \"%.64s\" is not \"dsm-profile/1\"", json_object_get_string(s));
+    if (strcmp(json_object_get_string(s), PROFILE_SCHEMA) != 0) {
+        snprintf(err, errlen, "schema \"%.64s\" is not \"" PROFILE_SCHEMA "\"",
+                 json_object_get_string(s));
         return -1;
     }
     if (!pj_is_number(pj_get(p, "nodes")) || json_object_get_int(pj_get(p, "nodes")) < 1) {

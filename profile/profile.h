@@ -15,9 +15,9 @@
 #include <stdio.h>
 
 #include "counters.h"
+#include "formats.h" /* PROFILE_SCHEMA */
+#include "pfile.h"   /* profile_path_check, for a check of DSM_PROFILE at dsm_init */
 #include "proto.h"
-
-#define PROFILE_SCHEMA "dsm-profile/1"
 /* Written byte ranges kept per (node, block): more are merged, closest first
  * (merging can only make ranges overlap, so false sharing is never claimed
  * where there was none). */
@@ -131,8 +131,10 @@ typedef struct profile_input {
     size_t nslices;
 } profile_input;
 
-/* Write the dsm-profile/1 file (atomically: a temporary file renamed over
- * path).  0, or -1 with a reason in err. */
+/* Write the dsm-profile/1 file, all or nothing, through pfile.h: a new
+ * temporary file renamed over path; anything at path but a regular file is
+ * refused.  Names that are not valid UTF-8 are repaired (U+FFFD), so the
+ * file is valid JSON.  0, or -1 with a reason in err (without the path). */
 int profile_write_json(const profile_input *in, const char *path, char *err, size_t errlen);
 
 /* The exit summary: at most 15 lines, each starting with prefix. */

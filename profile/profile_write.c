@@ -1,7 +1,8 @@
 /* profile_write.c - the dsm-profile/1 JSON file (json-c) and the exit
  * summary, from the plain profile_input the runtime filled (profile.h).
- * The schema is documented in doc/profile-format.md; keep the two in step
- * and bump the schema string on an incompatible change. */
+ * The schema is documented in doc/profile-format.md and declared for the
+ * reader in pschema_defs.c; keep the three in step and bump the schema
+ * string (formats.h) on an incompatible change. */
 #include "profile.h"
 
 #include <errno.h>
@@ -9,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "pfile.h"
+#include "ptext.h"
 
 /* ---- byte ranges ---- */
 
@@ -88,7 +91,8 @@ static json_object *u64(uint64_t v) { return json_object_new_uint64(v); }
 
 static void add(json_object *o, const char *k, json_object *v) { json_object_object_add(o, k, v); }
 
-static json_object *str(const char *s) { return json_object_new_string(s ? s : ""); }
+/* names come from the program: valid UTF-8 whatever their bytes */
+static json_object *str(const char *s) { return ptext_json_string(s); }
 
 static json_object *block_metrics(const uint64_t *v)
 {
@@ -334,32 +338,22 @@ static json_object *build(const profile_input *in)
 int profile_write_json(const profile_input *in, const char *path, char *err, size_t errlen)
 {
     json_object *root = build(in);
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    if (!root || !tmp) {
+    size_t len = 0;
+    const char *text =
+        root ? json_object_to_json_string_length(
+                   root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE, &len)
+             : NULL;
+    int rc = -1;
+    pfile w;
+    if (!text)
         snprintf(err, errlen, "out of memory");
-        json_object_put(root);
-        free(tmp);
-        return -1;
+    else if (pfile_open(&w, path, err, errlen) == 0) {
+        fwrite(text, 1, len, w.f);
+        fputc('\n', w.f);
+        /* a failed write shows in the stream's error flag, which the
+         * commit checks */
+        rc = pfile_commit(&w, err, errlen);
     }
-    /* a temporary file renamed over the target: readers never see half a profile */
-    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
-    int rc = 0;
-    if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)) {
-        snprintf(err, errlen, "%s", json_util_get_last_err() ? json_util_get_last_err()
-                                                               : strerror(errno));
-        /* json-c's message ends with a newline */
-        size_t l = strlen(err);
-        if (l && err[l - 1] == '\n')
-            err[l - 1] = '\0';
-        unlink(tmp);
-        rc = -1;
-    } else if (rename(tmp, path)) {
-        snprintf(err, errlen, "%s", strerror(errno));
-        unlink(tmp);
-        rc = -1;
-    }
-    free(tmp);
     json_object_put(root);
     return rc;
 }

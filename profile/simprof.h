@@ -1,4 +1,4 @@
-/* simprof.h - statistics of a simulated run and the dsm-sim/1 file (issue 6).
+/* simprof.h - statistics of a simulated run and the dsm-sim/1 file.
  *
  * The front end (dsm/simfront/) calls, around a simulated run:
  *   s = simprof_attach(m);           after sim_create: the MemSpy collector
@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "formats.h" /* SIM_SCHEMA */
 #include "sim/memspy.h"
 #include "sim/sim.h"
 
@@ -29,8 +30,6 @@ extern "C" {
 #endif
 
 struct json_object;
-
-#define SIMPROF_SCHEMA "dsm-sim/1"
 
 typedef struct simprof simprof;
 
@@ -83,7 +82,9 @@ typedef struct simprof_run {
 
 /* The dsm-sim/1 document, or NULL when memory ran out. */
 struct json_object *simprof_run_to_json(const simprof_run *run);
-/* Write a document to path through a temporary file renamed over it. */
+/* Write a document to path, all or nothing (pfile.h: a temporary file
+ * renamed over path; anything at path but a regular file is refused).
+ * 0, or -1 with "PATH: reason" in err. */
 int simprof_write_json(struct json_object *root, const char *path, char *err, size_t errlen);
 
 #ifdef __cplusplus

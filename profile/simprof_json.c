@@ -13,7 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "pfile.h"
+#include "ptext.h"
+
+/* every string of the document: names come from the program, and the file
+ * must be valid UTF-8 whatever their bytes */
+static json_object *jstr(const char *s) { return ptext_json_string(s); }
 
 static void add(json_object *o, const char *k, json_object *v) { json_object_object_add(o, k, v); }
 static void add_u64(json_object *o, const char *k, uint64_t v)
@@ -77,7 +83,7 @@ static json_object *machine_json(const simprof_run *r)
 {
     const sim_params *p = r->params;
     json_object *o = json_object_new_object();
-    add(o, "name", json_object_new_string(p->machine));
+    add(o, "name", jstr(p->machine));
     add(o, "processors", json_object_new_int(p->nprocs));
     add_u64(o, "line_size", p->line_size);
     add_u64(o, "cache_size", p->cache_size);
@@ -88,12 +94,12 @@ static json_object *machine_json(const simprof_run *r)
     add(o, "excl_clean", json_object_new_boolean(p->excl_clean));
     static const char *const fp_modes[SIM_FP_NMODES] = { "control", "dp", "fp-noproc",
                                                           "fp-proc" };
-    add(o, "fp_mode", json_object_new_string((unsigned)p->fp_mode < SIM_FP_NMODES
+    add(o, "fp_mode", jstr((unsigned)p->fp_mode < SIM_FP_NMODES
                                                   ? fp_modes[p->fp_mode] : "?"));
     add_u64(o, "sample_period", p->sample_period);
     add_u64(o, "sample_length", p->sample_length);
-    add(o, "sample_offset", json_object_new_string(p->sample_random ? "random" : "start"));
-    add(o, "read_recall", json_object_new_string(p->downgrade_on_read ? "keep" : "drop"));
+    add(o, "sample_offset", jstr(p->sample_random ? "random" : "start"));
+    add(o, "read_recall", jstr(p->downgrade_on_read ? "keep" : "drop"));
     /* the timing model's constants that were changed from its defaults
      * ("hop=6", "PILocalGet=9/11", ...), in the order given: the defaults
      * are the model's (doc/simulation.md), so these complete the machine */
@@ -105,14 +111,17 @@ static json_object *machine_json(const simprof_run *r)
         if (!eq || eq == kv)
             continue;
         *eq = '\0';
-        add(opts, kv, json_object_new_string(eq + 1)); /* a repeated key: the last one wins */
+        /* a key is a string of the file too */
+        char *key = ptext_utf8_valid(kv) ? NULL : ptext_utf8_repair(kv);
+        add(opts, key ? key : kv, jstr(eq + 1)); /* a repeated key: the last one wins */
+        free(key);
     }
     add(o, "model_options", opts);
     /* the front end's settings that change results */
     if (r->quantum)
         add_u64(o, "quantum", r->quantum);
     if (r->homes)
-        add(o, "homes", json_object_new_string(r->homes));
+        add(o, "homes", jstr(r->homes));
     return o;
 }
 
@@ -123,14 +132,14 @@ static json_object *section_json(const simprof_run *r, uint64_t run_end)
     json_object *o = json_object_new_object();
     const sim_section *sec = r->section;
     if (sec && sec->begun && sec->ended && sec->end >= sec->begin) {
-        add(o, "source", json_object_new_string("program"));
+        add(o, "source", jstr("program"));
         add_u64(o, "begin_cycles", sec->begin);
         add_u64(o, "end_cycles", sec->end);
         add_u64(o, "cycles", sec->end - sec->begin);
         add_u64(o, "procedure_switches", sec->procedure_switches);
         add_u64(o, "procedure_switch_cycles", sec->procedure_switch_cycles);
     } else {
-        add(o, "source", json_object_new_string("run"));
+        add(o, "source", jstr("run"));
         add_u64(o, "begin_cycles", 0);
         add_u64(o, "end_cycles", run_end);
         add_u64(o, "cycles", run_end);
@@ -166,7 +175,7 @@ static json_object *names_json(const simprof_run *r, int n, int bins)
     json_object *a = json_object_new_array();
     char buf[32];
     for (int i = 0; i < n; i++)
-        json_object_array_add(a, json_object_new_string(bins ? bin_name(r, i, buf, sizeof buf)
+        json_object_array_add(a, jstr(bins ? bin_name(r, i, buf, sizeof buf)
                                                              : procedure_name(r, i, buf,
                                                                               sizeof buf)));
     return a;
@@ -184,7 +193,7 @@ static json_object *by_bin_json(const simprof_run *r)
             continue;
         json_object *o = json_object_new_object();
         add(o, "bin", json_object_new_int(b));
-        add(o, "name", json_object_new_string(bin_name(r, b, buf, sizeof buf)));
+        add(o, "name", jstr(bin_name(r, b, buf, sizeof buf)));
         add_metrics(o, v);
         json_object_array_add(a, o);
     }
@@ -203,7 +212,7 @@ static json_object *by_procedure_json(const simprof_run *r)
             continue;
         json_object *o = json_object_new_object();
         add(o, "procedure", json_object_new_int(p));
-        add(o, "name", json_object_new_string(procedure_name(r, p, buf, sizeof buf)));
+        add(o, "name", jstr(procedure_name(r, p, buf, sizeof buf)));
         add_metrics(o, v);
         json_object_array_add(a, o);
     }
@@ -223,9 +232,9 @@ static json_object *pairs_json(const simprof_run *r)
                 continue;
             json_object *o = json_object_new_object();
             add(o, "procedure", json_object_new_int(p));
-            add(o, "procedure_name", json_object_new_string(procedure_name(r, p, pb, sizeof pb)));
+            add(o, "procedure_name", jstr(procedure_name(r, p, pb, sizeof pb)));
             add(o, "bin", json_object_new_int(b));
-            add(o, "bin_name", json_object_new_string(bin_name(r, b, bb, sizeof bb)));
+            add(o, "bin_name", jstr(bin_name(r, b, bb, sizeof bb)));
             add_metrics(o, v);
             json_object_array_add(a, o);
         }
@@ -246,7 +255,7 @@ static json_object *replacements_json(const simprof_run *r)
             continue;
         json_object *o = json_object_new_object(), *by = json_object_new_array();
         add(o, "bin", json_object_new_int(b));
-        add(o, "name", json_object_new_string(bin_name(r, b, buf, sizeof buf)));
+        add(o, "name", jstr(bin_name(r, b, buf, sizeof buf)));
         add_u64(o, "total", total);
         add_u64(o, "self", memspy_replacements(r->ms, b, b));
         for (int e = -1; e < nb; e++) {
@@ -255,7 +264,7 @@ static json_object *replacements_json(const simprof_run *r)
                 continue;
             json_object *x = json_object_new_object();
             add(x, "bin", json_object_new_int(e));
-            add(x, "name", json_object_new_string(bin_name(r, e, buf, sizeof buf)));
+            add(x, "name", jstr(bin_name(r, e, buf, sizeof buf)));
             add_u64(x, "count", n);
             json_object_array_add(by, x);
         }
@@ -346,7 +355,7 @@ static json_object *sampling_json(const simprof_run *r)
      * estimate was 15.6% off by references, 3.9% by time). */
     double scale = sp.ratio;
     json_object *est = json_object_new_object();
-    add(est, "scaled_by", json_object_new_string("time_ratio"));
+    add(est, "scaled_by", jstr("time_ratio"));
     uint64_t v[MS_NMETRICS];
     for (int k = 0; k < MS_NMETRICS; k++)
         v[k] = memspy_total(r->ms, k);
@@ -361,7 +370,7 @@ static json_object *sampling_json(const simprof_run *r)
         /* U is known for the run only, not per bin: bins carry no U */
         json_object *x = estimates_json(v, 0, scale);
         add(x, "bin", json_object_new_int(b));
-        add(x, "name", json_object_new_string(bin_name(r, b, buf, sizeof buf)));
+        add(x, "name", jstr(bin_name(r, b, buf, sizeof buf)));
         json_object_array_add(bins, x);
     }
     add(est, "by_bin", bins);
@@ -376,8 +385,8 @@ json_object *simprof_run_to_json(const simprof_run *r)
         json_object_put(r->flashpoint);
         return NULL;
     }
-    add(root, "schema", json_object_new_string(SIMPROF_SCHEMA));
-    add(root, "program", json_object_new_string(r->program ? r->program : ""));
+    add(root, "schema", jstr(SIM_SCHEMA));
+    add(root, "program", jstr(r->program ? r->program : ""));
     add_double(root, "host_seconds", r->host_seconds);
     add(root, "machine", machine_json(r));
     add(root, "processors", json_object_new_int(r->params->nprocs));
@@ -405,28 +414,22 @@ json_object *simprof_run_to_json(const simprof_run *r)
 
 int simprof_write_json(json_object *root, const char *path, char *err, size_t errlen)
 {
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    if (!tmp) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
+    size_t len = 0;
+    const char *text = json_object_to_json_string_length(
+        root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+    char why[512];
+    pfile w;
+    int rc = -1;
+    if (!text)
+        snprintf(why, sizeof why, "out of memory");
+    else if (pfile_open(&w, path, why, sizeof why) == 0) {
+        fwrite(text, 1, len, w.f);
+        fputc('\n', w.f);
+        /* a failed write shows in the stream's error flag, which the
+         * commit checks */
+        rc = pfile_commit(&w, why, sizeof why);
     }
-    /* a temporary file renamed over the target: readers never see half a file */
-    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
-    int rc = 0;
-    if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)) {
-        const char *why = json_util_get_last_err();
-        snprintf(err, errlen, "%s: %s", path, why ? why : strerror(errno));
-        size_t l = strlen(err);
-        if (l && err[l - 1] == '\n') /* json-c's message ends with a newline */
-            err[l - 1] = '\0';
-        unlink(tmp);
-        rc = -1;
-    } else if (rename(tmp, path)) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        unlink(tmp);
-        rc = -1;
-    }
-    free(tmp);
+    if (rc)
+        snprintf(err, errlen, "%s: %s", path, why);
     return rc;
 }

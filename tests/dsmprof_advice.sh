@@ -46,13 +46,13 @@ echo '{"schema": "dsm-profile/1", "nodes": 2, "wall_seconds": 1' > "$tmp/trunc.j
 echo '{"schema": "dsm-profile/1", "wall_seconds": 1, "structures": []}' > "$tmp/nonodes.json"
 for cmd in advice html; do
     expect 2 "$cmd, missing file" "nosuch.json" "$prog" $cmd "$tmp/nosuch.json"
-    expect 2 "$cmd, other schema" 'schema "dsm-stats/1"' "$prog" $cmd "$tmp/other.json"
+    expect 2 "$cmd, other schema" 'schema is "dsm-stats/1", expected "dsm-profile/1"' "$prog" $cmd "$tmp/other.json"
     expect 2 "$cmd, truncated JSON" "trunc.json" "$prog" $cmd "$tmp/trunc.json"
-    expect 2 "$cmd, no nodes" '"nodes"' "$prog" $cmd "$tmp/nonodes.json"
+    expect 2 "$cmd, no nodes" 'nonodes.json: nodes: missing' "$prog" $cmd "$tmp/nonodes.json"
     expect 1 "$cmd, bad threshold" "not a percentage" "$prog" $cmd "$data" --threshold-refine=abc
     expect 1 "$cmd, unknown threshold" "unknown threshold" "$prog" $cmd "$data" --threshold-cpu=3
     expect 1 "$cmd, bad variable" "DSM_ADVICE_REFINE=x" env DSM_ADVICE_REFINE=x "$prog" $cmd "$data"
-    expect 1 "$cmd, no file" "usage" "$prog" $cmd
+    expect 1 "$cmd, no file" "Usage: dsmprof $cmd FILE" "$prog" $cmd
 done
 "$prog" html "$data" -o "$tmp/p.html" && grep -q '<svg id="chart-structures"' "$tmp/p.html" \
     && ok "html -o writes the page" || bad "html -o"

@@ -53,14 +53,14 @@ sed 's/"processors": 4/"processors": 8/g' "$control" >"$dir/p8.json"
 expect 2 'ran on 4 processors but .* on 8' "$run" "$dir/p8.json"
 sed 's/"program": "fft"/"program": "lu"/' "$control" >"$dir/lu.json"
 expect 2 "run of 'fft' but .* of 'lu'" "$run" "$dir/lu.json"
-expect 2 'nothere.json: cannot read it as JSON' "$run" "$dir/nothere.json"
+expect 2 'nothere.json: No such file or directory' "$run" "$dir/nothere.json"
 echo 'not json {' >"$dir/bad.json"
-expect 2 'bad.json: cannot read it as JSON' "$run" "$dir/bad.json"
+expect 2 'bad.json: not valid JSON' "$run" "$dir/bad.json"
 echo '{"schema": "dsm-sim/1", "program": "fft"}' >"$dir/nofp.json"
 expect 2 'no "flashpoint" section' "$run" "$dir/nofp.json"
 sed 's/"flashpoint\/1"/"flashpoint\/9"/' "$control" >"$dir/v9.json"
-expect 2 'schema is flashpoint/9, expected flashpoint/1' "$run" "$dir/v9.json"
+expect 2 'flashpoint.schema is "flashpoint/9", expected "flashpoint/1"' "$run" "$dir/v9.json"
 expect 1 'expected two files' "$run"
 expect 1 'check=1,2: expected MISS_PCT' "$run" "$control" --check=1,2
-expect 1 'top=0: expected a positive number' "$run" "$control" --top=0
+expect 1 "--top '0': expected a number from 1 to 1000000" "$run" "$control" --top=0
 exit $fail

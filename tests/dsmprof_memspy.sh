@@ -63,8 +63,8 @@ expect() { # expect STATUS WHAT PATTERN CMD...: that exit status and one stderr 
 echo '{"schema": "dsm-profile/1", "structures": []}' > "$tmp/other.json"
 echo 'not json' > "$tmp/bad.json"
 expect 2 "missing file" "$tmp/none.json: No such file" "$prog" memspy "$tmp/none.json"
-expect 2 "not JSON" "not a JSON statistics file" "$prog" memspy "$tmp/bad.json"
-expect 2 "other schema" 'schema is "dsm-profile/1", dsmprof memspy reads "dsm-sim/1"' "$prog" memspy "$tmp/other.json"
+expect 2 "not JSON" "bad.json: not valid JSON" "$prog" memspy "$tmp/bad.json"
+expect 2 "other schema" 'schema is "dsm-profile/1", expected "dsm-sim/1"' "$prog" memspy "$tmp/other.json"
 expect 2 "unknown bin" "no bin named 'W'" "$prog" memspy "$data" --bin W
 expect 1 "no file" "no file given" "$prog" memspy
 expect 1 "two files" "one file only" "$prog" memspy "$data" "$data"

@@ -9,7 +9,7 @@
 #                      block-map script ran, no network, screenshots saved
 check_PROGRAMS += tests/advice_unit
 tests_advice_unit_SOURCES = tests/advice_unit.c
-tests_advice_unit_LDADD = libdsmadvice.la $(JSON_C_LIBS) -lm
+tests_advice_unit_LDADD = libdsmprofile.la $(JSON_C_LIBS) -lm
 TESTS += tests/advice_unit tests/dsmprof_advice.sh tests/html_chromium.sh
 EXTRA_DIST += tests/dsmprof_advice.sh tests/html_chromium.sh tests/data/advice_sample.json \
 	tests/data/html_timeslices.json

@@ -9,6 +9,7 @@ include tests/stats.mk
 include tests/particles.mk
 include tests/profile.mk
 include tests/html.mk
+include tests/dsmprof.mk
 include tests/mpi.mk
 include tests/fuzz.mk
 include tests/verbs.mk

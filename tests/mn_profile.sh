@@ -12,7 +12,8 @@
 # and: the exit summary (at most 15 lines), DSM_PROFILE=off writes nothing,
 # the default dsm-profile.json, dsmprof report/--structure/csv/diff, and the
 # one-line errors with exit status 2 for a missing file, non-JSON and a
-# wrong schema.  Group ids: tests/mn_patterns on 3 nodes, whose three
+# wrong schema; a FIFO as DSM_PROFILE refused with one line, left a FIFO
+# and the run ending normally.  Group ids: tests/mn_patterns on 3 nodes, whose three
 # blocks touched in order ("trio") must share one group id, named by one of
 # them; every listed block has an integer group id, -1 or a block number.
 top=${top_builddir:-.}
@@ -148,6 +149,14 @@ run DSM_PROFILE=off
 grep -q '^dsm profile:' "$dir/out" && say "DSM_PROFILE=off printed a summary"
 run
 [ $rc -eq 0 ] && [ -s "$dir/run/dsm-profile.json" ] || say "default: no dsm-profile.json in the working directory"
+# a FIFO at the path: not replaced by a regular file, not written into (the
+# runtime would then block reading it back), one line, a normal exit
+mkfifo "$dir/fifo.json"
+run DSM_PROFILE="$dir/fifo.json"
+[ $rc -eq 0 ] || say "DSM_PROFILE=a FIFO: exit status $rc: $(cat "$dir/out")"
+[ -p "$dir/fifo.json" ] || say "DSM_PROFILE=a FIFO: the FIFO was replaced"
+grep -q "cannot write the profile DSM_PROFILE=$dir/fifo.json: is a FIFO, not a regular file" "$dir/out" \
+    || say "DSM_PROFILE=a FIFO: no line saying why: $(cat "$dir/out")"
 cp "$dir/run/dsm-profile.json" "$dir/q.json" 2>/dev/null
 
 # 4. dsmprof

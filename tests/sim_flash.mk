@@ -1,4 +1,4 @@
-# tests/sim_flash.mk - tests of the FLASH machine and FlashPoint (issue 6):
+# tests/sim_flash.mk - tests of the FLASH machine and FlashPoint:
 #   flash_unit         Check: pointer-list sharer sets against the bit vector
 #                      (random sequences up to 4096 nodes, next() order, walk
 #                      lengths), handler classes, Table 4 costs per
@@ -21,7 +21,7 @@ if HAVE_CHECK
 check_PROGRAMS += tests/flash_unit
 tests_flash_unit_SOURCES = tests/flash_unit.c profile/flashpoint_json.c
 tests_flash_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_flash_unit_LDADD = libdsmsim.la libdsmproto.la $(JSON_C_LIBS) $(CHECK_LIBS)
+tests_flash_unit_LDADD = libdsmsim.la libdsmproto.la libdsmprofile.la $(JSON_C_LIBS) $(CHECK_LIBS)
 TESTS += tests/flash_unit
 endif
 

@@ -1,4 +1,4 @@
-# tests for issue 6 (sim_stats): MemSpy statistics and the dsm-sim/1 file.
+# tests of the simulated runs' statistics: MemSpy and the dsm-sim/1 file.
 #   memspy_unit       Check unit tests fed with synthetic sim_miss records:
 #                     totals per (procedure, bin), causes, true/false sharing,
 #                     the replacement matrix, growth of the tables, Eq. 6.1
@@ -11,7 +11,7 @@ if HAVE_CHECK
 check_PROGRAMS += tests/memspy_unit
 tests_memspy_unit_SOURCES = tests/memspy_unit.c profile/simprof_json.c protocol/sim/memspy.c
 tests_memspy_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_memspy_unit_LDADD = $(JSON_C_LIBS) $(CHECK_LIBS)
+tests_memspy_unit_LDADD = libdsmprofile.la $(JSON_C_LIBS) $(CHECK_LIBS)
 TESTS += tests/memspy_unit
 endif
 TESTS += tests/dsmprof_memspy.sh
