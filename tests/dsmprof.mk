@@ -25,7 +25,7 @@
 #                      HTML axes on unvalidated extremes
 check_PROGRAMS += tests/pschema_unit tests/dsmprof_mutate
 tests_pschema_unit_SOURCES = tests/pschema_unit.c
-tests_pschema_unit_LDADD = libdsm.la $(JSON_C_LIBS)
+tests_pschema_unit_LDADD = libdsm_internal.la $(JSON_C_LIBS)
 # the commands without dsmprof's main, to run many command lines per process
 tests_dsmprof_mutate_SOURCES = tests/dsmprof_mutate.c profile/dsmprof.c profile/dsmprof_report.c \
 	profile/dsmprof_cmds.c profile/html.c profile/dsmprof_sim.c profile/dsmprof_flashpoint.c
