@@ -43,7 +43,8 @@
 #define DEFAULT_QUANTUM 100
 #define DEFAULT_STACK ((size_t)8 << 20)
 
-int dsm_sim_active;
+/* simulation mode is on (dsm_sim_init ran for processor 0) */
+static int dsm_sim_active;
 
 static struct {
     int argc;

@@ -81,15 +81,6 @@ typedef struct mpi_impl {
 
 static dsm_transport *the_mpi; /* for the atexit check and dsm_fatal */
 
-int dsm_transport_mpi_launched(void)
-{
-    const char *s = getenv("OMPI_COMM_WORLD_SIZE");
-    if (s && *s)
-        return 1;
-    s = getenv("PMIX_RANK");
-    return s && *s;
-}
-
 static void mpi_fail(const char *what, int rc)
 {
     char err[MPI_MAX_ERROR_STRING];
@@ -501,6 +492,7 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
     }
     sync_clock(im, self, n);
     t->name = "mpi";
+    t->ops = &dsm_transport_mpi_ops;
     t->node = self;
     t->nnodes = n;
     t->max_payload = max_payload;
@@ -530,3 +522,15 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
     }
     return t;
 }
+
+const dsm_transport_ops dsm_transport_mpi_ops = {
+    .name = "mpi",
+    .launcher = "mpirun -np N",
+    .caps = 0,
+    .launched_as = dsm_transport_mpi_launched_as,
+    .open = dsm_transport_mpi_open,
+    .attach = NULL,
+    .clock_base = dsm_transport_mpi_clock_base,
+    .mark = dsm_transport_mpi_mark,
+    .abort = dsm_transport_mpi_abort,
+};
