@@ -47,7 +47,13 @@ uint64_t dsm_transport_mpi_clock_base(dsm_transport *t);
  * through MPI_Abort.  Values are those of dsm_transport_shm_mark. */
 void dsm_transport_mpi_mark(dsm_transport *t, int state);
 
-/* End the whole job now (MPI_Abort); used by dsm_fatal under MPI. */
+/* End the whole job now (MPI_Abort, and this rank's _exit if that takes
+ * more than 2 s); used by dsm_fatal under MPI. */
 void dsm_transport_mpi_abort(int code);
+
+/* Called by a waiting thread: leave when a rank on this host ended without
+ * dsm_finalize and mpirun did not end the job within a second (mpi.c).
+ * The verbs transport calls it with its bootstrap. */
+void dsm_transport_mpi_watch_peers(dsm_transport *t);
 
 #endif

@@ -351,6 +351,7 @@ static int verbs_poll(dsm_transport *t, dsm_msg_handler handler, void *ctx, int 
 static void verbs_wait(dsm_transport *t, int timeout_ms)
 {
     verbs_impl *im = t->impl;
+    dsm_transport_mpi_watch_peers(im->boot);
     pthread_mutex_lock(&im->rlock);
     /* arm first, then look: a completion that arrives after the look
      * raises an event on the channel, so the sleep below cannot miss it */
