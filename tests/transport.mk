@@ -22,9 +22,11 @@ tests_shm_queue_test_SOURCES = tests/shm_queue_test.c dsm/transport/shm.c dsm/se
 	dsm/error.h
 tests_shm_queue_test_CFLAGS = $(AM_CFLAGS)
 tests_shm_queue_test_LDADD = $(PTHREAD_LIBS)
-check_PROGRAMS += tests/mpi_abort
+check_PROGRAMS += tests/mpi_abort tests/backend_calls
 tests_mpi_abort_SOURCES = tests/mpi_abort.c
 tests_mpi_abort_LDADD = libdsm.la
+tests_backend_calls_SOURCES = tests/backend_calls.c
+tests_backend_calls_LDADD = libdsm.la
 
 TRANSPORT_TESTS = \
 	tests/dsmrun_queue.sh \
@@ -32,6 +34,7 @@ TRANSPORT_TESTS = \
 	tests/dsmrun_options.sh \
 	tests/shm_hole.sh \
 	tests/transport_choice.sh \
-	tests/mpi_abort_load.sh
+	tests/mpi_abort_load.sh \
+	tests/backend_api.sh
 TESTS += $(TRANSPORT_TESTS)
 EXTRA_DIST += $(TRANSPORT_TESTS)
