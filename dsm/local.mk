@@ -18,6 +18,7 @@ libdsm_internal_la_SOURCES = \
 	dsm/sync.c \
 	dsm/stats.h dsm/stats.c \
 	dsm/symbols.h dsm/symbols.c \
+	dsm/backend.h dsm/backend.c \
 	dsm/api.c
 libdsm_internal_la_LIBADD = libdsmproto.la libdsmsim.la libdsmprofile.la \
 	$(SIGSEGV_LIBS) $(PTHREAD_LIBS)

@@ -59,11 +59,16 @@ const dsm_setting dsm_settings[] = {
       .doc = "a fresh grant is kept at least this long after its faulting access left the "
              "fault handler, so that two writers cannot take a block from each other between "
              "grant and retry" },
+    /* checked by the transport registry (dsm/transport/registry.c), which
+     * knows which transports this library was built with */
     { .name = "DSM_TRANSPORT", .kind = DSM_SET_WORDS, .words = "shm|mpi|verbs",
+      .flags = DSM_SET_NOLOAD,
       .dflt_doc = "`shm` under `dsmrun`, `mpi` under `mpirun`, else one node", .field = NOF,
       .group = DSM_GROUP_RUNTIME,
       .doc = "the transport between the nodes: `shm` (nodes started by `dsmrun`), `mpi` (ranks "
-             "started by `mpirun`), `verbs` (RDMA; ranks started by `mpirun`)" },
+             "started by `mpirun`), `verbs` (RDMA; ranks started by `mpirun`); a transport "
+             "this library was not built with, or one whose launcher did not start the "
+             "program while another's did (`mpi` under `dsmrun`), is an error" },
 
     /* ---- what the run writes ---- */
     { .name = "DSM_STATS", .kind = DSM_SET_PATH, .flags = DSM_SET_AGREE | DSM_SET_NODE0,

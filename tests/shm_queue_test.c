@@ -11,7 +11,15 @@
  *   shm_queue_test [--count N] [--burst N]   the stress test (default 3000, 300)
  *     --expect-overflow                      fail if no send ever overflowed
  *   shm_queue_test --no-finalize             join, then exit 0 without finalizing
- *   shm_queue_test --open                    only open the transport (env checks) */
+ *   shm_queue_test --open                    only open the transport (env checks)
+ *   shm_queue_test --hole                    node 1 reserves a slot of node 0's
+ *                                            queue and never writes it, then sends
+ *                                            3 messages behind it and stays alive
+ *   shm_queue_test --hole-dead               the same, then node 1 leaves (marked
+ *                                            finalized, exit 0): a dead sender
+ *   In both, node 0 receives until the transport ends the job (one line, exit
+ *   1); it exits 3 if it ever gets a message or 20 s pass (tests/shm_hole.sh). */
+#include "error.h"
 #include "settings.h"
 #include "futex.h"
 #include "transport/shm_layout.h"
@@ -160,6 +168,41 @@ static void *waiter(void *arg)
     return NULL;
 }
 
+/* A hole in node 0's queue (see the head of the file). */
+static int hole(int dead)
+{
+    if (me == 1) {
+        if (dsm_transport_shm_reserve_only(T, 0)) {
+            fprintf(stderr, "shm_queue_test: node 1: could not reserve a slot of node 0's queue\n");
+            return 2;
+        }
+        for (int k = 0; k < 3; k++) {
+            dsm_msg_hdr h = {.type = TYPE_DATA, .block = (uint32_t)k};
+            if (T->send(T, 0, &h, NULL))
+                return 2;
+        }
+        if (dead) {
+            dsm_transport_shm_mark(T, DSM_NODE_FINALIZED);
+            return 0;
+        }
+        for (;;)
+            pause(); /* alive, as a stuck sender; dsmrun ends us */
+    }
+    if (me != 0)
+        for (;;)
+            pause();
+    uint64_t end = dsm_now_ns() + 20ULL * 1000000000ULL;
+    while (dsm_now_ns() < end) {
+        if (T->poll(T, handler, NULL, 64)) {
+            fprintf(stderr, "shm_queue_test: node 0: a message came past the hole\n");
+            return 3;
+        }
+        T->wait(T, 500); /* as the progress thread does */
+    }
+    fprintf(stderr, "shm_queue_test: node 0: the hole was not noticed in 20 s\n");
+    return 3;
+}
+
 /* Bad calls must be refused with -1 (their messages go to /dev/null). */
 static void check_refusals(void)
 {
@@ -184,7 +227,7 @@ static void check_refusals(void)
 
 int main(int argc, char **argv)
 {
-    int no_finalize = 0, open_only = 0, want_overflow = 0;
+    int no_finalize = 0, open_only = 0, want_overflow = 0, hole_mode = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--no-finalize"))
             no_finalize = 1;
@@ -192,12 +235,17 @@ int main(int argc, char **argv)
             open_only = 1;
         else if (!strcmp(argv[i], "--expect-overflow"))
             want_overflow = 1;
+        else if (!strcmp(argv[i], "--hole"))
+            hole_mode = 1;
+        else if (!strcmp(argv[i], "--hole-dead"))
+            hole_mode = 2;
         else if (!strcmp(argv[i], "--count") && i + 1 < argc)
             count = atol(argv[++i]);
         else if (!strcmp(argv[i], "--burst") && i + 1 < argc)
             burst = atol(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [--count N] [--burst N] [--expect-overflow] [--no-finalize] [--open]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--count N] [--burst N] [--expect-overflow] [--no-finalize] "
+                            "[--open] [--hole] [--hole-dead]\n", argv[0]);
             return 2;
         }
     }
@@ -217,11 +265,21 @@ int main(int argc, char **argv)
         return 1;
     me = T->node;
     nn = T->nnodes;
+    dsm_error_node = me;
     if (open_only)
         return 0;
     dsm_transport_shm_mark(T, DSM_NODE_JOINED);
     if (no_finalize)
         return 0;
+    if (hole_mode) {
+        if (nn < 2) {
+            fprintf(stderr, "shm_queue_test: --hole needs 2 nodes or more\n");
+            return 2;
+        }
+        next_seq = calloc((size_t)nn, sizeof *next_seq);
+        scratch = malloc(T->max_payload);
+        return hole(hole_mode == 2);
+    }
     if (T->max_payload < cfg.block_size)
         fail("max_payload %zu is below the block size %zu", T->max_payload, cfg.block_size);
 

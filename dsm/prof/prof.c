@@ -146,7 +146,7 @@ int dsm_prof_init(dsm_rt *rt)
         goto oom;
     p->path = strdup(rt->cfg.profile_path);
     p->recording = 1;
-    p->home_diff = !(rt->tp && !strcmp(rt->tp->name, "verbs"));
+    p->home_diff = !(rt->tp && (rt->tp->ops->caps & DSM_TP_DATA_PLACED_BY_RDMA));
     p->bs = rt->region.block_size;
     p->nchunks = (rt->region.nblocks + PB_CHUNK - 1) / PB_CHUNK;
     p->chunk = calloc(p->nchunks, sizeof *p->chunk);

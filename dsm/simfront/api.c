@@ -1,5 +1,6 @@
-/* api.c - the dsm.h calls when the program runs simulated (api.c
- * diverts to these once dsm_init entered simulation mode).
+/* api.c - the dsm.h calls when the program runs simulated: the simulation
+ * backend (dsm_backend_sim, dsm/backend.h), chosen by dsm_init when
+ * DSM_MACHINE is set; its init and finalize are in run.c.
  *
  * The API keeps its meaning with P processors in one process:
  *   dsm_alloc     collective by call order: processor p's k-th call returns
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "dsm.h"
 #include "simfront.h"
 
@@ -123,23 +125,41 @@ int dsm_sim_api_start(int nprocs, uintptr_t base, size_t bytes, unsigned locks, 
     return 0;
 }
 
-int dsm_sim_node(void) { return me(); }
-int dsm_sim_nodes(void) { return A.nprocs; }
-size_t dsm_sim_block_size(void) { return A.line; }
-unsigned dsm_sim_lock_count(void) { return A.nlocks; }
+static int sim_node(void)
+{
+    dsm_sim_need("dsm_node");
+    return me();
+}
+static int sim_nodes(void)
+{
+    dsm_sim_need("dsm_nodes");
+    return A.nprocs;
+}
+static size_t sim_block_size(void)
+{
+    dsm_sim_need("dsm_block_size");
+    return A.line;
+}
+static unsigned sim_lock_count(void)
+{
+    dsm_sim_need("dsm_lock_count");
+    return A.nlocks;
+}
 
 static int in_region(const void *p)
 {
     return (uintptr_t)p >= A.base && (uintptr_t)p < A.base + A.bytes;
 }
 
-int dsm_sim_home_of(const void *p)
+static int sim_home_of(const void *p)
 {
+    dsm_sim_need("dsm_home_of");
     return in_region(p) ? A.page_home[((uintptr_t)p - A.base) / A.page] : -1;
 }
 
-long dsm_sim_block_index(const void *p)
+static long sim_block_index(const void *p)
 {
+    dsm_sim_need("dsm_block_index");
     return in_region(p) ? (long)(((uintptr_t)p - A.base) / A.line) : -1;
 }
 
@@ -174,8 +194,9 @@ static void new_bin(uintptr_t addr, size_t size, const char *name, uintptr_t sit
     free(owned);
 }
 
-void *dsm_sim_alloc(size_t size, const char *name, uintptr_t site)
+static void *sim_alloc(size_t size, const char *name, uintptr_t site)
 {
+    dsm_sim_need("dsm_alloc");
     int p = me();
     int k = A.alloc_seq[p]++;
     if (k < A.nallocs) {
@@ -208,8 +229,9 @@ void *dsm_sim_alloc(size_t size, const char *name, uintptr_t site)
     return (void *)addr;
 }
 
-void *dsm_sim_malloc(size_t size, const char *name, uintptr_t site)
+static void *sim_malloc(size_t size, const char *name, uintptr_t site)
 {
+    dsm_sim_need("dsm_malloc");
     int p = me();
     size_t len = size ? (size + 15) & ~(size_t)15 : 16;
     if (len < size || len > A.arena_size - A.arena_next[p])
@@ -220,8 +242,9 @@ void *dsm_sim_malloc(size_t size, const char *name, uintptr_t site)
     return (void *)addr;
 }
 
-void dsm_sim_free(void *p)
+static void sim_free(void *p)
 {
+    dsm_sim_need("dsm_free");
     if (!p)
         return;
     if (!in_region(p))
@@ -262,8 +285,9 @@ static int gather(const char *call, sim_time cost)
     return 1;
 }
 
-void dsm_sim_barrier(void)
+static void sim_barrier(void)
 {
+    dsm_sim_need("dsm_barrier");
     gather("dsm_barrier", SIM_BARRIER_CYCLES);
     dsm_sim_schedule();
 }
@@ -280,8 +304,9 @@ static sim_lock *lock_of(unsigned id, const char *call)
     return &A.locks[id];
 }
 
-void dsm_sim_lock(unsigned id)
+static void sim_lock_acquire(unsigned id)
 {
+    dsm_sim_need("dsm_lock");
     sim_lock *l = lock_of(id, "dsm_lock");
     int p = me();
     if (l->holder == p)
@@ -309,8 +334,9 @@ void dsm_sim_lock(unsigned id)
     dsm_sim_schedule(); /* back once dsm_unlock handed it over */
 }
 
-void dsm_sim_unlock(unsigned id)
+static void sim_unlock(unsigned id)
 {
+    dsm_sim_need("dsm_unlock");
     sim_lock *l = lock_of(id, "dsm_unlock");
     int p = me();
     if (l->holder != p)
@@ -330,27 +356,58 @@ void dsm_sim_unlock(unsigned id)
     dsm_sim_schedule();
 }
 
-double dsm_sim_wtime(void) { return (double)sim_clock(dsm_sim_machine, me()) / SIM_HZ; }
-
-/* The measured section (dsm.h): public, and only meaningful simulated, so
- * they live here rather than in api.c; natively and on the DSM they return
- * at once.  The machine keeps the first begin and the last end
- * (sim_section_begin/end); simprof writes them in the dsm-sim/1 file. */
-void dsm_sim_section_begin(void)
+static double sim_wtime(void)
 {
-    if (!dsm_sim_active)
-        return;
+    dsm_sim_need("dsm_wtime");
+    return (double)sim_clock(dsm_sim_machine, me()) / SIM_HZ;
+}
+
+/* The measured section (dsm.h): only meaningful simulated (the other
+ * backends do nothing).  The machine keeps the first begin and the last end
+ * (sim_section_begin/end); simprof writes them in the dsm-sim/1 file. */
+static void sim_measure_begin(void)
+{
     dsm_sim_need("dsm_sim_section_begin");
     sim_section_begin(dsm_sim_machine, me());
 }
 
-void dsm_sim_section_end(void)
+static void sim_measure_end(void)
 {
-    if (!dsm_sim_active)
-        return;
     dsm_sim_need("dsm_sim_section_end");
     if (sim_section_end(dsm_sim_machine, me()) < 0)
         dsm_sim_fatal("dsm_sim_section_end",
                       "this processor has no measured section open (call dsm_sim_section_begin "
                       "first)");
 }
+
+/* DSM_MACHINE names the machine to run on (run.c). */
+static int sim_wanted(void)
+{
+    const char *m = getenv("DSM_MACHINE");
+    return m && *m;
+}
+
+/* Every call checks that the running processor is between its own
+ * dsm_init and dsm_finalize (dsm_sim_need): the processors share the
+ * process, so the backend stays the same for all of them. */
+const dsm_backend dsm_backend_sim = {
+    .name = "simulation",
+    .wanted = sim_wanted,
+    .init = dsm_sim_init,
+    .finalize = dsm_sim_finalize,
+    .node = sim_node,
+    .nodes = sim_nodes,
+    .alloc = sim_alloc,
+    .malloc = sim_malloc,
+    .free = sim_free,
+    .barrier = sim_barrier,
+    .lock = sim_lock_acquire,
+    .unlock = sim_unlock,
+    .wtime = sim_wtime,
+    .block_size = sim_block_size,
+    .lock_count = sim_lock_count,
+    .home_of = sim_home_of,
+    .block_index = sim_block_index,
+    .section_begin = sim_measure_begin,
+    .section_end = sim_measure_end,
+};

@@ -41,7 +41,8 @@
 #include "simfront.h"
 #include "simprof.h"
 
-int dsm_sim_active;
+/* simulation mode is on (dsm_sim_init ran for processor 0) */
+static int dsm_sim_active;
 
 static struct {
     int argc;

@@ -12,8 +12,8 @@
  *                 deterministic scheduler (smallest simulated clock first)
  *   run.c     entering simulation mode (dsm_init with DSM_MACHINE set),
  *                 leaving it (dsm_finalize: statistics and summary), progress
- *   api.c     the dsm.h calls in simulation mode: allocation, barriers,
- *                 locks, time
+ *   api.c     the dsm.h calls in simulation mode (dsm_backend_sim,
+ *                 dsm/backend.h): allocation, barriers, locks, time
  *
  * The machine itself (caches, network, timing, coherence) is protocol/sim/
  * (sim.h); the statistics file is written by profile/simprof.c. */
@@ -39,9 +39,6 @@ typedef struct dsm_sim_hot {
     uint32_t quantum;       /* ... between decisions (DSM_SIM_QUANTUM) */
 } dsm_sim_hot;
 extern dsm_sim_hot dsm_sim_hot_state;
-
-/* Simulation mode is on (set by dsm_sim_init): api.c diverts every call. */
-extern int dsm_sim_active;
 
 /* --- simfront/hooks.c ------------------------------------------------------- */
 /* A reference by the running processor that is not an inline hit (the
@@ -100,11 +97,13 @@ uint64_t dsm_sim_switches(void);
 extern sim_machine *dsm_sim_machine;
 
 /* --- simfront/run.c ---------------------------------------------------------- */
+/* dsm_init and dsm_finalize of the simulation backend: the first dsm_init
+ * enters simulation mode, the other processors' only join it. */
 int dsm_sim_init(int *argc, char ***argv);
-/* Ends the run with a message when the running processor has not called
- * dsm_init or has called dsm_finalize (api.c calls it before diverting). */
-void dsm_sim_need(const char *call);
 void dsm_sim_finalize(void);
+/* Ends the run with a message when the running processor has not called
+ * dsm_init or has called dsm_finalize (every call of api.c asks first). */
+void dsm_sim_need(const char *call);
 /* Progress on a terminal, called by the hooks now and then. */
 void dsm_sim_progress(void);
 /* One line "dsm: processor P: call: message", non-zero exit. */
@@ -112,19 +111,6 @@ _Noreturn void dsm_sim_fatal(const char *call, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* --- simfront/api.c ---------------------------------------------------------- */
-int dsm_sim_node(void);
-int dsm_sim_nodes(void);
-void *dsm_sim_alloc(size_t size, const char *name, uintptr_t site);
-void *dsm_sim_malloc(size_t size, const char *name, uintptr_t site);
-void dsm_sim_free(void *p);
-void dsm_sim_barrier(void);
-void dsm_sim_lock(unsigned id);
-void dsm_sim_unlock(unsigned id);
-double dsm_sim_wtime(void);
-size_t dsm_sim_block_size(void);
-unsigned dsm_sim_lock_count(void);
-int dsm_sim_home_of(const void *p);
-long dsm_sim_block_index(const void *p);
 /* Set up the allocator and the locks (simfront/run.c calls it). */
 int dsm_sim_api_start(int nprocs, uintptr_t base, size_t bytes, unsigned locks, int homes_cyclic);
 /* The collective finalize: every processor arrives, the last one returns 1

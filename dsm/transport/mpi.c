@@ -29,7 +29,17 @@
  *    not end the wait, or the caller would spin against that thread.
  *  - dsm_wtime: rank 0's clock base, translated into each rank's monotonic
  *    clock by a ping-pong offset estimate at open (best of 8 round trips),
- *    so the base is the same across hosts. */
+ *    so the base is the same across hosts.
+ *  - Ending the job must not depend on mpirun being quick.  MPI_Abort asks
+ *    mpirun (PMIx_Abort waits for its answer) to kill every rank; on a
+ *    crowded machine mpirun may answer late, or not before it is scheduled
+ *    again, and meanwhile the aborting rank and its peers sit there.  So
+ *    the abort is bounded: ABORT_GRACE_S after MPI_Abort began the rank
+ *    leaves by itself (_exit), and the ranks on the same host watch each
+ *    other (their pids are exchanged at open): a rank that sees a peer gone
+ *    without dsm_finalize leaves PEER_GRACE_NS later if mpirun has not ended
+ *    it by then, with one line.  mpirun still reports and cleans up; it no
+ *    longer holds the job's end. */
 #define _GNU_SOURCE 1
 #include "mpi_transport.h"
 
@@ -39,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,6 +64,15 @@
 #define POOL_MAX 256    /* free send buffers kept for reuse */
 #define SEND_PAUSE 20000 /* ns between tests while a send is pending */
 #define ACTIVE_NS 20000000ULL /* a node that saw a message this recently is active */
+#define ABORT_GRACE_S 2 /* MPI_Abort may take this long before the rank leaves by itself */
+#define PEER_GRACE_NS 1000000000ULL /* a dead local peer: mpirun's time to end us first */
+#define WATCH_NS 100000000ULL /* how often an idle rank looks at its local peers */
+
+/* A rank on this host: its pid tells whether it is still there. */
+typedef struct local_peer {
+    int rank;
+    pid_t pid;
+} local_peer;
 
 typedef struct mpi_impl {
     MPI_Comm comm;
@@ -77,18 +97,14 @@ typedef struct mpi_impl {
     _Atomic uint64_t last_activity; /* dsm_now_ns() of the last message in or out */
     int state;                  /* DSM_NODE_STARTED / JOINED / FINALIZED */
     uint64_t clock_base;
+    /* the other ranks on this host, watched while we wait (watch_peers) */
+    local_peer *locals;
+    int nlocals;
+    _Atomic uint64_t next_watch;
+    uint64_t peer_gone_at;      /* when a dead peer was first seen (0: none) */
 } mpi_impl;
 
 static dsm_transport *the_mpi; /* for the atexit check and dsm_fatal */
-
-int dsm_transport_mpi_launched(void)
-{
-    const char *s = getenv("OMPI_COMM_WORLD_SIZE");
-    if (s && *s)
-        return 1;
-    s = getenv("PMIX_RANK");
-    return s && *s;
-}
 
 static void mpi_fail(const char *what, int rc)
 {
@@ -248,6 +264,57 @@ static void sleep_ns(long ns)
     nanosleep(&ts, NULL);
 }
 
+/* Has the process pid ended?  A rank that ended stays a zombie until
+ * mpirun reaps it, which on a crowded machine may take long: so the state
+ * in /proc, not kill(pid, 0). */
+static int process_ended(pid_t pid)
+{
+    char path[64], buf[256];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 1;
+    buf[n] = 0;
+    const char *p = strrchr(buf, ')'); /* the command name may hold anything */
+    return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
+/* While this rank is in the job, a local peer that ended without
+ * dsm_finalize (its own line, or mpirun's report, says why) means the job
+ * is over: mpirun ends it normally within milliseconds; if it has not after
+ * PEER_GRACE_NS, leave on our own (head of the file).  Any waiting thread
+ * may call it; every WATCH_NS one does the looking. */
+void dsm_transport_mpi_watch_peers(dsm_transport *t)
+{
+    mpi_impl *im = t->impl;
+    if (!im->nlocals || im->state != DSM_NODE_JOINED)
+        return;
+    uint64_t now = dsm_now_ns(), next = atomic_load(&im->next_watch);
+    if (now < next || !atomic_compare_exchange_strong(&im->next_watch, &next, now + WATCH_NS))
+        return;
+    for (int i = 0; i < im->nlocals; i++) {
+        if (!process_ended(im->locals[i].pid))
+            continue;
+        if (!im->peer_gone_at) {
+            im->peer_gone_at = now;
+            return;
+        }
+        if (now - im->peer_gone_at < PEER_GRACE_NS)
+            return;
+        fflush(stdout);
+        fprintf(stderr, "dsm: node %d: node %d (pid %d, on this host) ended without dsm_finalize "
+                        "and mpirun has not ended the job %.1f s later: leaving\n",
+                t->node, im->locals[i].rank, (int)im->locals[i].pid,
+                (double)(now - im->peer_gone_at) / 1e9);
+        fflush(stderr);
+        _exit(1);
+    }
+}
+
 static void mpi_wait(dsm_transport *t, int timeout_ms)
 {
     mpi_impl *im = t->impl;
@@ -263,6 +330,7 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
     for (;;) {
         if (atomic_exchange(&im->woken, 0))
             return;
+        dsm_transport_mpi_watch_peers(t);
         pthread_mutex_lock(&im->lock);
         reap_sends(im);
         /* a message another thread is consuming is not ours to wait for:
@@ -344,13 +412,31 @@ static void mpi_close(dsm_transport *t)
     free(im->sreq);
     free(im->sbuf);
     free(im->sidx);
+    free(im->locals);
     the_mpi = NULL;
     free(im);
     free(t);
 }
 
+static volatile sig_atomic_t abort_code = 1;
+
+static void abort_timed_out(int sig)
+{
+    (void)sig;
+    _exit(abort_code);
+}
+
+/* May run in a signal handler (dsm_fatal from the fault handler): alarm and
+ * sigaction are async-signal-safe, a thread would not be. */
 void dsm_transport_mpi_abort(int code)
 {
+    abort_code = code ? code : 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = abort_timed_out;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    alarm(ABORT_GRACE_S);
     int init = 0, fin = 0;
     MPI_Initialized(&init);
     MPI_Finalized(&fin);
@@ -400,6 +486,50 @@ void dsm_transport_mpi_mark(dsm_transport *t, int state)
 uint64_t dsm_transport_mpi_clock_base(dsm_transport *t)
 {
     return ((mpi_impl *)t->impl)->clock_base;
+}
+
+/* Where pids mean the same process, as one number on every rank there: the
+ * host name, the kernel's boot id (containers on two machines may share a
+ * name) and the pid namespace. */
+static uint64_t host_id(void)
+{
+    char buf[400] = "";
+    gethostname(buf, 255);
+    size_t len = strlen(buf);
+    int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t r = read(fd, buf + len, 64);
+        if (r > 0)
+            len += (size_t)r;
+        close(fd);
+    }
+    ssize_t r = readlink("/proc/self/ns/pid", buf + len, 64);
+    if (r > 0)
+        len += (size_t)r;
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)buf[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+/* The pids of the other ranks on this host (for watch_peers).  Without
+ * them (out of memory) the job's end is left to mpirun, as before. */
+static void find_local_peers(mpi_impl *im, int self, int n)
+{
+    uint64_t mine[2] = { host_id(), (uint64_t)getpid() };
+    uint64_t *all = malloc((size_t)n * sizeof mine);
+    im->locals = malloc((size_t)n * sizeof *im->locals);
+    if (!all || !im->locals ||
+        MPI_Allgather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, im->comm) != MPI_SUCCESS) {
+        free(all);
+        free(im->locals);
+        im->locals = NULL;
+        return;
+    }
+    for (int r = 0; r < n; r++)
+        if (r != self && all[2 * r] == mine[0])
+            im->locals[im->nlocals++] = (local_peer){ r, (pid_t)all[2 * r + 1] };
+    free(all);
 }
 
 /* Rank 0's clock base in this rank's clock (see the head of the file). */
@@ -507,7 +637,9 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
         }
     }
     sync_clock(im, self, n);
+    find_local_peers(im, self, n);
     t->name = "mpi";
+    t->ops = &dsm_transport_mpi_ops;
     t->node = self;
     t->nnodes = n;
     t->max_payload = max_payload;
@@ -537,3 +669,15 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
     }
     return t;
 }
+
+const dsm_transport_ops dsm_transport_mpi_ops = {
+    .name = "mpi",
+    .launcher = "mpirun -np N",
+    .caps = 0,
+    .launched_as = dsm_transport_mpi_launched_as,
+    .open = dsm_transport_mpi_open,
+    .attach = NULL,
+    .clock_base = dsm_transport_mpi_clock_base,
+    .mark = dsm_transport_mpi_mark,
+    .abort = dsm_transport_mpi_abort,
+};

@@ -4,9 +4,17 @@
  * other node may produce into it, the threads of the owner consume from it.
  *
  * Guarantees (transport.h): FIFO per (sender, receiver), send never blocks,
- * send/poll callable from several threads, wait sleeps on a futex. */
+ * send/poll callable from several threads, wait sleeps on a futex.
+ *
+ * A hole: a producer reserves a slot (the compare-and-swap of the tail)
+ * before it writes and publishes it, and the consumer takes slots in order
+ * only.  A sender that dies or misbehaves between the two leaves a slot that
+ * is never published, and everything queued behind it waits forever.  The
+ * consumer watches for it when it is about to sleep (watch_hole) and ends
+ * the job with one line instead of hanging. */
 #include "shm_layout.h"
 #include "transport.h"
+#include "error.h"
 #include "futex.h"
 
 #include <errno.h>
@@ -62,7 +70,21 @@ typedef struct shm_impl {
     _Atomic int consumer;
     _Atomic uint32_t ovf_total;   /* messages in all overflow lists */
     ovf_list *ovf;                /* one per destination */
+    /* watch_hole's state (consumer only): the head position seen reserved
+     * but unpublished, since when, and when last looked at */
+    uint64_t hole_pos, hole_since, hole_seen;
 } shm_impl;
+
+/* A slot reserved but unpublished for this long ends the job: a live
+ * producer publishes within microseconds of reserving (a copy of one
+ * block), and even a producer thread preempted on a crowded machine runs
+ * again well within it.  Shorter when a peer is dead: it may well be the
+ * sender that died mid-send. */
+#define HOLE_NS (5ULL * 1000000000ULL)
+#define HOLE_DEAD_NS (1ULL * 1000000000ULL)
+/* Looks further apart than this start the count again: this node itself
+ * did not run (stopped, or starved), so the producer may not have either. */
+#define HOLE_GAP_NS (2ULL * 1000000000ULL)
 
 static dsm_shm_queue *queue_of(shm_impl *im, int node)
 {
@@ -257,6 +279,66 @@ static int shm_poll(dsm_transport *t, dsm_msg_handler handler, void *ctx, int ma
     return n;
 }
 
+/* Is the process of node d gone (whatever its last state)? */
+static int node_dead(shm_impl *im, int d)
+{
+    pid_t pid = atomic_load(&im->nodes[d].pid);
+    return pid > 0 && kill(pid, 0) && errno == ESRCH;
+}
+
+/* Called by the consumer (consumer flag held) when the head of its queue is
+ * not published: a producer reserved the slot (the tail is past it) and has
+ * not written it yet.  Normally a matter of microseconds; past HOLE_NS
+ * (HOLE_DEAD_NS when a peer is dead) it is a hole and the job ends. */
+static void watch_hole(dsm_transport *t, shm_impl *im, dsm_shm_queue *q)
+{
+    uint64_t head = atomic_load_explicit(&q->head, memory_order_relaxed);
+    uint64_t tail = atomic_load_explicit(&q->tail, memory_order_seq_cst);
+    if (tail == head) {
+        im->hole_since = 0;
+        return;
+    }
+    uint64_t now = dsm_now_ns();
+    if (!im->hole_since || im->hole_pos != head || now - im->hole_seen > HOLE_GAP_NS) {
+        im->hole_pos = head;
+        im->hole_since = im->hole_seen = now;
+        return;
+    }
+    im->hole_seen = now;
+    uint64_t stuck = now - im->hole_since;
+    if (stuck < HOLE_DEAD_NS)
+        return;
+    char dead[160] = "";
+    size_t used = 0;
+    int ndead = 0;
+    for (int d = 0; d < t->nnodes; d++)
+        if (d != t->node && node_dead(im, d)) {
+            int n = snprintf(dead + used, sizeof dead - used, "%s%d", ndead ? ", " : "", d);
+            if (n > 0 && (size_t)n < sizeof dead - used)
+                used += (size_t)n;
+            ndead++;
+        }
+    if (!ndead && stuck < HOLE_NS)
+        return;
+    /* what waits behind it: published slots after the hole */
+    uint64_t later = 0;
+    for (uint64_t pos = head + 1; pos < tail && pos < head + im->slots; pos++) {
+        uint64_t idx = pos & im->mask;
+        if (atomic_load_explicit(&slot_of(im, q, idx)->seq, memory_order_acquire) + idx ==
+            pos + 1)
+            later++;
+    }
+    if (ndead)
+        dsm_fatal("transport", "a message slot of this node's queue (position %llu) was reserved "
+                  "and never written: node%s %s died, maybe in the middle of a send; %llu later "
+                  "messages wait behind it", (unsigned long long)head, ndead > 1 ? "s" : "",
+                  dead, (unsigned long long)later);
+    dsm_fatal("transport", "a message slot of this node's queue (position %llu) was reserved "
+              "%.1f s ago and never written by its sender (one of the other %d nodes, all "
+              "alive); %llu later messages wait behind it", (unsigned long long)head,
+              (double)stuck / 1e9, t->nnodes - 1, (unsigned long long)later);
+}
+
 static void shm_wait(dsm_transport *t, int timeout_ms)
 {
     shm_impl *im = t->impl;
@@ -277,6 +359,8 @@ static void shm_wait(dsm_transport *t, int timeout_ms)
      * right now, it sees what arrives: do not sleep then. */
     if (!atomic_exchange_explicit(&im->consumer, 1, memory_order_acquire)) {
         int ready = queue_ready(im, q);
+        if (!ready)
+            watch_hole(t, im, q);
         atomic_store_explicit(&im->consumer, 0, memory_order_release);
         if (!ready)
             dsm_futex_wait(&q->futex, f, timeout_ms, 1);
@@ -320,10 +404,7 @@ static void discard(void *ctx, const dsm_msg_hdr *h, const void *payload)
 
 static int node_gone(shm_impl *im, int d)
 {
-    if (atomic_load(&im->nodes[d].state) == DSM_NODE_FINALIZED)
-        return 1;
-    pid_t pid = atomic_load(&im->nodes[d].pid);
-    return pid > 0 && kill(pid, 0) && errno == ESRCH;
+    return atomic_load(&im->nodes[d].state) == DSM_NODE_FINALIZED || node_dead(im, d);
 }
 
 /* Before unmapping, deliver what is still in the overflow lists: the last
@@ -394,6 +475,57 @@ int dsm_transport_shm_present(void)
     const char *s = getenv("DSM_SHM_FD");
     return s && *s;
 }
+
+/* dsmrun gives each node DSM_SHM_FD and its number in DSM_NODE. */
+static int shm_launched_as(void)
+{
+    if (!dsm_transport_shm_present())
+        return -1;
+    const char *s = getenv("DSM_NODE");
+    char *end;
+    long v = s ? strtol(s, &end, 10) : 0;
+    return s && *s && !*end && v >= 0 && v < DSM_SHM_MAX_NODES ? (int)v : 0;
+}
+
+/* dsmrun's clock at the start of the job, in the segment's header (also
+ * DSM_CLOCK_BASE_NS): one machine, one CLOCK_MONOTONIC. */
+static uint64_t shm_clock_base(dsm_transport *t)
+{
+    shm_impl *im = t->impl;
+    return im->hdr->clock_base_ns;
+}
+
+/* Holes in a queue never come from a live, well-behaved sender: this
+ * leaves one on purpose, for tests (shm_layout.h). */
+int dsm_transport_shm_reserve_only(dsm_transport *t, int dst)
+{
+    shm_impl *im = t->impl;
+    if (dst < 0 || dst >= t->nnodes || dst == t->node)
+        return -1;
+    dsm_shm_queue *q = queue_of(im, dst);
+    uint64_t pos = atomic_load_explicit(&q->tail, memory_order_relaxed);
+    for (;;) {
+        uint64_t idx = pos & im->mask;
+        uint64_t seq = atomic_load_explicit(&slot_of(im, q, idx)->seq, memory_order_acquire) + idx;
+        if (seq != pos)
+            return -1; /* full, or taken meanwhile: the test asks on an empty queue */
+        if (atomic_compare_exchange_weak_explicit(&q->tail, &pos, pos + 1, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return 0;
+    }
+}
+
+const dsm_transport_ops dsm_transport_shm_ops = {
+    .name = "shm",
+    .launcher = "dsmrun -n N",
+    .caps = DSM_TP_NEEDS_LAUNCHER,
+    .launched_as = shm_launched_as,
+    .open = dsm_transport_shm_open,
+    .attach = NULL,
+    .clock_base = shm_clock_base,
+    .mark = dsm_transport_shm_mark,
+    .abort = NULL, /* dsmrun ends the job when a node exits non-zero */
+};
 
 /* Parse a decimal int in [lo, hi] from the environment; 0 or -1. */
 static int env_int(const char *name, long lo, long hi, long *out)
@@ -517,6 +649,7 @@ dsm_transport *dsm_transport_shm_open(size_t max_payload)
     atomic_store(&im->nodes[node].pid, (int32_t)getpid());
 
     t->name = "shm";
+    t->ops = &dsm_transport_shm_ops;
     t->node = (int)node;
     t->nnodes = (int)nnodes;
     t->max_payload = im->payload;

@@ -146,4 +146,10 @@ static inline uint32_t dsm_shm_default_slots(uint32_t nnodes, uint64_t max_paylo
  * rings).  Used by tests; close() flushes them before unmapping. */
 unsigned dsm_transport_shm_pending(dsm_transport *t);
 
+/* Not part of transport.h, for tests only: reserve a slot in dst's queue and
+ * never write it, as a sender that dies in the middle of a send would; the
+ * receiver must end the job (shm.c, watch_hole).  0, or -1 when the slot at
+ * the tail is not free. */
+int dsm_transport_shm_reserve_only(dsm_transport *t, int dst);
+
 #endif

@@ -1,6 +1,17 @@
-/* transport.h - the small interface every transport (shm, mpi, verbs)
- * implements.  A message is a fixed header plus an optional payload (block
- * data).  Guarantees a transport must give:
+/* transport.h - how the nodes of a DSM job exchange messages: the interface
+ * every transport (shm, mpi, verbs) implements, in two parts.
+ *
+ * dsm_transport_ops: what a kind of transport is (one constant struct per
+ * transport file, listed in registry.c): its name (DSM_TRANSPORT=name),
+ * launch detection (was this process started by my launcher?), open, the
+ * region attach (verbs registers the region for RDMA), the job's common
+ * time base, the node's progress for the launcher's reports, how to end
+ * the whole job, and capabilities as flags the runtime asks instead of
+ * comparing names.  Adding a transport is one new file defining its ops and
+ * one line in registry.c.
+ *
+ * dsm_transport: one open transport.  A message is a fixed header plus an
+ * optional payload (block data).  Guarantees a transport must give:
  *  - messages from one sender to one receiver arrive in the order sent;
  *  - send never blocks waiting for the receiver (a full queue is absorbed by
  *    a sender-side overflow list that later polls flush), so two nodes that
@@ -34,8 +45,10 @@ typedef struct dsm_msg_hdr {
 typedef void (*dsm_msg_handler)(void *ctx, const dsm_msg_hdr *h, const void *payload);
 
 typedef struct dsm_transport dsm_transport;
+typedef struct dsm_transport_ops dsm_transport_ops;
 struct dsm_transport {
     const char *name;
+    const dsm_transport_ops *ops; /* the kind of transport this is */
     int node, nnodes;
     size_t max_payload;  /* largest payload accepted by send (>= block size) */
     /* sends the transport had to buffer because the destination queue was
@@ -60,14 +73,65 @@ struct dsm_transport {
     void *impl;
 };
 
-/* Transports.  Each returns NULL with a message on stderr when it cannot
- * start.  max_payload is the block size in bytes. */
+/* How far a node got, for the launcher's reports (a node that leaves after
+ * JOINED without FINALIZED "exited without dsm_finalize"). */
+enum { DSM_NODE_STARTED = 0, DSM_NODE_JOINED = 1, DSM_NODE_FINALIZED = 2 };
+
+/* Capabilities (dsm_transport_ops.caps). */
+enum {
+    /* Data may land in the region without passing the receiving CPU
+     * (RDMA WRITE): the home never sees it arrive, so it cannot diff it
+     * against its memory (the profile twins at the writer instead). */
+    DSM_TP_DATA_PLACED_BY_RDMA = 1u << 0,
+    /* Works only in a process its launcher started (the launcher made what
+     * the nodes share): without it DSM_TRANSPORT=name is an error rather
+     * than a job of one node. */
+    DSM_TP_NEEDS_LAUNCHER = 1u << 1,
+};
+
+struct dsm_transport_ops {
+    const char *name;     /* what DSM_TRANSPORT says */
+    const char *launcher; /* how its jobs start, for messages: "dsmrun -n N" */
+    unsigned caps;        /* DSM_TP_* */
+    /* Launch detection, from the environment only: -1 when this process was
+     * not started by this transport's launcher, else the node number the
+     * launcher gave it. */
+    int (*launched_as)(void);
+    /* NULL after one line on stderr.  block_size bounds the payloads. */
+    dsm_transport *(*open)(size_t block_size);
+    /* The region (its protocol view) is mapped: collective, once, before any
+     * send.  NULL when the transport needs nothing (verbs registers it). */
+    int (*attach)(dsm_transport *t, char *region, size_t size, size_t block_size);
+    /* The local CLOCK_MONOTONIC time (ns) of the job's time 0, the same
+     * instant on every node (dsm_wtime).  NULL: this node's dsm_init. */
+    uint64_t (*clock_base)(dsm_transport *t);
+    /* Tell the launcher how far this node got (DSM_NODE_*). */
+    void (*mark)(dsm_transport *t, int state);
+    /* End the whole job now, after dsm_fatal's line (dsm_fatal_exit).  NULL:
+     * the node's non-zero exit is enough, its launcher ends the others. */
+    void (*abort)(int code);
+};
+
+/* --- registry.c ----------------------------------------------------------- */
+/* The transports built into this library, in the order launch detection
+ * asks them; NULL-terminated. */
+extern const dsm_transport_ops *const dsm_transports[];
+/* The transport of this process: DSM_TRANSPORT=name when set, else the
+ * first built one whose launcher started the process, else none (*out =
+ * NULL: a job of one node).  0, or -1 after one line on stderr (an unknown
+ * or not-built name, or a name whose launcher did not start the process
+ * while another's did: N separate one-node jobs must not pass as one). */
+int dsm_transport_choose(const dsm_transport_ops **out);
+/* "shm, mpi, verbs": the names built, for messages. */
+const char *dsm_transport_names(void);
+
+/* --- shm.c ------------------------------------------------------------------ */
+/* The shm transport (nodes started by dsmrun on one machine); its pieces are
+ * also used alone by tests/shm_queue_test. */
+extern const dsm_transport_ops dsm_transport_shm_ops;
 dsm_transport *dsm_transport_shm_open(size_t max_payload);
 /* Is this process a node started by dsmrun (shm transport)? */
 int dsm_transport_shm_present(void);
-/* Tell the launcher how far this node got (the launcher reports a node that
- * exits without dsm_finalize). */
-enum { DSM_NODE_STARTED = 0, DSM_NODE_JOINED = 1, DSM_NODE_FINALIZED = 2 };
 void dsm_transport_shm_mark(dsm_transport *t, int state);
 
 #endif

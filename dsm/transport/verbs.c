@@ -352,6 +352,7 @@ static int verbs_poll(dsm_transport *t, dsm_msg_handler handler, void *ctx, int 
 static void verbs_wait(dsm_transport *t, int timeout_ms)
 {
     verbs_impl *im = t->impl;
+    dsm_transport_mpi_watch_peers(im->boot);
     pthread_mutex_lock(&im->rlock);
     /* arm first, then look: a completion that arrives after the look
      * raises an event on the channel, so the sleep below cannot miss it */
@@ -469,6 +470,18 @@ static void verbs_close(dsm_transport *t)
 }
 
 dsm_transport *dsm_transport_verbs_boot(dsm_transport *t) { return ((verbs_impl *)t->impl)->boot; }
+
+/* MPI, the bootstrap, gives the clock base and watches the node for the
+ * launcher, exactly as for the mpi transport. */
+static uint64_t verbs_clock_base(dsm_transport *t)
+{
+    return dsm_transport_mpi_clock_base(dsm_transport_verbs_boot(t));
+}
+
+static void verbs_mark(dsm_transport *t, int state)
+{
+    dsm_transport_mpi_mark(dsm_transport_verbs_boot(t), state);
+}
 
 /* ---- opening ---- */
 
@@ -639,6 +652,7 @@ dsm_transport *dsm_transport_verbs_open(size_t max_payload)
     pthread_mutex_init(&im->slock, NULL);
     pthread_mutex_init(&im->rlock, NULL);
     t->name = "verbs";
+    t->ops = &dsm_transport_verbs_ops;
     t->node = boot->node;
     t->nnodes = boot->nnodes;
     t->max_payload = max_payload;
@@ -769,3 +783,16 @@ int dsm_transport_verbs_attach(dsm_transport *t, char *region, size_t size, size
     MPI_Barrier(MPI_COMM_WORLD);
     return 0;
 }
+
+const dsm_transport_ops dsm_transport_verbs_ops = {
+    .name = "verbs",
+    .launcher = "mpirun -np N",
+    /* blocks come by RDMA WRITE straight into the region */
+    .caps = DSM_TP_DATA_PLACED_BY_RDMA,
+    .launched_as = dsm_transport_mpi_launched_as, /* MPI is the bootstrap */
+    .open = dsm_transport_verbs_open,
+    .attach = dsm_transport_verbs_attach,
+    .clock_base = verbs_clock_base,
+    .mark = verbs_mark,
+    .abort = dsm_transport_mpi_abort,
+};

@@ -15,6 +15,8 @@
 #define DSM_HAVE_VERBS 1
 #endif
 
+extern const dsm_transport_ops dsm_transport_verbs_ops;
+
 /* Start MPI, open the RDMA device (DSM_VERBS_DEVICE, else the first one;
  * port DSM_VERBS_IB_PORT, else 1; GID index DSM_VERBS_GID_INDEX, else 0),
  * create one QP per peer.  NULL after one line on stderr (every node

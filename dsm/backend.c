@@ -1,0 +1,207 @@
+/* backend.c - the public calls of dsm.h, each one indirect call to the
+ * backend chosen at dsm_init (backend.h), the registry of backends, and the
+ * stand-ins that answer before dsm_init and after dsm_finalize with the
+ * API's one-line errors. */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+
+#include "backend.h"
+#include "dsm.h"
+#include "error.h"
+
+/* In the order dsm_init asks them; the last one is taken when no other
+ * wants the process. */
+static const dsm_backend *const backends[] = {
+    &dsm_backend_sim,
+    &dsm_backend_runtime,
+};
+#define NBACKENDS (sizeof backends / sizeof backends[0])
+
+/* --- before dsm_init --------------------------------------------------------- */
+
+static int before_init(int *argc, char ***argv)
+{
+    const dsm_backend *b = backends[NBACKENDS - 1];
+    for (size_t i = 0; i + 1 < NBACKENDS; i++)
+        if (backends[i]->wanted()) {
+            b = backends[i];
+            break;
+        }
+    int rc = b->init(argc, argv);
+    if (rc == 0)
+        dsm_backend_now = b;
+    return rc;
+}
+
+
+static void before_finalize(void) { dsm_fatal("dsm_finalize", "called before dsm_init"); }
+static int before_node(void) { dsm_fatal("dsm_node", "called before dsm_init"); }
+static int before_nodes(void) { dsm_fatal("dsm_nodes", "called before dsm_init"); }
+static void *before_alloc(size_t size, const char *name, uintptr_t site)
+{
+    (void)size, (void)name, (void)site;
+    dsm_fatal("dsm_alloc", "called before dsm_init");
+}
+static void *before_malloc(size_t size, const char *name, uintptr_t site)
+{
+    (void)size, (void)name, (void)site;
+    dsm_fatal("dsm_malloc", "called before dsm_init");
+}
+static void before_free(void *p)
+{
+    (void)p;
+    dsm_fatal("dsm_free", "called before dsm_init");
+}
+static void before_barrier(void) { dsm_fatal("dsm_barrier", "called before dsm_init"); }
+static void before_lock(unsigned id)
+{
+    (void)id;
+    dsm_fatal("dsm_lock", "called before dsm_init");
+}
+static void before_unlock(unsigned id)
+{
+    (void)id;
+    dsm_fatal("dsm_unlock", "called before dsm_init");
+}
+static double before_wtime(void) { dsm_fatal("dsm_wtime", "called before dsm_init"); }
+static size_t before_block_size(void) { dsm_fatal("dsm_block_size", "called before dsm_init"); }
+static unsigned before_lock_count(void) { dsm_fatal("dsm_lock_count", "called before dsm_init"); }
+static int before_home_of(const void *p)
+{
+    (void)p;
+    dsm_fatal("dsm_home_of", "called before dsm_init");
+}
+static long before_block_index(const void *p)
+{
+    (void)p;
+    dsm_fatal("dsm_block_index", "called before dsm_init");
+}
+/* natively (no dsm_init at all) and on the DSM the measured section is nothing */
+static void no_section(void) {}
+
+static const dsm_backend not_started = {
+    .name = "before dsm_init",
+    .init = before_init,
+    .finalize = before_finalize,
+    .node = before_node,
+    .nodes = before_nodes,
+    .alloc = before_alloc,
+    .malloc = before_malloc,
+    .free = before_free,
+    .barrier = before_barrier,
+    .lock = before_lock,
+    .unlock = before_unlock,
+    .wtime = before_wtime,
+    .block_size = before_block_size,
+    .lock_count = before_lock_count,
+    .home_of = before_home_of,
+    .block_index = before_block_index,
+    .section_begin = no_section,
+    .section_end = no_section,
+};
+
+/* --- after the runtime's dsm_finalize ---------------------------------------- */
+
+static int after_init(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    fprintf(stderr, "dsm: node %d: dsm_init: called twice\n", dsm_error_node);
+    errno = EALREADY;
+    return -1;
+}
+static void after_finalize(void) { dsm_fatal("dsm_finalize", "called after dsm_finalize"); }
+static int after_node(void) { dsm_fatal("dsm_node", "called after dsm_finalize"); }
+static int after_nodes(void) { dsm_fatal("dsm_nodes", "called after dsm_finalize"); }
+static void *after_alloc(size_t size, const char *name, uintptr_t site)
+{
+    (void)size, (void)name, (void)site;
+    dsm_fatal("dsm_alloc", "called after dsm_finalize");
+}
+static void *after_malloc(size_t size, const char *name, uintptr_t site)
+{
+    (void)size, (void)name, (void)site;
+    dsm_fatal("dsm_malloc", "called after dsm_finalize");
+}
+static void after_free(void *p)
+{
+    (void)p;
+    dsm_fatal("dsm_free", "called after dsm_finalize");
+}
+static void after_barrier(void) { dsm_fatal("dsm_barrier", "called after dsm_finalize"); }
+static void after_lock(unsigned id)
+{
+    (void)id;
+    dsm_fatal("dsm_lock", "called after dsm_finalize");
+}
+static void after_unlock(unsigned id)
+{
+    (void)id;
+    dsm_fatal("dsm_unlock", "called after dsm_finalize");
+}
+static double after_wtime(void) { dsm_fatal("dsm_wtime", "called after dsm_finalize"); }
+static size_t after_block_size(void) { dsm_fatal("dsm_block_size", "called after dsm_finalize"); }
+static unsigned after_lock_count(void) { dsm_fatal("dsm_lock_count", "called after dsm_finalize"); }
+static int after_home_of(const void *p)
+{
+    (void)p;
+    dsm_fatal("dsm_home_of", "called after dsm_finalize");
+}
+static long after_block_index(const void *p)
+{
+    (void)p;
+    dsm_fatal("dsm_block_index", "called after dsm_finalize");
+}
+
+static const dsm_backend finished = {
+    .name = "after dsm_finalize",
+    .init = after_init,
+    .finalize = after_finalize,
+    .node = after_node,
+    .nodes = after_nodes,
+    .alloc = after_alloc,
+    .malloc = after_malloc,
+    .free = after_free,
+    .barrier = after_barrier,
+    .lock = after_lock,
+    .unlock = after_unlock,
+    .wtime = after_wtime,
+    .block_size = after_block_size,
+    .lock_count = after_lock_count,
+    .home_of = after_home_of,
+    .block_index = after_block_index,
+    .section_begin = no_section,
+    .section_end = no_section,
+};
+
+const dsm_backend *dsm_backend_now = &not_started;
+
+void dsm_backend_finished(void) { dsm_backend_now = &finished; }
+
+/* --- the API ------------------------------------------------------------------- */
+
+int dsm_init(int *argc, char ***argv) { return dsm_backend_now->init(argc, argv); }
+void dsm_finalize(void) { dsm_backend_now->finalize(); }
+int dsm_node(void) { return dsm_backend_now->node(); }
+int dsm_nodes(void) { return dsm_backend_now->nodes(); }
+void *dsm_alloc(size_t size, const char *name)
+{
+    return dsm_backend_now->alloc(size, name, (uintptr_t)__builtin_return_address(0));
+}
+void *dsm_malloc(size_t size, const char *name)
+{
+    return dsm_backend_now->malloc(size, name, (uintptr_t)__builtin_return_address(0));
+}
+void dsm_free(void *p) { dsm_backend_now->free(p); }
+void dsm_barrier(void) { dsm_backend_now->barrier(); }
+void dsm_lock(unsigned id) { dsm_backend_now->lock(id); }
+void dsm_unlock(unsigned id) { dsm_backend_now->unlock(id); }
+double dsm_wtime(void) { return dsm_backend_now->wtime(); }
+size_t dsm_block_size(void) { return dsm_backend_now->block_size(); }
+unsigned dsm_lock_count(void) { return dsm_backend_now->lock_count(); }
+int dsm_home_of(const void *p) { return dsm_backend_now->home_of(p); }
+long dsm_block_index(const void *p) { return dsm_backend_now->block_index(p); }
+void dsm_sim_section_begin(void) { dsm_backend_now->section_begin(); }
+void dsm_sim_section_end(void) { dsm_backend_now->section_end(); }
+const char *dsm_version(void) { return DSM_VERSION; }
