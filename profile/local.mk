@@ -1,5 +1,8 @@
 # profile/: the data-centric profile and the statistics of simulated
 # machines, written at dsm_finalize and rendered by dsmprof.
+#   records.c           one node's profile records on the wire (written by
+#                       every node, checked and decoded at node 0)
+#   aggregate.c         node 0 builds the profile from the records (pure)
 #   profile_write.c     the dsm-profile/1 file (json-c) and the exit summary
 #                       (doc/profile-format.md)
 #   simprof.c           attaches the collectors to a simulated machine and
@@ -9,6 +12,14 @@
 #                       summary and dsmprof share it (libdsmadvice.la)
 #   dsmprof*.c, html.c  the dsmprof command (dsmprof.1)
 AM_CPPFLAGS += -I$(top_srcdir)/profile $(JSON_C_CFLAGS) $(LIBDW_CFLAGS)
+
+# records and aggregation: pure, built without dsm/ on the include path so
+# the layering holds by construction
+noinst_LTLIBRARIES += libdsmprofile.la
+libdsmprofile_la_SOURCES = profile/records.h profile/records.c \
+	profile/aggregate.h profile/aggregate.c
+libdsmprofile_la_CPPFLAGS = -I$(top_srcdir)/protocol -I$(top_srcdir)/profile
+libdsm_internal_la_LIBADD += libdsmprofile.la
 
 libdsm_internal_la_SOURCES += profile/profile.h profile/profile_write.c \
 	profile/simprof.h profile/simprof.c profile/simprof_json.c \
