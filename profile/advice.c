@@ -10,6 +10,7 @@
  * the findings are printed on terminals (dsmprof advice, the exit summary),
  * so a name's control bytes are spelled \xNN (ptext.h). */
 #include "advice.h"
+#include "growable.h"
 #include "pjson.h"
 #include "ptext.h"
 #include "pschema.h"
@@ -127,16 +128,10 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
             b->n += (size_t)k;
             return;
         }
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        while (cap < b->n + (size_t)k + 1)
-            cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
+        if (GROWABLE_RESERVE(b->s, b->cap, b->n + (size_t)k + 1)) {
             b->oom = 1;
             return;
         }
-        b->s = s;
-        b->cap = cap;
     }
 }
 
@@ -175,16 +170,8 @@ static void push(flist *l, advice_kind kind, int depth, const char *hyp, const c
                          seconds,   sb_take(head), sb_take(ev), sb_take(sug) };
     if (!f.hypothesis || !f.focus || !f.headline || !f.evidence || !f.suggestion)
         l->oom = 1;
-    if (!l->oom && l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        advice_finding *v = realloc(l->v, cap * sizeof *v);
-        if (v) {
-            l->v = v;
-            l->cap = cap;
-        } else {
-            l->oom = 1;
-        }
-    }
+    if (!l->oom && l->n == l->cap && GROWABLE_RESERVE(l->v, l->cap, l->n + 1))
+        l->oom = 1;
     if (l->oom) {
         advice_free(&f, 1);
         return;

@@ -1,10 +1,10 @@
 /* profile.h - the data-centric profile as plain data, and its writers.
  *
- * The runtime (dsm/prof/prof.c) gathers what every node saw and fills a
- * profile_input: structures (named, by allocation site, or unnamed), their
+ * Node 0 builds a profile_input from what every node recorded
+ * (aggregate.c): structures (named, by allocation site, or unnamed), their
  * Figure 3 counters, patterns, miss causes and false-sharing evidence,
- * procedures and (procedure, structure) pairs.  This layer only turns that
- * into the dsm-profile/1 JSON file (doc/profile-format.md) and the short
+ * procedures and (procedure, structure) pairs.  The writer here only turns
+ * it into the dsm-profile/1 JSON file (doc/profile-format.md) and the short
  * summary printed at exit.  Layering: profile/ includes protocol/ headers,
  * never dsm/ ones, so the types here are all it is given. */
 #ifndef DSM_PROFILE_H

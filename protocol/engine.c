@@ -4,6 +4,7 @@
  * state.  Messages to this node itself are handled inside, after the event
  * that produced them, so a home's own accesses need no transport. */
 #include "engine_internal.h"
+#include "growable.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -25,14 +26,8 @@ void proto_actions_free(proto_actions *a)
  * forwarding) and was a third of a simulated machine's time. */
 static proto_action *emit_slot(proto_actions *out)
 {
-    if (out->n == out->cap) {
-        size_t cap = out->cap ? out->cap * 2 : 16;
-        proto_action *v = realloc(out->v, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        out->v = v;
-        out->cap = cap;
-    }
+    if (out->n == out->cap && GROWABLE_RESERVE(out->v, out->cap, out->n + 1))
+        return NULL;
     return &out->v[out->n++];
 }
 

@@ -8,6 +8,7 @@ libdsmproto_la_SOURCES = \
 	protocol/sharers_list.h protocol/sharers_list.c \
 	protocol/engine.c protocol/table.c protocol/names.c protocol/augment.c \
 	protocol/engine_internal.h \
-	protocol/counters.h protocol/counters.c
+	protocol/counters.h protocol/counters.c \
+	protocol/growable.h
 
 include protocol/sim/local.mk

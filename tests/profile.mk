@@ -26,3 +26,27 @@ tests_diff_unit_SOURCES = tests/diff_unit.c dsm/prof/diff.c
 tests_diff_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_diff_unit_LDADD = $(CHECK_LIBS)
 TESTS += tests/diff_unit
+#   aggregate_unit node 0's aggregation (profile/aggregate.c) on synthetic
+#                  nodes, checked exactly: structures, causes, false-sharing
+#                  verdicts, pair ranking, timeslices; and the records'
+#                  reader (profile/records.c) refusing truncated and corrupt
+#                  bytes with a reason
+if HAVE_CHECK
+check_PROGRAMS += tests/aggregate_unit
+tests_aggregate_unit_SOURCES = tests/aggregate_unit.c profile/profile_write.c
+tests_aggregate_unit_CPPFLAGS = -I$(top_srcdir)/protocol -I$(top_srcdir)/profile $(JSON_C_CFLAGS)
+tests_aggregate_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_aggregate_unit_LDADD = libdsmaggregate.la libdsmprofile.la libdsmproto.la $(JSON_C_LIBS) $(CHECK_LIBS)
+TESTS += tests/aggregate_unit
+endif
+#   fuzz_records.sh  libFuzzer on the records' reader and the aggregation of
+#                  what it accepts (tests/fuzz_records.c; skipped without
+#                  clang/libFuzzer; make fuzz-records runs it for 60 s)
+TESTS += tests/fuzz_records.sh
+EXTRA_DIST += tests/fuzz_records.sh tests/fuzz_records.c
+CLEANFILES += tests/fuzz_records
+
+fuzz-records:
+	top_builddir=$(top_builddir) srcdir=$(srcdir) FUZZ_SECONDS=$${FUZZ_SECONDS:-60} \
+	    $(SHELL) $(srcdir)/tests/fuzz_records.sh
+.PHONY: fuzz-records

@@ -41,4 +41,12 @@ tests_pattern_unit_SOURCES = tests/pattern_unit.c
 tests_pattern_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_pattern_unit_LDADD = libdsmproto.la $(CHECK_LIBS)
 TESTS += tests/pattern_unit
+
+# growable_unit: the growable array every layer uses (protocol/growable.h):
+# doubling, contents kept, overflow and out of memory refused
+check_PROGRAMS += tests/growable_unit
+tests_growable_unit_SOURCES = tests/growable_unit.c
+tests_growable_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_growable_unit_LDADD = $(CHECK_LIBS)
+TESTS += tests/growable_unit
 endif

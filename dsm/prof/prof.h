@@ -1,9 +1,11 @@
-/* prof.h - the runtime side of the data-centric profile (issue 4): names of
- * data structures (by name, or by allocation site and call path), miss
- * causes per (node, block), the faulting instruction of every miss, twins
- * and diffs of write-granted blocks (false sharing at the byte level), and
- * at dsm_finalize the gathering at node 0 (inside dsm/stats.c's gather) and
- * the profile file written through profile/.
+/* prof.h - the runtime side of the data-centric profile: names of data
+ * structures (by name, or by allocation site and call path), miss causes
+ * per (node, block), the faulting instruction of every miss, twins and
+ * diffs of write-granted blocks (false sharing at the byte level), all
+ * recorded by prof.c; at dsm_finalize every node's records serialized
+ * (ship.c, format profile/records.h) and gathered at node 0 inside
+ * dsm/stats.c's gather, where profile/aggregate.c builds the profile and
+ * profile/profile_write.c writes it.
  *
  * rt->prof is NULL when DSM_PROFILE=off: every hook is then one branch in
  * the caller.  The hooks called with eng_lock held say so. */

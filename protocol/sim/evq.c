@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "growable.h"
+
 void sim_evq_init(sim_evq *q)
 {
     q->heap = NULL;
@@ -23,14 +25,8 @@ static inline int before(const sim_event *a, const sim_event *b)
 
 int sim_evq_push(sim_evq *q, const sim_event *e)
 {
-    if (q->n == q->cap) {
-        size_t cap = q->cap ? q->cap * 2 : 256;
-        sim_event *h = realloc(q->heap, cap * sizeof *h);
-        if (!h)
-            return -1;
-        q->heap = h;
-        q->cap = cap;
-    }
+    if (q->n == q->cap && GROWABLE_RESERVE(q->heap, q->cap, q->n + 1))
+        return -1;
     sim_event ev = *e;
     ev.seq = q->next_seq++;
     size_t i = q->n++;

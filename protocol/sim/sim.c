@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "growable.h"
 #include "proto.h"
 #include "sim/cache.h"
 #include "sim/evq.h"
@@ -111,7 +112,8 @@ struct sim_machine {
     uint64_t npages;
     char **bin_names;
     sim_bin_range *bins;     /* sorted by start */
-    int nbins, bins_cap;
+    int nbins;
+    size_t bins_cap, names_cap;
     sim_collector collectors[SIM_MAX_COLLECTORS];
     int ncollectors;
     sim_time now;
@@ -491,18 +493,9 @@ int sim_place(sim_machine *m, uintptr_t addr, size_t len, int home)
 
 int sim_bin(sim_machine *m, uintptr_t addr, size_t len, const char *name)
 {
-    if (m->nbins == m->bins_cap) {
-        int cap = m->bins_cap ? m->bins_cap * 2 : 16;
-        sim_bin_range *b = realloc(m->bins, (size_t)cap * sizeof *b);
-        if (!b)
-            return -1;
-        m->bins = b;
-        char **n = realloc(m->bin_names, (size_t)cap * sizeof *n);
-        if (!n)
-            return -1;
-        m->bin_names = n;
-        m->bins_cap = cap;
-    }
+    if (GROWABLE_RESERVE(m->bins, m->bins_cap, (size_t)m->nbins + 1) ||
+        GROWABLE_RESERVE(m->bin_names, m->names_cap, (size_t)m->nbins + 1))
+        return -1;
     char *copy = strdup(name ? name : "");
     if (!copy)
         return -1;
