@@ -12,7 +12,7 @@ noinst_PROGRAMS += apps/particles
 apps_particles_SOURCES = apps/particles.c
 apps_particles_LDADD = libdsm.la -lm
 EXTRA_DIST += doc/case-study.md
-# Issue 6 applications (doc/apps.md): SPLASH-2-style kernels and the MemSpy
+# The simulated-machine applications (doc/apps.md): SPLASH-2-style kernels and the MemSpy
 # examples; shared helpers in apps/app_util.h.  Built with dsmcc's
 # instrumentation (DSMCC_CFLAGS, dsm/simfront/local.mk: load/store and procedure
 # entry/exit hooks served by libdsm), so one binary runs natively, on the

@@ -1,4 +1,4 @@
-/* mm.c - MemSpy's blocked matrix multiply (004_5f04a0a2c299bd7c.txt,
+/* mm.c - MemSpy's blocked matrix multiply (MemSpy,
  * section 3.1, Figure 3.1): Z = Z + X * Y with the loops
  *     for kk (by B) for jj (by B) for i for k in [kk, kk+B) { r = X[i][k];
  *         for j in [jj, jj+B) Z[i][j] += r * Y[k][j]; }

@@ -1,5 +1,5 @@
 /* slots.c - per-processor 4-byte slots packed in one cache line, the false
- * sharing MemSpy found in LocusRoute (004_5f04a0a2c299bd7c.txt, App. A.2):
+ * sharing MemSpy found in LocusRoute (MemSpy, App. A.2):
  * `RouteFreeListHead[MAXPROCS]` holds one 4-byte free-list head per
  * processor, so 8 processors' heads share a 32-byte line, and every
  * processor updating only its own head still invalidates everyone else's

@@ -3,7 +3,7 @@
  * upgrades on blocks homed at node 0, with the profile's recording
  * alternately on and off (dsm_prof_record) round after round, so that the
  * machine's drifts (a shared 2-core VM) hit both columns alike.  "on" is all
- * of issue 4's runtime work: miss causes, the faulting instruction per
+ * of the profile's runtime work: miss causes, the faulting instruction per
  * block, timeslices, twins at write grants and the diffs of write epochs.
  * Run: dsmrun -n 2 bench/bench_profile_miss [blocks] [pairs]
  * (the profile must be on: DSM_PROFILE not "off"). */

@@ -1,4 +1,4 @@
-/* bench_sim.c - the speed of the simulated machines (issue 6): simulated
+/* bench_sim.c - the speed of the simulated machines: simulated
  * references per second and the slowdown of a simulated run against the
  * native run of the same binary.  Targets: full statistics at most 30x
  * native, time sampling at most 10x (MemSpy reached 30-50x and 8-25x).

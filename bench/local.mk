@@ -2,7 +2,7 @@
 #   make bench        build them
 #   make run-bench    run them and print their tables
 EXTRA_PROGRAMS = bench/bench_core bench/bench_patterns bench/bench_profile bench/bench_profile_miss
-# bench_sim: simulated machines against the native run (issue 6), the apps as child jobs
+# bench_sim: simulated machines against the native run, the apps as child jobs
 EXTRA_PROGRAMS += bench/bench_sim
 bench_bench_sim_SOURCES = bench/bench_sim.c bench/bench_util.h bench/bench_util.c
 # bench_hooks: the native cost of dsmcc's hooks (built with the instrumentation)
@@ -33,7 +33,7 @@ run-bench: bench dsmrun apps/jacobi apps/matmul apps/particles apps/fft apps/lu 
 	$(top_builddir)/bench/bench_sim
 .PHONY: bench run-bench
 
-# issue 5: shm and mpi side by side (bench/bench_transport.sh), with a plain
+# bench_transport: shm and mpi side by side (bench/bench_transport.sh), with a plain
 # MPI round trip of one block; needs MPI for the mpi column.
 EXTRA_DIST += bench/bench_transport.sh bench/bench_transport.c
 if HAVE_MPI

@@ -6,8 +6,11 @@
 
 #include <stdnoreturn.h>
 
-/* "dsm: node N: call: message" and _exit(1).  Safe enough to call from the
- * fault handler (writes with write(2), no stdio). */
+/* "dsm: node N: call: message" and _exit(1).  The line is formatted in a
+ * stack buffer and written with one write(2), so the lines of several
+ * nodes never interleave; stdout is flushed first so the error comes last.
+ * Not async-signal-safe (snprintf, fflush): the fault handler calls it only
+ * to end the job. */
 noreturn void dsm_fatal(const char *call, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

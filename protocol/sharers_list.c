@@ -1,5 +1,5 @@
 /* sharers_list.c - dynamic pointer allocation (FLASH's directory, [Sim92] in
- * 000_2c9235d232d2914d.txt section 3.1.2) behind dsm_sharers_ops.
+ * FlashPoint, section 3.1.2) behind dsm_sharers_ops.
  *
  * Storage: each sharer set owns a small pool of pointer entries {node, link}
  * with a free list; the set's members are a singly linked list threaded

@@ -3,7 +3,7 @@
  *
  * A directory entry keeps its sharers as a linked list of pointer entries
  * (node id + link) taken from a pool with a free list, as FLASH's MAGIC keeps
- * them in the home's memory (000_2c9235d232d2914d.txt, 3.1.2: "a link field
+ * them in the home's memory (FlashPoint, section 3.1.2: "a link field
  * which is the head of a linked list of sharers").  The protocol outcome is
  * the same as with the bit vector (same members, same next() order); the
  * difference is cost: every operation walks the list, and the walk length is

@@ -1,6 +1,6 @@
 #!/bin/sh
 # flash_apps.sh - FlashPoint's accuracy and overhead claims on the simulated
-# FLASH machine (000_2c9235d232d2914d.txt, Tables 1-3, Table 5 and Figure 5):
+# FLASH machine (FlashPoint, Tables 1-3, Table 5 and Figure 5):
 # FFT, LU, radix and the stencil (ocean) run on 4 processors (small sizes) with
 # --machine=flash,fp_mode=control, dp, noproc and proc, and each monitored run
 # is checked against the control with `dsmprof flashpoint RUN CONTROL

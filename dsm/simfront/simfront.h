@@ -1,4 +1,4 @@
-/* simfront.h - the execution front end of the simulated machines (issue 6):
+/* simfront.h - the execution front end of the simulated machines:
  * how a program compiled by dsmcc runs as P simulated processors inside one
  * process.  Internal to libdsm.
  *

@@ -1,5 +1,5 @@
 /* flash.c - timing model of the Stanford FLASH multiprocessor with its MAGIC
- * protocol processor (PP), as FlashPoint ran on it (000_2c9235d232d2914d.txt,
+ * protocol processor (PP), as FlashPoint ran on it (FlashPoint,
  * "the paper" below; line numbers refer to that file).  Implements
  * sim_timing_flash (timing.h): the machine core asks it what each message
  * costs on the network and what each handler costs on the PP of the node it

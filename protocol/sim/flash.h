@@ -1,4 +1,4 @@
-/* flash.h - the FLASH machine's timing model (000_2c9235d232d2914d.txt,
+/* flash.h - the FLASH machine's timing model (FlashPoint,
  * section 3.1) behind protocol/sim/timing.h, and what tests and reports may
  * ask it directly: the handler classes of the MAGIC protocol processor, their
  * costs, and per-class counts of what the handlers cost during a run.

@@ -1,4 +1,4 @@
-/* flashpoint.h - FlashPoint's statistics (000_2c9235d232d2914d.txt, section
+/* flashpoint.h - FlashPoint's statistics (FlashPoint, section
  * 3.1.3 and Table 3) collected from a simulated machine's misses.
  *
  * FLASH's FlashPoint protocol keeps, per procedure and per data bin, the

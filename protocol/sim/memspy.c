@@ -194,7 +194,7 @@ uint64_t memspy_replacements(const memspy *ms, int evicted, int evicting)
 
 memspy_rate memspy_eq61(uint64_t known_hits, uint64_t known_misses, uint64_t unknown)
 {
-    /* Eq. 6.1 of 004_5f04a0a2c299bd7c.txt (section 6.2.2): with mu the share
+    /* Eq. 6.1 of MemSpy (section 6.2.2): with mu the share
      * of the U unknown references that are misses, m_s = (Mk + mu U) / (Hk +
      * Mk + U); mu = 0.5 gives the estimate, mu in [0, 1] the symmetric bound. */
     memspy_rate r = { 0.0, 0.0 };

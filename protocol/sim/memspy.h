@@ -1,8 +1,8 @@
-/* memspy.h - MemSpy's statistics over a simulated machine (issue 6).
+/* memspy.h - MemSpy's statistics over a simulated machine.
  *
  * A pure collector (no I/O, no clocks) fed with the sim_miss records a
  * machine reports through sim_on_miss (sim.h).  It keeps, as MemSpy does
- * (004_5f04a0a2c299bd7c.txt, Ch. 4), one set of counters per (procedure,
+ * (MemSpy, Ch. 4), one set of counters per (procedure,
  * data bin): read and write misses, upgrades, stall cycles, the cause of each
  * miss (4.2.7: cold, replacement, invalidation, unknown) and, for
  * invalidation misses, true versus false sharing; and per bin the causes of

@@ -1,4 +1,4 @@
-/* sim.h - simulated machines driven by the protocol engine (issue 6).
+/* sim.h - simulated machines driven by the protocol engine.
  *
  * A sim_machine is P simulated processors, each with a cache model and a
  * node of the same coherence engine the DSM runs (protocol/proto.h): one

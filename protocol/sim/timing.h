@@ -1,4 +1,4 @@
-/* timing.h - the timing model a simulated machine implements (issue 6).
+/* timing.h - the timing model a simulated machine implements.
  *
  * The machine core (sim.c) owns the caches, the event queue and the engines;
  * a timing model only answers "how many cycles": it never changes protocol
@@ -24,7 +24,7 @@
  *    call that produced them charges.
  *
  * A model is registered in sim_timing_models[] (machines.c) by name; the
- * FLASH model (protocol/sim/flash.c, built from flash.mk) is listed there too.
+ * FLASH model (protocol/sim/flash.c) is listed there too.
  *
  * Machine-specific options ("miss_cycles=60") reach the model through
  * set(); sim_params_set() validates them with set(NULL, ...) and keeps them
@@ -111,7 +111,7 @@ typedef struct sim_timing_ops {
 extern const sim_timing_ops *const sim_timing_models[];
 const sim_timing_ops *sim_timing_find(const char *name);
 
-/* Built-in models (uniform.c, numa.c) and the FLASH model (flash.c). */
+/* The fixed-latency models (fixed.c: uniform, numa) and FLASH (flash.c). */
 extern const sim_timing_ops sim_timing_uniform;
 extern const sim_timing_ops sim_timing_numa;
 extern const sim_timing_ops sim_timing_flash;
