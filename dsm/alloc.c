@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "growable.h"
 #include "node.h"
 
 typedef struct extent {
@@ -38,14 +39,8 @@ typedef struct dsm_heap {
 
 static int vec_insert(extent **v, size_t *n, size_t *cap, size_t at, extent x)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 64;
-        extent *nv = realloc(*v, c * sizeof *nv);
-        if (!nv)
-            return -1;
-        *v = nv;
-        *cap = c;
-    }
+    if (growable_reserve(v, cap, *n + 1, sizeof **v))
+        return -1;
     memmove(*v + at + 1, *v + at, (*n - at) * sizeof **v);
     (*v)[at] = x;
     (*n)++;

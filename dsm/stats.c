@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "growable.h"
 #include "futex.h"
 #include "node.h"
 
@@ -177,14 +178,8 @@ uint64_t dsm_stats_table_total(const dsm_stats_table *t, int metric)
 
 static int table_add_pattern(dsm_stats_table *t, const dsm_stats_pattern *p)
 {
-    if (t->npat == t->pat_cap) {
-        size_t cap = t->pat_cap ? t->pat_cap * 2 : 64;
-        dsm_stats_pattern *v = realloc(t->pat, cap * sizeof *v);
-        if (!v)
-            return -1;
-        t->pat = v;
-        t->pat_cap = cap;
-    }
+    if (GROWABLE_RESERVE(t->pat, t->pat_cap, t->npat + 1))
+        return -1;
     t->pat[t->npat++] = *p;
     return 0;
 }

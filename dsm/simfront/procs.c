@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "growable.h"
 #include "simfront.h"
 #include "symbols.h"
 
@@ -73,14 +74,8 @@ static int fn_id(uintptr_t fn)
             return fn_table[j].id;
         j = (j + 1) & (fn_cap - 1);
     }
-    if (fn_count == fn_of_id_cap) {
-        size_t c = fn_of_id_cap ? fn_of_id_cap * 2 : 256;
-        uintptr_t *v = realloc(fn_of_id, c * sizeof *v);
-        if (!v)
-            out_of_memory();
-        fn_of_id = v;
-        fn_of_id_cap = c;
-    }
+    if (fn_count == fn_of_id_cap && GROWABLE_RESERVE(fn_of_id, fn_of_id_cap, fn_count + 1))
+        out_of_memory();
     int id = (int)fn_count++;
     fn_of_id[id] = fn;
     fn_table[j].fn = fn;
