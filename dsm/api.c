@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
 #include "dsm.h"
 #include "error.h"
 #include "futex.h"
@@ -151,6 +152,13 @@ int dsm_init(int *argc, char ***argv)
         errno = EINVAL;
         return -1;
     }
+    if (!dsm_blk_checked && rt->cfg.block_size < rt->cfg.page_size) {
+        fprintf(stderr, "dsm: node ?: dsm_init: DSM_BLOCK_SIZE=%zu is below the page size (%zu): "
+                        "blocks that small need block mode (compile with dsmcc --dsm)\n",
+                rt->cfg.block_size, rt->cfg.page_size);
+        errno = EINVAL;
+        return -1;
+    }
     rt->self = 0;
     rt->nnodes = 1;
     const char *which = pick_transport();
@@ -206,6 +214,10 @@ int dsm_init(int *argc, char ***argv)
     }
     dsm_g = rt;
     dsm_fault_install(rt);
+    if (dsm_blk_start(rt)) {
+        errno = ENOMEM;
+        return -1;
+    }
     if (rt->tp)
         mark(rt->tp, DSM_NODE_JOINED);
     rt->initialized = 1;

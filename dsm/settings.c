@@ -52,9 +52,11 @@ int dsm_config_load(dsm_config *cfg, const char *prefix)
 
     if ((s = getenv("DSM_BLOCK_SIZE")) && *s) {
         size_t v;
-        if (dsm_parse_size(s, &v) || !is_pow2(v) || v < cfg->page_size || v > ((size_t)1 << 24)) {
-            fprintf(stderr, "%s: DSM_BLOCK_SIZE=%s is not a power-of-two multiple of the page size "
-                            "(%zu) up to 16M\n", prefix, s, cfg->page_size);
+        /* below the page size only in block mode (dsm_init checks that) */
+        if (dsm_parse_size(s, &v) || !is_pow2(v) || v < 32 || v > ((size_t)1 << 24)) {
+            fprintf(stderr, "%s: DSM_BLOCK_SIZE=%s is not a power of two from 32 up to 16M "
+                            "(page mode: a multiple of the page size, %zu)\n", prefix, s,
+                    cfg->page_size);
             return -1;
         }
         cfg->block_size = v;
@@ -68,11 +70,12 @@ int dsm_config_load(dsm_config *cfg, const char *prefix)
         }
         cfg->region_size = v;
     }
-    cfg->region_size = (cfg->region_size + cfg->block_size - 1) / cfg->block_size * cfg->block_size;
+    size_t unit = cfg->block_size > cfg->page_size ? cfg->block_size : cfg->page_size;
+    cfg->region_size = (cfg->region_size + unit - 1) / unit * unit;
     if ((s = getenv("DSM_REGION_ADDR")) && *s) {
         size_t v;
-        if (dsm_parse_size(s, &v) || v % cfg->block_size) {
-            fprintf(stderr, "%s: DSM_REGION_ADDR=%s is not an address aligned to the block size\n",
+        if (dsm_parse_size(s, &v) || v % unit) {
+            fprintf(stderr, "%s: DSM_REGION_ADDR=%s is not an address aligned to the block and page size\n",
                     prefix, s);
             return -1;
         }

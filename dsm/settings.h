@@ -9,7 +9,7 @@
 
 typedef struct dsm_config {
     size_t page_size;
-    size_t block_size;       /* DSM_BLOCK_SIZE: power-of-two multiple of the page */
+    size_t block_size;       /* DSM_BLOCK_SIZE: power of two; page multiple in page mode */
     size_t region_size;      /* DSM_REGION_SIZE: bytes of shared address space */
     uintptr_t region_addr;   /* DSM_REGION_ADDR: same virtual address on every node */
     unsigned locks;          /* DSM_LOCKS: number of global locks */
