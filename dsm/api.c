@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
 #include "backend.h"
 #include "dsm.h"
 #include "error.h"
@@ -44,6 +45,13 @@ static int dsm_runtime_init(int *argc, char ***argv)
     dsm_rt *rt = &the_rt;
     memset(rt, 0, sizeof *rt);
     if (dsm_config_load(&rt->cfg, "dsm: node ?: dsm_init")) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (!dsm_blk_checked && rt->cfg.block_size < rt->cfg.page_size) {
+        fprintf(stderr, "dsm: node ?: dsm_init: DSM_BLOCK_SIZE=%zu is below the page size (%zu): "
+                        "blocks that small need block mode (compile with dsmcc --dsm)\n",
+                rt->cfg.block_size, rt->cfg.page_size);
         errno = EINVAL;
         return -1;
     }
@@ -97,6 +105,10 @@ static int dsm_runtime_init(int *argc, char ***argv)
     }
     dsm_g = rt;
     dsm_fault_install(rt);
+    if (dsm_blk_start(rt)) {
+        errno = ENOMEM;
+        return -1;
+    }
     if (tp)
         tp->mark(rt->tp, DSM_NODE_JOINED);
     rt->initialized = 1;

@@ -14,6 +14,7 @@ libdsm_internal_la_SOURCES = \
 	dsm/node.h dsm/node.c \
 	dsm/msg.h dsm/msg.c \
 	dsm/fault.c \
+	dsm/access.h dsm/access.c \
 	dsm/alloc.c \
 	dsm/sync.c \
 	dsm/stats.h dsm/stats.c \

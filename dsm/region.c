@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "access.h"
 #include "proto.h"
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -32,7 +33,8 @@ int dsm_region_map(dsm_region *r, uintptr_t addr, size_t size, size_t block_size
         close(fd);
         return -1;
     }
-    void *app = mmap((void *)addr, size, PROT_NONE, MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
+    int app_prot = dsm_blk_checked ? PROT_READ | PROT_WRITE : PROT_NONE;
+    void *app = mmap((void *)addr, size, app_prot, MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
     if (app == MAP_FAILED || app != (void *)addr) {
         fprintf(stderr,
                 "dsm: node %d: dsm_init: cannot map the shared region at %#lx (%zu bytes): %s; "
@@ -58,6 +60,11 @@ int dsm_region_map(dsm_region *r, uintptr_t addr, size_t size, size_t block_size
     r->block_shift = (unsigned)__builtin_ctzll(block_size);
     r->nblocks = (uint32_t)(size / block_size);
     r->fd = fd;
+    if (dsm_blk_checked && dsm_blk_table_create(r)) {
+        fprintf(stderr, "dsm: node %d: dsm_init: no memory for the block state table\n", node);
+        dsm_region_unmap(r);
+        return -1;
+    }
     return 0;
 }
 
@@ -69,12 +76,17 @@ void dsm_region_unmap(dsm_region *r)
         munmap(r->proto, r->size);
     if (r->fd >= 0)
         close(r->fd);
+    dsm_blk_table_destroy(r);
     memset(r, 0, sizeof *r);
     r->fd = -1;
 }
 
 int dsm_region_protect(dsm_region *r, uint32_t block, int access)
 {
+    if (r->state) {
+        dsm_blk_set(r, block, access);
+        return 0;
+    }
     int prot = access == PROTO_ACCESS_WRITE  ? PROT_READ | PROT_WRITE
                : access == PROTO_ACCESS_READ ? PROT_READ
                                              : PROT_NONE;

@@ -16,9 +16,13 @@ typedef struct dsm_region {
     unsigned block_shift;
     uint32_t nblocks;
     int fd;
+    uint8_t *state;   /* block mode (access.h): the state table; NULL in page mode */
 } dsm_region;
 
 /* 0, or -1 after printing why (prefix names the node). */
+/* In block mode (a checked program: dsm_blk_checked, access.h) the
+ * application's view stays writable and access is kept in a state table
+ * instead of page protections. */
 int dsm_region_map(dsm_region *r, uintptr_t addr, size_t size, size_t block_size, int node);
 void dsm_region_unmap(dsm_region *r);
 /* access: PROTO_ACCESS_NONE/READ/WRITE; 0 or -1 (errno from mprotect). */

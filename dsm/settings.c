@@ -167,6 +167,14 @@ static const char *kind_noun(dsm_setting_kind k)
     }
 }
 
+/* The region is mapped and protected in pages and shared in blocks: its
+ * size and address are multiples of the larger (block mode has blocks
+ * smaller than a page). */
+static size_t region_unit(const dsm_config *cfg)
+{
+    return cfg->block_size > cfg->page_size ? cfg->block_size : cfg->page_size;
+}
+
 void dsm_setting_accepts(const dsm_setting *s, const dsm_config *cfg, int markup, char *buf,
                          size_t n)
 {
@@ -174,12 +182,7 @@ void dsm_setting_accepts(const dsm_setting *s, const dsm_config *cfg, int markup
     char lo[64], hi[64];
     switch (s->kind) {
     case DSM_SET_SIZE:
-        if (s->flags & DSM_SET_MIN_PAGE) {
-            if (cfg)
-                snprintf(lo, sizeof lo, "the page size (%zu)", cfg->page_size);
-            else
-                snprintf(lo, sizeof lo, "the page size");
-        } else if (s->flags & DSM_SET_MIN_BLOCK) {
+        if (s->flags & DSM_SET_MIN_BLOCK) {
             if (cfg)
                 snprintf(lo, sizeof lo, "one block (%zu)", cfg->block_size);
             else
@@ -188,18 +191,23 @@ void dsm_setting_accepts(const dsm_setting *s, const dsm_config *cfg, int markup
             fmt_size(s->min, lo, sizeof lo);
         }
         fmt_size(s->max, hi, sizeof hi);
-        if ((s->flags & DSM_SET_POW2) && (s->flags & DSM_SET_MIN_PAGE))
-            snprintf(buf, n, "a power-of-two multiple of %s up to %s", lo, hi);
-        else if (s->flags & DSM_SET_POW2)
+        if ((s->flags & DSM_SET_POW2) && (s->flags & DSM_SET_PAGE_MODE)) {
+            char pg[64] = "the page size";
+            if (cfg)
+                snprintf(pg, sizeof pg, "the page size (%zu)", cfg->page_size);
+            snprintf(buf, n, "a power of two from %s to %s; below %s only in block mode "
+                     "(dsmcc --dsm)", lo, hi, pg);
+        } else if (s->flags & DSM_SET_POW2)
             snprintf(buf, n, "a power of two from %s to %s", lo, hi);
         else
             snprintf(buf, n, "a size from %s to %s", lo, hi);
         break;
     case DSM_SET_ADDRESS:
         if (cfg)
-            snprintf(buf, n, "an address aligned to the block size (%zu)", cfg->block_size);
+            snprintf(buf, n, "an address aligned to the block size and the page size (%zu)",
+                     region_unit(cfg));
         else
-            snprintf(buf, n, "an address aligned to the block size; the region must lie "
+            snprintf(buf, n, "an address aligned to the block size and the page size; the region must lie "
                              "between %svm.mmap_min_addr%s and the end of user space", q, q);
         break;
     case DSM_SET_COUNT:
@@ -287,11 +295,9 @@ static int load_one(dsm_config *cfg, const dsm_setting *s, const char *text, con
         } else if (parse_decimal(text, &v)) {
             return refuse(prefix, s, text, cfg);
         }
-        uint64_t lo = s->flags & DSM_SET_MIN_PAGE    ? cfg->page_size
-                      : s->flags & DSM_SET_MIN_BLOCK ? cfg->block_size
-                                                     : s->min;
+        uint64_t lo = s->flags & DSM_SET_MIN_BLOCK ? cfg->block_size : s->min;
         if (v < lo || v > s->max || ((s->flags & DSM_SET_POW2) && !is_pow2(v)) ||
-            ((s->flags & DSM_SET_ALIGN_BLOCK) && v % cfg->block_size))
+            ((s->flags & DSM_SET_ALIGN_BLOCK) && v % region_unit(cfg)))
             return refuse(prefix, s, text, cfg);
         if (!f)
             return 0;
@@ -404,15 +410,16 @@ int dsm_config_load(dsm_config *cfg, const char *prefix)
         }
         const char *text = raw ? raw : s->dflt;
         if (!text) {
-            if ((s->flags & DSM_SET_MIN_PAGE) && s->kind == DSM_SET_SIZE && field_of(cfg, s))
+            if ((s->flags & DSM_SET_PAGE_MODE) && s->kind == DSM_SET_SIZE && field_of(cfg, s))
                 *(size_t *)field_of(cfg, s) = cfg->page_size; /* the block size */
             continue;
         }
         if (load_one(cfg, s, text, prefix))
             return -1;
-        if (!strcmp(s->name, "DSM_REGION_SIZE")) /* whole blocks, before the address is checked */
-            cfg->region_size =
-                (cfg->region_size + cfg->block_size - 1) / cfg->block_size * cfg->block_size;
+        if (!strcmp(s->name, "DSM_REGION_SIZE")) { /* whole blocks and pages, before the address is checked */
+            size_t unit = region_unit(cfg);
+            cfg->region_size = (cfg->region_size + unit - 1) / unit * unit;
+        }
     }
     return check_region(cfg, prefix);
 }

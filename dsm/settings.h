@@ -15,7 +15,7 @@
 
 typedef struct dsm_config {
     size_t page_size;
-    size_t block_size;       /* DSM_BLOCK_SIZE: power-of-two multiple of the page */
+    size_t block_size;       /* DSM_BLOCK_SIZE: power of two; page multiple in page mode */
     size_t region_size;      /* DSM_REGION_SIZE: bytes of shared address space */
     uintptr_t region_addr;   /* DSM_REGION_ADDR: same virtual address on every node */
     unsigned locks;          /* DSM_LOCKS: number of global locks */
@@ -55,7 +55,7 @@ typedef enum dsm_setting_kind {
 enum {
     DSM_SET_AGREE = 1 << 0,      /* must be the same on every node (checked at dsm_init) */
     DSM_SET_POW2 = 1 << 1,       /* a power of two */
-    DSM_SET_MIN_PAGE = 1 << 2,   /* at least the page size (min is ignored) */
+    DSM_SET_PAGE_MODE = 1 << 2,  /* default the page size; below it only in block mode (dsmcc --dsm: dsm_init checks) */
     DSM_SET_MIN_BLOCK = 1 << 3,  /* at least one block (min is ignored) */
     DSM_SET_ALIGN_BLOCK = 1 << 4, /* a multiple of the block size */
     DSM_SET_OFF = 1 << 5,        /* a path: the word "off" turns it off */

@@ -24,10 +24,12 @@
 const dsm_setting dsm_settings[] = {
     /* ---- the runtime, on every node ---- */
     { .name = "DSM_BLOCK_SIZE", .kind = DSM_SET_SIZE,
-      .flags = DSM_SET_AGREE | DSM_SET_POW2 | DSM_SET_MIN_PAGE, .max = 16 * M,
+      .flags = DSM_SET_AGREE | DSM_SET_POW2 | DSM_SET_PAGE_MODE, .min = 32, .max = 16 * M,
       .dflt_doc = "the page size", .field = F(block_size), .group = DSM_GROUP_RUNTIME,
       .doc = "coherence block, the unit of sharing; also the largest message payload "
-             "(it sizes `dsmrun`'s segment)" },
+             "(it sizes `dsmrun`'s segment). Page mode keeps access with page protections; "
+             "a program compiled with `dsmcc --dsm` (block mode) keeps it in a per-block state "
+             "table its inline checks read, and may use blocks below the page size" },
     { .name = "DSM_REGION_SIZE", .kind = DSM_SET_SIZE,
       .flags = DSM_SET_AGREE | DSM_SET_MIN_BLOCK, .max = T, .dflt = "1G",
       .field = F(region_size), .group = DSM_GROUP_RUNTIME,

@@ -18,3 +18,4 @@ include tests/sim_frontend.mk
 include tests/sim_flash.mk
 include tests/sim_stats.mk
 include tests/apps_sim.mk
+include tests/block.mk

@@ -17,5 +17,8 @@ EXTRA_DIST += dsm/tools/dsmcc.in
 dsmcc: $(top_srcdir)/dsm/tools/dsmcc.in Makefile
 	$(AM_V_GEN)sed -e 's|@CC[@]|$(CC)|g' -e 's|@includedir[@]|$(includedir)|g' \
 	  -e 's|@libdir[@]|$(libdir)|g' -e 's|@DSMCC_CFLAGS[@]|$(DSMCC_CFLAGS)|g' \
-	  -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' $(top_srcdir)/dsm/tools/dsmcc.in > $@.tmp && \
+	  -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' -e 's|@LLVM_CLANG[@]|$(LLVM_CLANG)|g' \
+	  -e 's|@pkglibdir[@]|$(pkglibdir)|g' $(top_srcdir)/dsm/tools/dsmcc.in > $@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
+
+include dsm/tools/checkpass/local.mk

@@ -1,0 +1,416 @@
+/* access.c - block mode, the runtime side of the inline access checks
+ * (access.h; the checks themselves are emitted by dsm/tools/checkpass/).
+ *
+ * Page mode guards a block with mprotect and learns of accesses by faults;
+ * block mode keeps the application's view of the region always writable
+ * and guards a block with its byte in the state table instead.  The engine
+ * is the same: where page mode calls mprotect (dsm_region_protect), block
+ * mode calls dsm_blk_set; where page mode's fault handler calls
+ * dsm_rt_access, the checks' slow path (__dsm_blk_miss) does.
+ *
+ * Taking a block away safely (doc/protocol.md, "Block mode"): a checking
+ * thread stores the address it is about to access in its window slot
+ * (__dsm_blk_window[0]) before it loads the state byte, and clears the slot
+ * after the access.  The thread that lowers a state byte (the progress
+ * thread serving an invalidation or a recall, or any thread running the
+ * engine) stores the byte, then runs membarrier(PRIVATE_EXPEDITED): every
+ * running thread of the process executes a full barrier, so each checking
+ * thread either has its window store visible now or will load the new
+ * state.  It then waits until no registered thread's window names the
+ * block, and only then lets the engine send the data or acknowledge.  The
+ * inline check thus needs no fence of its own, only program order. */
+#define _GNU_SOURCE 1
+#include "access.h"
+
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "futex.h"
+#include "node.h"
+#include "proto.h"
+#include "region.h"
+
+DSM_API struct dsm_blk_globals __dsm_blk;
+DSM_API __thread __attribute__((tls_model("initial-exec"))) uintptr_t __dsm_blk_window[2];
+
+int dsm_blk_checked;
+
+/* ---- the registry of the threads that may hold a window ---- */
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(uintptr_t) *registry[DSM_MAX_THREADS];
+static int nregistered;
+static pthread_key_t exit_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static __thread int registered; /* 1: in the registry, -1: gone (exiting) */
+
+static void unregister_self(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&registry_lock);
+    for (int i = 0; i < nregistered; i++)
+        if (registry[i] == (_Atomic(uintptr_t) *)__dsm_blk_window) {
+            registry[i] = registry[--nregistered];
+            break;
+        }
+    pthread_mutex_unlock(&registry_lock);
+    registered = -1;
+}
+
+static void make_key(void)
+{
+    if (pthread_key_create(&exit_key, unregister_self))
+        dsm_fatal("dsm_init", "block mode: no thread-specific key left");
+}
+
+static void register_self(void)
+{
+    if (registered)
+        return;
+    pthread_once(&key_once, make_key);
+    pthread_mutex_lock(&registry_lock);
+    if (nregistered == DSM_MAX_THREADS) {
+        pthread_mutex_unlock(&registry_lock);
+        dsm_fatal("block mode", "more than %d threads access shared memory", DSM_MAX_THREADS);
+    }
+    registry[nregistered++] = (_Atomic(uintptr_t) *)__dsm_blk_window;
+    pthread_mutex_unlock(&registry_lock);
+    pthread_setspecific(exit_key, (void *)1); /* non-NULL: the destructor runs */
+    registered = 1;
+}
+
+struct start_arg {
+    void *(*start)(void *);
+    void *arg;
+};
+
+static void *thread_start(void *p)
+{
+    struct start_arg a = *(struct start_arg *)p;
+    free(p);
+    register_self();
+    return a.start(a.arg);
+}
+
+/* The checked program's pthread_create (the pass redirects its calls here):
+ * the new thread is in the registry before its first check. */
+DSM_API int __dsm_blk_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                                     void *(*start)(void *), void *arg)
+{
+    struct start_arg *a = malloc(sizeof *a);
+    if (!a)
+        return EAGAIN;
+    a->start = start;
+    a->arg = arg;
+    int rc = pthread_create(thread, attr, thread_start, a);
+    if (rc)
+        free(a);
+    return rc;
+}
+
+DSM_API void __dsm_blk_register(uint32_t abi)
+{
+    if (abi != DSM_BLK_ABI) {
+        fprintf(stderr, "dsm: node ?: start-up: the program was compiled by dsmcc --dsm for block-mode "
+                        "ABI %u, this libdsm speaks ABI %u: rebuild it with this dsmcc\n",
+                abi, DSM_BLK_ABI);
+        exit(1);
+    }
+    dsm_blk_checked = 1;
+    register_self();
+}
+
+/* ---- the state table ---- */
+
+int dsm_blk_table_create(dsm_region *r)
+{
+    size_t len = (size_t)r->nblocks + 2; /* the check's second byte may look one past */
+    void *t = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (t == MAP_FAILED)
+        return -1;
+    r->state = t;
+    return 0;
+}
+
+void dsm_blk_table_destroy(dsm_region *r)
+{
+    if (r->state)
+        munmap(r->state, (size_t)r->nblocks + 2);
+    r->state = NULL;
+}
+
+/* ---- making the lowering of a state byte visible to every thread ---- */
+
+static int use_membarrier;
+static char *flush_page; /* the fallback: an mprotect shoots down every CPU's TLB */
+
+static void barrier_all_threads(void)
+{
+    if (use_membarrier) {
+        if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
+            return;
+        dsm_fatal("block mode", "membarrier failed: %s", strerror(errno));
+    }
+    /* Changing a touched page's protection interrupts every CPU running a
+     * thread of the process (TLB shootdown), which drains its store buffer. */
+    if (mprotect(flush_page, 4096, PROT_READ | PROT_WRITE))
+        dsm_fatal("block mode", "mprotect of the barrier page failed: %s", strerror(errno));
+    *(volatile char *)flush_page = 1;
+    if (mprotect(flush_page, 4096, PROT_NONE))
+        dsm_fatal("block mode", "mprotect of the barrier page failed: %s", strerror(errno));
+}
+
+static int window_names(uintptr_t w, uintptr_t lo, uintptr_t hi)
+{
+    if (w == 0)
+        return 0;
+    if (w == DSM_BLK_WINDOW_ALL)
+        return 1;
+    /* a window covers at most DSM_BLK_MAX_SPAN bytes from w */
+    return w < hi && w + DSM_BLK_MAX_SPAN > lo;
+}
+
+void dsm_blk_set(dsm_region *r, uint32_t block, int access)
+{
+    _Atomic uint8_t *s = (_Atomic uint8_t *)&r->state[block];
+    int old = atomic_load_explicit(s, memory_order_relaxed);
+    atomic_store_explicit(s, (uint8_t)access, memory_order_seq_cst);
+    if (access >= old)
+        return;
+    barrier_all_threads();
+    uintptr_t lo = (uintptr_t)r->app + ((uintptr_t)block << r->block_shift);
+    uintptr_t hi = lo + r->block_size;
+    _Atomic(uintptr_t) *mine = (_Atomic(uintptr_t) *)__dsm_blk_window;
+    pthread_mutex_lock(&registry_lock);
+    for (int i = 0; i < nregistered; i++) {
+        _Atomic(uintptr_t) *w = registry[i];
+        if (w == mine) /* in the runtime: this thread's windows are closed */
+            continue;
+        /* a window is a few instructions long, unless its thread was
+         * preempted inside it: then give it the CPU */
+        for (unsigned spins = 0; window_names(atomic_load(&w[0]), lo, hi) ||
+                                 window_names(atomic_load(&w[1]), lo, hi);
+             spins++) {
+            if (spins < 64)
+                dsm_cpu_relax();
+            else
+                sched_yield();
+        }
+    }
+    pthread_mutex_unlock(&registry_lock);
+}
+
+int dsm_blk_start(dsm_rt *rt)
+{
+    dsm_region *r = &rt->region;
+    if (!r->state)
+        return 0;
+    if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
+        use_membarrier = 1;
+    } else {
+        flush_page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (flush_page == MAP_FAILED) {
+            fprintf(stderr, "dsm: node %d: dsm_init: block mode: no membarrier and no page for "
+                            "the fallback barrier\n", rt->self);
+            return -1;
+        }
+    }
+    register_self();
+    __dsm_blk.shift = r->block_shift;
+    __dsm_blk.state = r->state;
+    __dsm_blk.base = (uintptr_t)r->app;
+    atomic_thread_fence(memory_order_seq_cst);
+    __dsm_blk.size = r->size; /* last: until now the range test fails */
+    return 0;
+}
+
+/* ---- the slow path ---- */
+
+static dsm_rt *need_rt(void)
+{
+    dsm_rt *rt = dsm_g;
+    if (!rt)
+        dsm_fatal("block mode", "shared access before dsm_init");
+    return rt;
+}
+
+static int states_ok(const dsm_region *r, uint32_t b0, uint32_t b1, int need)
+{
+    for (uint32_t b = b0; b <= b1; b++)
+        if (atomic_load((_Atomic uint8_t *)&r->state[b]) < need)
+            return 0;
+    return 1;
+}
+
+/* Makes blocks b0..b1 at least `need`, then opens the window `win` and
+ * returns once the states are still good under it. */
+static void make_present(dsm_rt *rt, uint32_t b0, uint32_t b1, int need, uintptr_t win,
+                         uintptr_t ip)
+{
+    dsm_region *r = &rt->region;
+    for (;;) {
+        for (uint32_t b = b0; b <= b1; b++)
+            if (atomic_load((_Atomic uint8_t *)&r->state[b]) < need) {
+                dsm_prof_fault_ip = ip; /* code attribution, as the fault handler does */
+                dsm_rt_access(rt, b, need == DSM_BLK_WRITE);
+                dsm_prof_fault_ip = 0;
+            }
+        atomic_store(( _Atomic(uintptr_t) *)&__dsm_blk_window[0], win);
+        atomic_thread_fence(memory_order_seq_cst);
+        if (states_ok(r, b0, b1, need))
+            return;
+        atomic_store(( _Atomic(uintptr_t) *)&__dsm_blk_window[0], 0);
+    }
+}
+
+DSM_API void __dsm_blk_miss(uint64_t addr, uint64_t len, uint32_t need)
+{
+    uintptr_t ip = (uintptr_t)__builtin_return_address(0);
+    atomic_store(( _Atomic(uintptr_t) *)&__dsm_blk_window[0], 0);
+    register_self();
+    dsm_rt *rt = need_rt();
+    dsm_region *r = &rt->region;
+    if (len == 0)
+        len = 1;
+    uintptr_t off = addr - (uintptr_t)r->app;
+    if (off >= r->size || len > r->size - off)
+        dsm_fatal(need == DSM_BLK_WRITE ? "write" : "read",
+                  "access of %llu bytes at %p runs past the end of the shared region",
+                  (unsigned long long)len, (void *)(uintptr_t)addr);
+    if (need != DSM_BLK_READ && need != DSM_BLK_WRITE)
+        dsm_fatal("block mode", "access check asks for state %u", need);
+    uint32_t b0 = (uint32_t)(off >> r->block_shift);
+    uint32_t b1 = (uint32_t)((off + len - 1) >> r->block_shift);
+    make_present(rt, b0, b1, (int)need, len > DSM_BLK_MAX_SPAN ? DSM_BLK_WINDOW_ALL : addr, ip);
+}
+
+/* ---- memcpy, memmove, memset on possibly shared memory ---- */
+
+/* Chunks stay inside one block of each shared operand and at most this long,
+ * so a window is short. */
+#define CHUNK_MAX 4096
+
+static int overlaps_region(const dsm_region *r, const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p, base = (uintptr_t)r->app;
+    return n && a < base + r->size && a + n > base;
+}
+
+/* Bytes from p (forward) or up to p (backward, p is one past) that stay in
+ * p's block, or `lim` when p is not shared. */
+static size_t room(const dsm_region *r, uintptr_t p, int backward, size_t lim)
+{
+    uintptr_t base = (uintptr_t)r->app, end = base + r->size;
+    if (!dsm_region_contains(r, (const void *)(backward ? p - 1 : p))) {
+        /* private bytes: up to where the region starts (or ends) */
+        if (!backward && p < base && p + lim > base)
+            return base - p;
+        if (backward && p > end && p - lim < end)
+            return p - end;
+        return lim;
+    }
+    size_t bs = r->block_size;
+    size_t in = backward ? ((p - 1) & (bs - 1)) + 1 : bs - (p & (bs - 1));
+    return in < lim ? in : lim;
+}
+
+static void chunk_present(dsm_rt *rt, const void *p, size_t n, int need)
+{
+    dsm_region *r = &rt->region;
+    if (!dsm_region_contains(r, p))
+        return;
+    uint32_t b = dsm_region_block_of(r, p);
+    if (atomic_load((_Atomic uint8_t *)&r->state[b]) < need) {
+        dsm_prof_fault_ip = (uintptr_t)__builtin_return_address(0);
+        dsm_rt_access(rt, b, need == DSM_BLK_WRITE);
+        dsm_prof_fault_ip = 0;
+    }
+    (void)n;
+}
+
+static int chunk_ok(const dsm_region *r, const void *p, int need)
+{
+    return !dsm_region_contains(r, p) ||
+           atomic_load((_Atomic uint8_t *)&r->state[dsm_region_block_of(r, p)]) >= need;
+}
+
+/* op: 'c' copy/move, 's' set.  Every chunk is done inside a window that
+ * names every block, after both operands' states were seen good in it. */
+static void chunked(char *dst, const char *src, int c, size_t n, int op)
+{
+    dsm_rt *rt = need_rt();
+    dsm_region *r = &rt->region;
+    int backward = op == 'c' && dst > src && dst < src + n;
+    _Atomic(uintptr_t) *win = (_Atomic(uintptr_t) *)&__dsm_blk_window[0];
+    atomic_store(win, 0);
+    register_self();
+    while (n) {
+        uintptr_t d = (uintptr_t)(backward ? dst + n : dst);
+        size_t len = room(r, d, backward, n < CHUNK_MAX ? n : CHUNK_MAX);
+        if (op == 'c')
+            len = room(r, (uintptr_t)(backward ? src + n : src), backward, len);
+        char *dp = backward ? dst + n - len : dst;
+        const char *sp = op == 'c' ? (backward ? src + n - len : src) : NULL;
+        for (;;) {
+            chunk_present(rt, dp, len, DSM_BLK_WRITE);
+            if (sp)
+                chunk_present(rt, sp, len, DSM_BLK_READ);
+            atomic_store(win, DSM_BLK_WINDOW_ALL);
+            atomic_thread_fence(memory_order_seq_cst);
+            if (chunk_ok(r, dp, DSM_BLK_WRITE) && (!sp || chunk_ok(r, sp, DSM_BLK_READ)))
+                break;
+            atomic_store(win, 0);
+        }
+        if (op == 'c')
+            memmove(dp, sp, len);
+        else
+            memset(dp, c, len);
+        atomic_store(win, 0);
+        n -= len;
+        if (!backward) {
+            dst += len;
+            if (src)
+                src += len;
+        }
+    }
+}
+
+static int shared_operands(const void *dst, const void *src, size_t n)
+{
+    const dsm_region *r = __dsm_blk.size && dsm_g ? &dsm_g->region : NULL;
+    return r && (overlaps_region(r, dst, n) || (src && overlaps_region(r, src, n)));
+}
+
+DSM_API void __dsm_blk_memcpy(void *dst, const void *src, uint64_t n)
+{
+    if (shared_operands(dst, src, n))
+        chunked(dst, src, 0, n, 'c');
+    else
+        memcpy(dst, src, n);
+}
+
+DSM_API void __dsm_blk_memmove(void *dst, const void *src, uint64_t n)
+{
+    if (shared_operands(dst, src, n))
+        chunked(dst, src, 0, n, 'c');
+    else
+        memmove(dst, src, n);
+}
+
+DSM_API void __dsm_blk_memset(void *dst, int c, uint64_t n)
+{
+    if (shared_operands(dst, NULL, n))
+        chunked(dst, NULL, c, n, 's');
+    else
+        memset(dst, c, n);
+}

@@ -1,0 +1,72 @@
+/* access.h - block mode: the per-block state table that a program compiled
+ * with `dsmcc --dsm` (the dsmcheck pass, dsm/tools/checkpass/) tests inline
+ * before each shared load and store, and the runtime side of those checks
+ * (access.c): the slow path, the chunked memcpy/memmove/memset, the thread
+ * registry and the safe lowering of a block's state (doc/protocol.md,
+ * "Block mode").
+ *
+ * The names starting with __dsm_blk are the compiler's interface: the pass
+ * reads __dsm_blk and writes __dsm_blk_window, and calls the functions; they
+ * are exported (DSM_API, dsm/libdsm.symbols) and their layout is fixed by
+ * DSM_BLK_ABI. */
+#ifndef DSM_ACCESS_H
+#define DSM_ACCESS_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dsm.h"
+
+/* The layout of __dsm_blk and the meaning of the state bytes; a module
+ * built for another ABI is refused at start-up. */
+#define DSM_BLK_ABI 1
+/* The widest group of accesses one inline check covers (dsmcheck.cpp). */
+#define DSM_BLK_MAX_SPAN 64
+/* A window value that names every block (wide accesses, chunked copies). */
+#define DSM_BLK_WINDOW_ALL ((uintptr_t)1)
+
+enum { DSM_BLK_INVALID = 0, DSM_BLK_READ = 1, DSM_BLK_WRITE = 2 };
+
+/* What the inline check reads.  All zero until dsm_init has set up block
+ * mode, so a checked program that never joins a job (or runs in page mode)
+ * fails the range test on every access and runs unchecked. */
+struct dsm_blk_globals {
+    uintptr_t base;    /* the region's first byte */
+    uintptr_t size;    /* its length: off = addr - base is shared when off < size */
+    uint64_t shift;    /* log2 of the block size */
+    uint8_t *state;    /* one DSM_BLK_* byte per block (+1 byte of slack) */
+};
+
+DSM_API extern struct dsm_blk_globals __dsm_blk;
+/* [0]: the address of the access(es) between a check and their end, or 0;
+ * [1]: reserved for checks hoisted out of loops. */
+DSM_API extern __thread uintptr_t __dsm_blk_window[2];
+
+DSM_API void __dsm_blk_register(uint32_t abi);
+DSM_API void __dsm_blk_miss(uint64_t addr, uint64_t len, uint32_t need);
+DSM_API void __dsm_blk_memcpy(void *dst, const void *src, uint64_t n);
+DSM_API void __dsm_blk_memmove(void *dst, const void *src, uint64_t n);
+DSM_API void __dsm_blk_memset(void *dst, int c, uint64_t n);
+DSM_API int __dsm_blk_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                                     void *(*start)(void *), void *arg);
+
+/* ---- the runtime's side (not exported) ---- */
+
+/* 1 when a module of the program was compiled with the checks. */
+extern int dsm_blk_checked;
+
+struct dsm_rt;
+struct dsm_region;
+/* Allocates the state table of a region being mapped in block mode; 0 or -1. */
+int dsm_blk_table_create(struct dsm_region *r);
+void dsm_blk_table_destroy(struct dsm_region *r);
+/* Publishes the region to the inline checks (end of dsm_init); 0 or -1
+ * after printing why. */
+int dsm_blk_start(struct dsm_rt *rt);
+/* The block mode counterpart of mprotect: sets the state byte; when access
+ * goes down, returns only once no application thread can still be between
+ * a check that saw the old state and its access. */
+void dsm_blk_set(struct dsm_region *r, uint32_t block, int access);
+
+#endif
