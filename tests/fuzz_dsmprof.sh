@@ -17,7 +17,7 @@ trap 'rm -rf "$corpus"' EXIT
 json=$(pkg-config --cflags --libs json-c 2>/dev/null) || json="-I/usr/include/json-c -ljson-c"
 p=$src/profile
 # shellcheck disable=SC2086
-if ! "$cc" -std=gnu11 -g -O1 -fsanitize=fuzzer,address -I"$p" -o "$exe" \
+if ! "$cc" -std=gnu11 -g -O1 -fsanitize=fuzzer,address -I"$p" -I"$src/protocol" -o "$exe" \
         "$src/tests/fuzz_dsmprof.c" "$p/dsmprof.c" "$p/dsmprof_report.c" "$p/dsmprof_cmds.c" \
         "$p/html.c" "$p/dsmprof_sim.c" "$p/dsmprof_flashpoint.c" "$p/advice.c" "$p/pschema.c" \
         "$p/pschema_defs.c" "$p/ptext.c" "$p/pfile.c" $json -lm 2>"$corpus/cc.err"; then

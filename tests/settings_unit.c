@@ -163,8 +163,8 @@ static void refused(void)
     struct {
         const char *var, *value, *says;
     } bad[] = {
-        { "DSM_BLOCK_SIZE", "3", "is not a power-of-two multiple of the page size (" },
-        { "DSM_BLOCK_SIZE", "32M", "up to 16M" },
+        { "DSM_BLOCK_SIZE", "3", "is not a power of two from 32 to 16M; below the page size (" },
+        { "DSM_BLOCK_SIZE", "32M", "from 32 to 16M" },
         { "DSM_REGION_SIZE", "2T", "is not a size from one block (" },
         { "DSM_REGION_ADDR", "0x1001", "is not an address aligned to the block size" },
         { "DSM_REGION_ADDR", "0", "is below 0x" },
@@ -178,7 +178,6 @@ static void refused(void)
         { "DSM_HOMES", "random", "is neither 'blocked' nor 'cyclic'" },
         { "DSM_PATTERNS", "maybe", "is neither 'on' nor 'off'" },
         { "DSM_COUNTERS", "1", "is neither 'on' nor 'off'" },
-        { "DSM_TRANSPORT", "tcp", "is not one of shm, mpi, verbs" },
         { "DSM_TIMESLICE_MS", "0", "is not a number of milliseconds from 1 to 3600000" },
         { "DSM_PROFILE_SUMMARY", "yes", "is neither 'on' nor 'off'" },
         { "DSM_SHM_SLOTS", "5", "is not a power of two from 2 to 65536" },
