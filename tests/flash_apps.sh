@@ -37,7 +37,7 @@ simulate() { # MODE APP ARGS...: writes $dir/APP.MODE.json
     shift 2
     prog=$top/apps/$app
     [ -x "$prog" ] || { echo "flash_apps.sh: $prog is not built" >&2; exit 99; }
-    DSM_SIM_PROFILE=$dir/$app.$mode.json ${to:+$to -k 5 60} \
+    DSM_SIM_PROFILE=$dir/$app.$mode.json ${to:+$to -k 5 180} \
         "$dsmrun" --machine=flash,fp_mode=$mode -n "$procs" "$prog" "$@" >"$dir/out" 2>&1
     rc=$?
     if [ $rc -ne 0 ] || ! grep -Eq "^(\[0\] )?$app: result OK" "$dir/out"; then
