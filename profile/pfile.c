@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *kind(mode_t m)
+const char *pfile_kind_name(mode_t m)
 {
     if (S_ISLNK(m))
         return "a symbolic link";
@@ -71,7 +71,7 @@ static int classify(const char *path, struct stat *st, int *exists, char **dir, 
              * someone planted; writing through it is no better (the
              * runtime reads the profile back) */
             snprintf(why, whylen, "is %s, not a regular file: refusing to replace it%s",
-                     kind(st->st_mode),
+                     pfile_kind_name(st->st_mode),
                      S_ISLNK(st->st_mode) ? " (name the file it points to)"
                                            : " (give the path of a regular file)");
         return -1;
@@ -226,7 +226,7 @@ int pfile_commit(pfile *w, char *err, size_t errlen)
         struct stat st;
         if (lstat(w->path, &st) == 0 && !S_ISREG(st.st_mode)) {
             snprintf(err, errlen, "is %s, not a regular file: refusing to replace it",
-                     kind(st.st_mode));
+                     pfile_kind_name(st.st_mode));
             rc = -1;
         } else if (rename(w->tmp, w->path) != 0) {
             snprintf(err, errlen, "cannot rename %s over it: %s", w->tmp, strerror(errno));

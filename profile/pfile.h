@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 typedef struct pfile {
     FILE *f;    /* write here between pfile_open and pfile_commit/abort */
@@ -48,5 +49,9 @@ int pfile_write(const char *path, const void *data, size_t len, char *err, size_
  * not a directory, or files cannot be created in it.  For a check at start
  * (dsm_init) so that a run does not end by failing to write its profile. */
 int profile_path_check(const char *path, char *why, size_t whylen);
+
+/* What a file that is not a regular one is, in words ("a FIFO", "a
+ * directory", ...), for the lines that refuse it. */
+const char *pfile_kind_name(mode_t m);
 
 #endif

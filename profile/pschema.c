@@ -1,5 +1,6 @@
 /* pschema.c - the loader and the schema validator (pschema.h). */
 #include "pschema.h"
+#include "pfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -330,21 +331,6 @@ int pschema_parse(const char *buf, size_t len, const pschema *s, const pschema_n
     return -1;
 }
 
-static const char *kind(mode_t m)
-{
-    if (S_ISDIR(m))
-        return "a directory";
-    if (S_ISFIFO(m))
-        return "a FIFO";
-    if (S_ISCHR(m))
-        return "a character device";
-    if (S_ISBLK(m))
-        return "a block device";
-    if (S_ISSOCK(m))
-        return "a socket";
-    return "not a regular file";
-}
-
 /* The size limit: PSCHEMA_MAX_BYTES or DSMPROF_MAX_BYTES; 0 after a
  * message for a bad value. */
 static size_t size_limit(char *err, size_t errlen)
@@ -384,7 +370,7 @@ int pschema_load(const char *path, const pschema *s, const pschema_need *need, j
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "is %s, not a regular file: dsmprof reads files only", kind(st.st_mode));
+        snprintf(err, errlen, "is %s, not a regular file: dsmprof reads files only", pfile_kind_name(st.st_mode));
         close(fd);
         return -1;
     }
