@@ -1,8 +1,10 @@
 # tests/protocol.mk - tests of the coherence engine (protocol/).
 #   explore          exhaustive exploration of the real engine on 3 nodes and
-#                    2 blocks: coherence, latest value, no deadlock or
-#                    livelock, no rejected pair; table coverage; self-check by
-#                    fault injection (tests/explore --help for single runs)
+#                    2 blocks: coherence, latest value (at reads and stores),
+#                    no deadlock or livelock, no rejected pair, directory
+#                    matching the caches, FIFO queue, detection counting;
+#                    table coverage; self-check by fault injection
+#                    (tests/explore --help for single runs)
 #   proto_unit       Check unit tests: sharer sets, single transitions and
 #                    their exact actions, errors, queueing, snapshots, 1024
 #                    nodes (only when Check is installed)
