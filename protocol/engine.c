@@ -147,9 +147,14 @@ proto_engine *proto_engine_create_shared(const proto_config *cfg, proto_engine *
     e->self = cfg->self;
     e->nnodes = cfg->nnodes;
     e->nblocks = cfg->nblocks;
+    e->evictions = cfg->evictions != 0;
     e->replacement_hints = cfg->replacement_hints != 0;
     e->excl_clean = cfg->excl_clean != 0;
     e->downgrade_on_read = cfg->downgrade_on_read != 0;
+    e->opts = (e->evictions ? PROTO_NEEDS_EVICTIONS : 0) |
+              (e->replacement_hints ? PROTO_NEEDS_HINTS : 0) |
+              (e->excl_clean ? PROTO_NEEDS_EXCL_CLEAN : 0) |
+              (e->downgrade_on_read ? PROTO_NEEDS_DOWNGRADE : 0);
     e->sharers_ops = cfg->sharers_ops;
     if (homes_from) {
         e->homes = homes_from->homes;
@@ -403,6 +408,18 @@ static int reject(proto_engine *e, const char *side, const char *state, const ch
     return PROTO_EREJECT;
 }
 
+/* An entry of the table that this engine's options leave out (the pair can
+ * only come from an option's inputs: a bug, or a machine whose nodes
+ * disagree on the options). */
+static int reject_needs(proto_engine *e, const char *side, const char *state, const char *event,
+                        uint32_t block, int from, int needs)
+{
+    char why[160];
+    snprintf(why, sizeof why, "only with %s (proto_config), off in this engine",
+             proto_needs_name(needs & ~e->opts));
+    return reject(e, side, state, event, block, from, why);
+}
+
 /* ---- cache side ---- */
 
 static int cache_event(proto_engine *e, uint32_t block, int ev, int from, proto_actions *out);
@@ -433,7 +450,13 @@ static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, in
     case ST_COMPLETE: return simple_action(out, PA_COMPLETE, block, 0);
     case ST_WAIT: return simple_action(out, PA_WAIT, block, 0);
     case ST_DEFER:
-        /* one at most: the home is busy with this block until we answer */
+        /* one at most: the home is busy with this block until we answer.
+         * A second one would be lost, and the home would wait for ever. */
+        if (deferred_get(e, block))
+            return reject(e, "cache", proto_cache_state_name(cstate_get(e, block)),
+                          proto_cache_event_name(ev), block, msg_src,
+                          "a message is deferred for the block already (the home sends a held "
+                          "block one INV or RECALL, and waits for its answer)");
         if (deferred_set(e, block,
                          ev == CE_INV ? PM_INV : ev == CE_RECALL_S ? PM_RECALL_S : PM_RECALL))
             return PROTO_ENOMEM;
@@ -463,6 +486,9 @@ static int cache_event(proto_engine *e, uint32_t block, int ev, int from, proto_
     if (!t->valid)
         return reject(e, "cache", proto_cache_state_name(st), proto_cache_event_name(ev), block,
                       from, t->why);
+    if (t->needs & ~e->opts)
+        return reject_needs(e, "cache", proto_cache_state_name(st), proto_cache_event_name(ev),
+                            block, from, t->needs);
     if (e->trace)
         e->trace(e->trace_arg, 0, st, ev);
     if (t->next != st) {
@@ -577,7 +603,11 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
     case ST_D_PENDING_X: d->pending = req; d->grant = GRANT_X; return PROTO_OK;
     case ST_D_PENDING_UPG: d->pending = req; d->grant = GRANT_UPG; return PROTO_OK;
     case ST_D_QUEUE: return queue_push(d, req, type);
-    case ST_D_ACK: d->acks--; return PROTO_OK;
+    case ST_D_ACK:
+        /* dir_event checked that req was invalidated and has not acked yet */
+        d->acks--;
+        sharers_remove(&d->sharers, req);
+        return PROTO_OK;
     case ST_D_INSTALL:
         return req == e->self ? PROTO_OK : simple_action(out, PA_INSTALL, block, 0);
     case ST_D_GRANT_DATA_X:
@@ -630,16 +660,27 @@ static int dir_event(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
     if (ev < 0)
         return reject(e, "directory", proto_dir_state_name(st), proto_msg_name(type), block, from,
                       "not a request or reply for the home");
-    /* only the owner has a copy to write back; the table's entries assume
-     * the sender is the one recorded */
-    if ((type == PM_PUTX || type == PM_PUTE) && (st == PD_EXCL || st == PD_BUSY_RECALL) &&
-        from != d->owner)
+    /* only the owner has a copy to write back or to answer a recall with;
+     * the table's entries assume the sender is the one recorded */
+    int writeback = type == PM_PUTX || type == PM_PUTE || type == PM_WB_DATA;
+    if (writeback && (st == PD_EXCL || st == PD_BUSY_RECALL) && from != d->owner)
         return reject(e, "directory", proto_dir_state_name(st), proto_dir_event_name(ev), block,
                       from, "the sender is not the block's owner");
+    /* An ack counts only from a node the home invalidated and has not heard
+     * from: the sharers still listed (each ack removes its sender), but the
+     * upgrading requester, which was not sent an INV.  Counting any ack
+     * would let a stray one stand for a copy still readable. */
+    if (type == PM_INV_ACK && st == PD_BUSY_INV &&
+        (!sharers_contains(&d->sharers, from) || (d->grant == GRANT_UPG && from == d->pending)))
+        return reject(e, "directory", proto_dir_state_name(st), proto_dir_event_name(ev), block,
+                      from, "the sender was not invalidated, or acknowledged already");
     const proto_table_entry *t = &proto_dir_table[st][ev];
     if (!t->valid)
         return reject(e, "directory", proto_dir_state_name(st), proto_dir_event_name(ev), block,
                       from, t->why);
+    if (t->needs & ~e->opts)
+        return reject_needs(e, "directory", proto_dir_state_name(st), proto_dir_event_name(ev),
+                            block, from, t->needs);
     if (e->trace)
         e->trace(e->trace_arg, 1, st, ev);
     /* the augmentation looks at requests the home serves, before the
@@ -826,6 +867,48 @@ static void put(wbuf *w, const void *src, size_t len)
     w->n += len;
 }
 
+/* The pattern records are saved as variable-length integers (7 bits a
+ * byte, signed ones zigzagged): their values are small, and the
+ * exploration keeps millions of snapshots. */
+static void put_var(wbuf *w, uint64_t v)
+{
+    do {
+        uint8_t b = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        if (v)
+            b |= 0x80;
+        put(w, &b, 1);
+    } while (v);
+}
+
+static void put_svar(wbuf *w, int64_t v)
+{
+    put_var(w, v < 0 ? ((uint64_t)(-(v + 1)) << 1) | 1 : (uint64_t)v << 1);
+}
+
+/* The flags of a pattern record, one bit each. */
+static uint8_t aug_flags(const dir_aug *a)
+{
+    const proto_block_patterns *p = &a->pat;
+    return (uint8_t)((p->migratory != 0) | (p->producer_consumer != 0) << 1 |
+                     (p->access_in_group != 0) << 2 | (p->read_only != 0) << 3 |
+                     (a->two_readers != 0) << 4 | (a->reading != 0) << 5 |
+                     (a->written_after != 0) << 6);
+}
+
+static void put_aug(wbuf *w, const dir_aug *a)
+{
+    for (int k = 0; k < PP_NPATTERNS; k++)
+        put_var(w, a->pat.detections[k]);
+    put_svar(w, a->pat.last_owner);
+    put_svar(w, a->pat.group_id);
+    put_svar(w, a->pat.guess);
+    put_var(w, a->pat.requests);
+    put_svar(w, a->first_reader);
+    uint8_t f = aug_flags(a);
+    put(w, &f, 1);
+}
+
 /* Sharer sets are saved as their member lists (count, then the nodes in
  * ascending order), so that any representation can be saved and restored. */
 size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap)
@@ -863,7 +946,83 @@ size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap)
             put(&w, &wt->type, sizeof wt->type);
         }
     }
+    /* The pattern detection's state, when it runs: it is state like the
+     * rest (a restored engine must detect what the original would), and
+     * the exploration must tell apart states that differ only in it. */
+    uint8_t aug = e->augment && e->last_accessed;
+    put(&w, &aug, 1);
+    if (aug) {
+        for (int n = 0; n < e->nnodes; n++)
+            put_svar(&w, e->last_accessed[n]);
+        dir_aug fresh;
+        augment_init_records(&fresh, 1);
+        for (uint32_t b = 0; b < e->nblocks; b++) {
+            if (!engine_dir_at(e, b))
+                continue;
+            const dir_aug *a = e->dchunk[b >> DIR_CHUNK_SHIFT]->aug;
+            put_aug(&w, a ? &a[b & (DIR_CHUNK - 1)] : &fresh);
+        }
+    }
     return w.n;
+}
+
+/* Reading side of put_var/put_svar: 0, or -1 (truncated, too long). */
+static int get_var(const unsigned char **pp, const unsigned char *end, uint64_t *v)
+{
+    *v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (*pp == end)
+            return -1;
+        uint8_t b = *(*pp)++;
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return 0;
+    }
+    return -1;
+}
+
+static int get_svar32(const unsigned char **pp, const unsigned char *end, int32_t *v)
+{
+    uint64_t u;
+    if (get_var(pp, end, &u))
+        return -1;
+    int64_t x = (u & 1) ? -(int64_t)(u >> 1) - 1 : (int64_t)(u >> 1);
+    if (x < INT32_MIN || x > INT32_MAX)
+        return -1;
+    *v = (int32_t)x;
+    return 0;
+}
+
+static int get_var32(const unsigned char **pp, const unsigned char *end, uint32_t *v)
+{
+    uint64_t u;
+    if (get_var(pp, end, &u) || u > UINT32_MAX)
+        return -1;
+    *v = (uint32_t)u;
+    return 0;
+}
+
+static int get_aug(const unsigned char **pp, const unsigned char *end, dir_aug *a)
+{
+    augment_init_records(a, 1);
+    for (int k = 0; k < PP_NPATTERNS; k++)
+        if (get_var32(pp, end, &a->pat.detections[k]))
+            return -1;
+    if (get_svar32(pp, end, &a->pat.last_owner) || get_svar32(pp, end, &a->pat.group_id) ||
+        get_svar32(pp, end, &a->pat.guess) || get_var32(pp, end, &a->pat.requests) ||
+        get_svar32(pp, end, &a->first_reader) || *pp == end)
+        return -1;
+    uint8_t f = *(*pp)++;
+    if (f >> 7)
+        return -1;
+    a->pat.migratory = f & 1;
+    a->pat.producer_consumer = f >> 1 & 1;
+    a->pat.access_in_group = f >> 2 & 1;
+    a->pat.read_only = f >> 3 & 1;
+    a->two_readers = f >> 4 & 1;
+    a->reading = f >> 5 & 1;
+    a->written_after = f >> 6 & 1;
+    return 0;
 }
 
 int proto_engine_load(proto_engine *e, const void *buf, size_t len)
@@ -929,6 +1088,37 @@ int proto_engine_load(proto_engine *e, const void *buf, size_t len)
             if (queue_push(d, wt.node, wt.type))
                 return PROTO_ENOMEM;
         }
+    }
+    /* the pattern records: kept if this engine detects patterns, else
+     * read past; a snapshot without them leaves fresh records */
+    uint8_t aug;
+    GET(&aug, 1);
+    if (aug > 1)
+        return PROTO_EINVAL;
+    int keep = e->augment && e->last_accessed;
+    for (int n = 0; n < e->nnodes; n++) {
+        int32_t last = -1;
+        if (aug && get_svar32(&p, end, &last))
+            return PROTO_EINVAL;
+        if (keep)
+            e->last_accessed[n] = last;
+    }
+    for (uint32_t b = 0; b < e->nblocks; b++) {
+        if (!engine_dir_at(e, b))
+            continue;
+        dir_aug a;
+        if (aug ? get_aug(&p, end, &a) : (augment_init_records(&a, 1), 0))
+            return PROTO_EINVAL;
+        if (!keep)
+            continue;
+        dir_chunk *c = e->dchunk[b >> DIR_CHUNK_SHIFT];
+        if (!c->aug) {
+            c->aug = malloc(DIR_CHUNK * sizeof *c->aug);
+            if (!c->aug)
+                return PROTO_ENOMEM;
+            augment_init_records(c->aug, DIR_CHUNK);
+        }
+        c->aug[b & (DIR_CHUNK - 1)] = a;
     }
 #undef GET
     e->selfq_len = e->selfq_head = 0;

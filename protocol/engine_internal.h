@@ -39,7 +39,7 @@ enum proto_step {
     ST_D_PENDING_X,     /* remember req; grant a writable copy when acks/data are in */
     ST_D_PENDING_UPG,   /* remember req; grant the upgrade when the acks are in */
     ST_D_QUEUE,         /* the block is busy: req waits in the home's FIFO */
-    ST_D_ACK,           /* one invalidation ack in */
+    ST_D_ACK,           /* one invalidation ack in: its sender leaves the sharers */
     ST_D_INSTALL,       /* take the owner's data into home memory */
     ST_D_GRANT_DATA_X,  /* DATA_X to the pending requester, which becomes owner */
     ST_D_GRANT_UPG,     /* UPGRADE_ACK to the pending requester, which becomes owner */
@@ -115,9 +115,11 @@ typedef struct dir_chunk {
 struct proto_engine {
     int self, nnodes;
     uint32_t nblocks;
-    int replacement_hints;  /* proto_config options, fixed at creation */
+    int evictions;          /* proto_config options, fixed at creation */
+    int replacement_hints;
     int excl_clean;
     int downgrade_on_read;
+    int opts;               /* the same as PROTO_NEEDS_* bits: the table entries allowed */
     const dsm_sharers_ops *sharers_ops;
     /* Per-block storage, cheap where blocks are never used (a simulated
      * machine runs one engine per processor over a region of millions of

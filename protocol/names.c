@@ -68,7 +68,7 @@ static const char *const steps[ST_NSTEPS] = {
     [ST_D_PENDING_X] = "pending := requester (write, needs data)",
     [ST_D_PENDING_UPG] = "pending := requester (upgrade)",
     [ST_D_QUEUE] = "queue request at home",
-    [ST_D_ACK] = "acks -= 1",
+    [ST_D_ACK] = "acks -= 1, remove sender from sharers",
     [ST_D_INSTALL] = "install data in home memory",
     [ST_D_GRANT_DATA_X] = "send DATA_X to pending, owner := pending",
     [ST_D_GRANT_UPG] = "send UPGRADE_ACK to pending, owner := pending",
@@ -96,4 +96,28 @@ int proto_msg_has_data(int type)
 {
     return type == PM_DATA_S || type == PM_DATA_X || type == PM_WB_DATA || type == PM_PUTX ||
            type == PM_DATA_E;
+}
+
+const char *proto_needs_name(int needs)
+{
+    /* every combination of the four PROTO_NEEDS_* bits, in bit order */
+    static const char *const names[16] = {
+        "",
+        "evictions",
+        "replacement_hints",
+        "evictions, replacement_hints",
+        "excl_clean",
+        "evictions, excl_clean",
+        "replacement_hints, excl_clean",
+        "evictions, replacement_hints, excl_clean",
+        "downgrade_on_read",
+        "evictions, downgrade_on_read",
+        "replacement_hints, downgrade_on_read",
+        "evictions, replacement_hints, downgrade_on_read",
+        "excl_clean, downgrade_on_read",
+        "evictions, excl_clean, downgrade_on_read",
+        "replacement_hints, excl_clean, downgrade_on_read",
+        "evictions, replacement_hints, excl_clean, downgrade_on_read",
+    };
+    return needs >= 0 && needs < 16 ? names[needs] : "?";
 }

@@ -34,8 +34,11 @@
  * PA_INSTALL is emitted for them.  PA_SEND actions always have dst != self.
  *
  * Hardware additions (simulated machines, protocol/sim/; the DSM runtime
- * uses none of them and behaves as without them):
- *  - evictions (proto_evict): a cache that replaces a block in S drops it,
+ * uses none of them and behaves as without them).  Each is a proto_config
+ * option, and the table entries that only its inputs can reach are refused
+ * (PROTO_EREJECT) when it is off, so that the DSM's engine does not quietly
+ * accept, say, an INV for a copy it never dropped:
+ *  - evictions (proto_evict, proto_config.evictions): a cache that replaces a block in S drops it,
  *    silently or with a PUTS replacement hint to the home; in M (or E) it
  *    writes it back with PUTX (PUTE: clean, no data) and waits in MI for the
  *    home's PUT_ACK.  A silently dropped sharer may still be sent an INV,
@@ -208,7 +211,9 @@ typedef struct proto_config {
     uint32_t nblocks;  /* blocks in the shared region */
     /* Hardware options; zero/NULL is the DSM runtime's protocol.  Every node
      * of a machine must be given the same values. */
-    int replacement_hints;  /* an eviction from S sends PUTS to the home */
+    int evictions;          /* the cache replaces blocks (proto_evict); 0: proto_evict and
+                               the INVs a dropped copy may still get are refused */
+    int replacement_hints;  /* an eviction from S sends PUTS to the home (with evictions) */
     int excl_clean;         /* a read of an unowned block is granted in E */
     int downgrade_on_read;  /* a read of a block owned elsewhere leaves the owner a
                                read-only copy (M/E -> S, RECALL_S), as MSI/MESI
@@ -250,8 +255,9 @@ int proto_receive(proto_engine *e, const proto_msg *m, proto_actions *out);
  * grant (replaying a deferred INV/RECALL).  Harmless when nothing is held. */
 int proto_release(proto_engine *e, uint32_t block, proto_actions *out);
 /* The local cache replaces the block (a simulated cache chose it as its
- * victim).  Valid in S, E and M only: the caller never evicts a block with a
- * request or a writeback in flight, nor a held grant (PROTO_EREJECT).  From
+ * victim).  Only with proto_config.evictions, and valid in S, E and M only:
+ * the caller never evicts a block with a request or a writeback in flight,
+ * nor a held grant (PROTO_EREJECT).  From
  * S the block goes to I (PUTS to the home with replacement_hints); from M and
  * E to MI (PUTX with the data / PUTE) until the home's PUT_ACK. */
 int proto_evict(proto_engine *e, uint32_t block, proto_actions *out);
@@ -338,18 +344,31 @@ const char *proto_msg_name(int type);
 int proto_msg_has_data(int type);
 
 /* The transition tables themselves, exported for documentation and tests.
- * An entry with valid == 0 is rejected on purpose. */
+ * An entry with valid == 0 is rejected on purpose.  A valid entry whose
+ * `needs` names an option the engine was created without is rejected too:
+ * only that option's inputs (an eviction, a PUTS, a DATA_E, a RECALL_S) can
+ * bring the pair about. */
 #define PROTO_MAX_STEPS 6
+enum {
+    PROTO_NEEDS_EVICTIONS = 1,  /* proto_config.evictions */
+    PROTO_NEEDS_HINTS = 2,      /* proto_config.replacement_hints */
+    PROTO_NEEDS_EXCL_CLEAN = 4, /* proto_config.excl_clean */
+    PROTO_NEEDS_DOWNGRADE = 8   /* proto_config.downgrade_on_read */
+};
 typedef struct proto_table_entry {
     uint8_t valid;
     uint8_t next;                       /* next state */
     uint8_t steps[PROTO_MAX_STEPS];     /* action steps, 0-terminated */
     const char *why;                    /* for rejected pairs: why it cannot happen */
+    uint8_t needs;                      /* PROTO_NEEDS_* the entry is valid with only */
 } proto_table_entry;
 
 extern const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS];
 extern const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS];
 const char *proto_step_name(int step);
+/* The options of a `needs` mask, as "evictions, replacement_hints", for
+ * errors and the generated table ("" for none). */
+const char *proto_needs_name(int needs);
 
 #ifdef __cplusplus
 }

@@ -16,7 +16,9 @@
  * the home's sharer set, so an INV can find its node in I, IS or IM: the INV
  * was sent before the home served the node's new request (FIFO per pair
  * would have brought a grant first otherwise), so it concerns the dropped
- * copy and is simply acknowledged.
+ * copy and is simply acknowledged.  (With replacement hints too: the PUTS
+ * may cross the INV.)  Without evictions these entries are refused: an INV
+ * then always finds the copy it invalidates.
  *
  * Downgrade on read (downgrade_on_read): a GETS at an Exclusive block sends
  * RECALL_S; the owner answers WB_DATA and keeps a read copy (M/E -> S), and
@@ -24,8 +26,15 @@
  * a RECALL (the evicted copy is gone: the reader is the only sharer). */
 #include "engine_internal.h"
 
-#define OK(nx, ...) { 1, nx, { __VA_ARGS__ }, NULL }
-#define NO(reason) { 0, 0, { 0 }, reason }
+#define OK(nx, ...) { 1, nx, { __VA_ARGS__ }, NULL, 0 }
+#define NO(reason) { 0, 0, { 0 }, reason, 0 }
+/* An entry only the inputs of hardware options can reach: refused by an
+ * engine created without them (proto.h, PROTO_NEEDS_*). */
+#define OPT(needs, nx, ...) { 1, nx, { __VA_ARGS__ }, NULL, needs }
+#define EVICTIONS PROTO_NEEDS_EVICTIONS
+#define HINTS (PROTO_NEEDS_EVICTIONS | PROTO_NEEDS_HINTS)
+#define EXCL PROTO_NEEDS_EXCL_CLEAN
+#define DOWNGRADE PROTO_NEEDS_DOWNGRADE
 
 #define EVICT_IN_FLIGHT \
     "the cache evicts only settled blocks (S, E, M), never one with a request or writeback in flight"
@@ -33,7 +42,7 @@
     "a held grant must first serve the access that faulted for it; the cache evicts S, E, M only"
 #define NO_WRITEBACK "no writeback is in flight"
 #define NOT_READING "no read request is in flight"
-#define DROPPED_INV_ACK OK(PC_I, ST_SEND_INV_ACK) /* see the header: a silently dropped copy */
+#define DROPPED_INV_ACK OPT(EVICTIONS, PC_I, ST_SEND_INV_ACK) /* see the header: a dropped copy */
 
 const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
     [PC_I] = {
@@ -61,7 +70,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_RECALL] = NO("a sharer is not an owner"),
         [CE_RELEASE] = OK(PC_S, ST_END),  /* nothing held (already released) */
         /* silent without replacement hints: the home keeps listing us */
-        [CE_EVICT] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_PUTS_IF_HINTS),
+        [CE_EVICT] = OPT(EVICTIONS, PC_I, ST_ACCESS_NONE, ST_SEND_PUTS_IF_HINTS),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
         [CE_RECALL_S] = NO("a sharer is not an owner (a downgraded owner is a sharer and is not recalled again)"),
@@ -75,10 +84,10 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_INV] = NO("the owner is recalled, never invalidated"),
         [CE_RECALL] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_WB_DATA),
         [CE_RELEASE] = OK(PC_M, ST_END),  /* nothing held (already released) */
-        [CE_EVICT] = OK(PC_MI, ST_ACCESS_NONE, ST_SEND_PUTX),
+        [CE_EVICT] = OPT(EVICTIONS, PC_MI, ST_ACCESS_NONE, ST_SEND_PUTX),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
-        [CE_RECALL_S] = OK(PC_S, ST_ACCESS_READ, ST_SEND_WB_DATA),  /* downgrade: keep a read copy */
+        [CE_RECALL_S] = OPT(DOWNGRADE, PC_S, ST_ACCESS_READ, ST_SEND_WB_DATA),  /* keep a read copy */
     },
     [PC_IS] = {
         [CE_LOAD] = OK(PC_IS, ST_WAIT),
@@ -88,11 +97,11 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_UPGRADE_ACK] = NO("a read request is answered with DATA_S"),
         /* sent before the home served our GETS (an INV sent after it
          * would follow the DATA_S): it is for the copy dropped silently */
-        [CE_INV] = OK(PC_IS, ST_SEND_INV_ACK),
+        [CE_INV] = OPT(EVICTIONS, PC_IS, ST_SEND_INV_ACK),
         [CE_RECALL] = NO("not an owner"),
         [CE_RELEASE] = OK(PC_IS, ST_END),  /* nothing held (already released) */
         [CE_EVICT] = NO(EVICT_IN_FLIGHT),
-        [CE_DATA_E] = OK(PC_EH, ST_INSTALL, ST_ACCESS_READ, ST_COMPLETE),
+        [CE_DATA_E] = OPT(EXCL, PC_EH, ST_INSTALL, ST_ACCESS_READ, ST_COMPLETE),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
         [CE_RECALL_S] = NO("not an owner"),
     },
@@ -104,7 +113,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_UPGRADE_ACK] = NO("the home answers an upgrade from a non-sharer with DATA_X"),
         /* as in IS: for a copy dropped silently before the GETX (a node
          * that came from SM was invalidated once and is no sharer now) */
-        [CE_INV] = OK(PC_IM, ST_SEND_INV_ACK),
+        [CE_INV] = OPT(EVICTIONS, PC_IM, ST_SEND_INV_ACK),
         [CE_RECALL] = NO("not an owner yet"),
         [CE_RELEASE] = OK(PC_IM, ST_END),  /* nothing held (already released) */
         [CE_EVICT] = NO(EVICT_IN_FLIGHT),
@@ -138,7 +147,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EVICT] = NO(EVICT_HELD),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
-        [CE_RECALL_S] = OK(PC_MH, ST_DEFER),
+        [CE_RECALL_S] = OPT(DOWNGRADE, PC_MH, ST_DEFER),
     },
     [PC_SM] = {
         [CE_LOAD] = OK(PC_SM, ST_COMPLETE),  /* still readable */
@@ -157,49 +166,49 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
     /* exclusive clean: the owner with read access; the home cannot tell it
      * from M, so it recalls it like M (the WB_DATA is clean, harmless) */
     [PC_E] = {
-        [CE_LOAD] = OK(PC_E, ST_COMPLETE),   /* a thread faulted before another's grant: retry */
-        [CE_STORE] = OK(PC_M, ST_ACCESS_WRITE, ST_COMPLETE),  /* silent upgrade: no message */
+        [CE_LOAD] = OPT(EXCL, PC_E, ST_COMPLETE),   /* a thread faulted before another's grant */
+        [CE_STORE] = OPT(EXCL, PC_M, ST_ACCESS_WRITE, ST_COMPLETE),  /* silent upgrade: no message */
         [CE_DATA_S] = NO(NOT_READING),
         [CE_DATA_X] = NO("no write request is in flight"),
         [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
         [CE_INV] = NO("the owner is recalled, never invalidated"),
-        [CE_RECALL] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_WB_DATA),
-        [CE_RELEASE] = OK(PC_E, ST_END),  /* nothing held (already released) */
-        [CE_EVICT] = OK(PC_MI, ST_ACCESS_NONE, ST_SEND_PUTE),
+        [CE_RECALL] = OPT(EXCL, PC_I, ST_ACCESS_NONE, ST_SEND_WB_DATA),
+        [CE_RELEASE] = OPT(EXCL, PC_E, ST_END),  /* nothing held (already released) */
+        [CE_EVICT] = OPT(EVICTIONS | EXCL, PC_MI, ST_ACCESS_NONE, ST_SEND_PUTE),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
-        [CE_RECALL_S] = OK(PC_S, ST_SEND_WB_DATA),  /* downgrade: read access already */
+        [CE_RECALL_S] = OPT(DOWNGRADE | EXCL, PC_S, ST_SEND_WB_DATA),  /* read access already */
     },
     [PC_EH] = {
-        [CE_LOAD] = OK(PC_EH, ST_COMPLETE),
-        [CE_STORE] = OK(PC_MH, ST_ACCESS_WRITE, ST_COMPLETE),  /* silent upgrade, still held */
+        [CE_LOAD] = OPT(EXCL, PC_EH, ST_COMPLETE),
+        [CE_STORE] = OPT(EXCL, PC_MH, ST_ACCESS_WRITE, ST_COMPLETE),  /* silent upgrade, still held */
         [CE_DATA_S] = NO(NOT_READING),
         [CE_DATA_X] = NO("no write request is in flight"),
         [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
         [CE_INV] = NO("the owner is recalled, never invalidated"),
-        [CE_RECALL] = OK(PC_EH, ST_DEFER),
-        [CE_RELEASE] = OK(PC_E, ST_REPLAY),
+        [CE_RECALL] = OPT(EXCL, PC_EH, ST_DEFER),
+        [CE_RELEASE] = OPT(EXCL, PC_E, ST_REPLAY),
         [CE_EVICT] = NO(EVICT_HELD),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
-        [CE_RECALL_S] = OK(PC_EH, ST_DEFER),
+        [CE_RECALL_S] = OPT(DOWNGRADE | EXCL, PC_EH, ST_DEFER),
     },
     /* writeback in flight: the evicted copy is on its way home (PUTX/PUTE) */
     [PC_MI] = {
-        [CE_LOAD] = OK(PC_MI, ST_WAIT),   /* asks again after the PUT_ACK */
-        [CE_STORE] = OK(PC_MI, ST_WAIT),
+        [CE_LOAD] = OPT(EVICTIONS, PC_MI, ST_WAIT),   /* asks again after the PUT_ACK */
+        [CE_STORE] = OPT(EVICTIONS, PC_MI, ST_WAIT),
         [CE_DATA_S] = NO("no request is in flight: an access in MI waits for the PUT_ACK first"),
         [CE_DATA_X] = NO("no request is in flight: an access in MI waits for the PUT_ACK first"),
         [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
         [CE_INV] = NO("an owner is recalled, never invalidated"),
         /* the recall crossed our PUTX/PUTE, which the home takes as the
          * recalled data: nothing to send */
-        [CE_RECALL] = OK(PC_MI, ST_END),
-        [CE_RELEASE] = OK(PC_MI, ST_END),  /* nothing held (already released) */
+        [CE_RECALL] = OPT(EVICTIONS, PC_MI, ST_END),
+        [CE_RELEASE] = OPT(EVICTIONS, PC_MI, ST_END),  /* nothing held (already released) */
         [CE_EVICT] = NO(EVICT_IN_FLIGHT),
         [CE_DATA_E] = NO("no request is in flight: an access in MI waits for the PUT_ACK first"),
-        [CE_PUT_ACK] = OK(PC_I, ST_COMPLETE),  /* waiting accesses retry, and miss */
-        [CE_RECALL_S] = OK(PC_MI, ST_END),  /* crossed our PUTX/PUTE, as RECALL */
+        [CE_PUT_ACK] = OPT(EVICTIONS, PC_I, ST_COMPLETE),  /* waiting accesses retry, and miss */
+        [CE_RECALL_S] = OPT(EVICTIONS | DOWNGRADE, PC_MI, ST_END),  /* crossed our PUTX/PUTE */
     },
 };
 
@@ -223,10 +232,10 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_INV_ACK_LAST_UPG] = NO("no invalidation in progress"),
         [DE_WB_DATA_S] = NO("no recall in progress"),
         [DE_WB_DATA_X] = NO("no recall in progress"),
-        [DE_GETS_EXCL_CLEAN] = OK(PD_EXCL, ST_D_OWNER_REQ, ST_D_DATA_E),
+        [DE_GETS_EXCL_CLEAN] = OPT(EXCL, PD_EXCL, ST_D_OWNER_REQ, ST_D_DATA_E),
         [DE_PUTS_LAST] = NO("no sharers when unowned"),
         [DE_PUTS_MORE] = NO("no sharers when unowned"),
-        [DE_PUTS_STALE] = OK(PD_UNOWNED, ST_END),  /* the hint's sharer was already removed */
+        [DE_PUTS_STALE] = OPT(HINTS, PD_UNOWNED, ST_END),  /* the hint's sharer was already removed */
         [DE_PUTX_OWNER] = NO(NO_OWNER_UNOWNED),
         [DE_PUTE_OWNER] = NO(NO_OWNER_UNOWNED),
         [DE_PUTX_RECALLED_S] = NO(NO_RECALL),
@@ -248,9 +257,9 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_WB_DATA_S] = NO("no recall in progress"),
         [DE_WB_DATA_X] = NO("no recall in progress"),
         [DE_GETS_EXCL_CLEAN] = NO(EXCL_CLEAN_UNOWNED),
-        [DE_PUTS_LAST] = OK(PD_UNOWNED, ST_D_REMOVE_SHARER),
-        [DE_PUTS_MORE] = OK(PD_SHARED, ST_D_REMOVE_SHARER),
-        [DE_PUTS_STALE] = OK(PD_SHARED, ST_END),
+        [DE_PUTS_LAST] = OPT(HINTS, PD_UNOWNED, ST_D_REMOVE_SHARER),
+        [DE_PUTS_MORE] = OPT(HINTS, PD_SHARED, ST_D_REMOVE_SHARER),
+        [DE_PUTS_STALE] = OPT(HINTS, PD_SHARED, ST_END),
         [DE_PUTX_OWNER] = NO("no owner while shared"),
         [DE_PUTE_OWNER] = NO("no owner while shared"),
         [DE_PUTX_RECALLED_S] = NO(NO_RECALL),
@@ -274,14 +283,14 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_GETS_EXCL_CLEAN] = NO(EXCL_CLEAN_UNOWNED),
         [DE_PUTS_LAST] = NO("no sharers while a node owns the block"),
         [DE_PUTS_MORE] = NO("no sharers while a node owns the block"),
-        [DE_PUTS_STALE] = OK(PD_EXCL, ST_END),
-        [DE_PUTX_OWNER] = OK(PD_UNOWNED, ST_D_INSTALL, ST_D_OWNER_NONE, ST_D_PUT_ACK),
-        [DE_PUTE_OWNER] = OK(PD_UNOWNED, ST_D_OWNER_NONE, ST_D_PUT_ACK),  /* memory is current */
+        [DE_PUTS_STALE] = OPT(HINTS, PD_EXCL, ST_END),
+        [DE_PUTX_OWNER] = OPT(EVICTIONS, PD_UNOWNED, ST_D_INSTALL, ST_D_OWNER_NONE, ST_D_PUT_ACK),
+        [DE_PUTE_OWNER] = OPT(EVICTIONS | EXCL, PD_UNOWNED, ST_D_OWNER_NONE, ST_D_PUT_ACK),  /* memory is current */
         [DE_PUTX_RECALLED_S] = NO(NO_RECALL),
         [DE_PUTX_RECALLED_X] = NO(NO_RECALL),
         [DE_PUTE_RECALLED_S] = NO(NO_RECALL),
         [DE_PUTE_RECALLED_X] = NO(NO_RECALL),
-        [DE_GETS_DOWNGRADE] = OK(PD_BUSY_RECALL, ST_D_PENDING_SHARED, ST_D_RECALL_S),
+        [DE_GETS_DOWNGRADE] = OPT(DOWNGRADE, PD_BUSY_RECALL, ST_D_PENDING_SHARED, ST_D_RECALL_S),
         [DE_WB_DATA_SHARED] = NO(NO_RECALL),
     },
     [PD_BUSY_INV] = {
@@ -297,9 +306,9 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_WB_DATA_X] = NO("no recall in progress"),
         [DE_GETS_EXCL_CLEAN] = NO(EXCL_CLEAN_UNOWNED),
         /* hints wait in the FIFO like requests: keeps each node's order */
-        [DE_PUTS_LAST] = OK(PD_BUSY_INV, ST_D_QUEUE),
-        [DE_PUTS_MORE] = OK(PD_BUSY_INV, ST_D_QUEUE),
-        [DE_PUTS_STALE] = OK(PD_BUSY_INV, ST_D_QUEUE),
+        [DE_PUTS_LAST] = OPT(HINTS, PD_BUSY_INV, ST_D_QUEUE),
+        [DE_PUTS_MORE] = OPT(HINTS, PD_BUSY_INV, ST_D_QUEUE),
+        [DE_PUTS_STALE] = OPT(HINTS, PD_BUSY_INV, ST_D_QUEUE),
         [DE_PUTX_OWNER] = NO("no owner while invalidating sharers (BusyInv comes from Shared)"),
         [DE_PUTE_OWNER] = NO("no owner while invalidating sharers (BusyInv comes from Shared)"),
         [DE_PUTX_RECALLED_S] = NO(NO_RECALL),
@@ -323,18 +332,18 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_GETS_EXCL_CLEAN] = NO(EXCL_CLEAN_UNOWNED),
         [DE_PUTS_LAST] = NO("the sharer set is empty during a recall (cleared when the owner got the block)"),
         [DE_PUTS_MORE] = NO("the sharer set is empty during a recall (cleared when the owner got the block)"),
-        [DE_PUTS_STALE] = OK(PD_BUSY_RECALL, ST_D_QUEUE),
+        [DE_PUTS_STALE] = OPT(HINTS, PD_BUSY_RECALL, ST_D_QUEUE),
         [DE_PUTX_OWNER] = NO("a PUTX during a recall is the recalled data: PUTX(crossed a recall ...)"),
         [DE_PUTE_OWNER] = NO("a PUTE during a recall is the recalled data: PUTE(crossed a recall ...)"),
         /* the owner evicted the block as the RECALL was on its way (it
          * drops the RECALL in MI): its PUTX/PUTE is the recalled data,
          * served as WB_DATA would be, and acknowledged */
-        [DE_PUTX_RECALLED_S] = OK(PD_SHARED, ST_D_INSTALL, ST_D_PUT_ACK, ST_D_GRANT_DATA_S),
-        [DE_PUTX_RECALLED_X] = OK(PD_EXCL, ST_D_INSTALL, ST_D_PUT_ACK, ST_D_GRANT_DATA_X),
-        [DE_PUTE_RECALLED_S] = OK(PD_SHARED, ST_D_PUT_ACK, ST_D_GRANT_DATA_S),
-        [DE_PUTE_RECALLED_X] = OK(PD_EXCL, ST_D_PUT_ACK, ST_D_GRANT_DATA_X),
+        [DE_PUTX_RECALLED_S] = OPT(EVICTIONS, PD_SHARED, ST_D_INSTALL, ST_D_PUT_ACK, ST_D_GRANT_DATA_S),
+        [DE_PUTX_RECALLED_X] = OPT(EVICTIONS, PD_EXCL, ST_D_INSTALL, ST_D_PUT_ACK, ST_D_GRANT_DATA_X),
+        [DE_PUTE_RECALLED_S] = OPT(EVICTIONS | EXCL, PD_SHARED, ST_D_PUT_ACK, ST_D_GRANT_DATA_S),
+        [DE_PUTE_RECALLED_X] = OPT(EVICTIONS | EXCL, PD_EXCL, ST_D_PUT_ACK, ST_D_GRANT_DATA_X),
         [DE_GETS_DOWNGRADE] = NO(DOWNGRADE_OWNED),
         /* the old owner went to S as it sent the data: both share the block */
-        [DE_WB_DATA_SHARED] = OK(PD_SHARED, ST_D_INSTALL, ST_D_GRANT_DATA_S_SHARED),
+        [DE_WB_DATA_SHARED] = OPT(DOWNGRADE, PD_SHARED, ST_D_INSTALL, ST_D_GRANT_DATA_S_SHARED),
     },
 };

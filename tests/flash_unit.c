@@ -182,6 +182,7 @@ static void eq_run(eq_world *w, const dsm_sharers_ops *ops, uint64_t seed)
         cfg.self = n;
         cfg.nnodes = EQ_NODES;
         cfg.nblocks = EQ_BLOCKS;
+        cfg.evictions = 1;
         cfg.replacement_hints = 1;
         cfg.sharers_ops = ops;
         w->e[n] = proto_engine_create(&cfg);

@@ -4,7 +4,10 @@
  * the paper's regular expressions, or a clearing case, and checks the
  * detections at the home.  An access that hits (the node already has the
  * right) makes no request, as on a real machine: the home sees misses only.
- * The last tests run the simulated machines' downgrade_on_read option. */
+ * Overlapping requests (several nodes asking before the home answers, so
+ * that some wait in its queue) are detected once each, when the home serves
+ * them.  The last tests run the simulated machines' downgrade_on_read
+ * option. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +90,33 @@ static void acc(int node, int b, int write)
 }
 #define R(node, b) acc(node, b, 0)
 #define W(node, b) acc(node, b, 1)
+
+/* Overlapping accesses: each node in nodes[] faults on block b at once
+ * (their requests travel together, the home queues those that find the
+ * block busy), then everything is delivered and every grant released, as
+ * if each faulting access retried at once. */
+static void overlap(const int *nodes, int n, int b, int write)
+{
+    for (int i = 0; i < n; i++) {
+        ck_assert_int_eq(proto_access(E[nodes[i]], (uint32_t)b, write, &acts), PROTO_OK);
+        for (size_t k = 0; k < acts.n; k++)
+            if (acts.v[k].kind == PA_SEND) {
+                ck_assert(qn < QCAP);
+                q[(qh + qn++) % QCAP] = acts.v[k].msg;
+            }
+        acts.n = 0;
+    }
+    for (int round = 0; round < 2 * N; round++) {
+        pump();
+        for (int i = 0; i < N; i++)
+            ck_assert_int_eq(proto_release(E[i], (uint32_t)b, &acts), PROTO_OK);
+    }
+    pump();
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(proto_cache_settled(proto_cache_state_of(E[i], (uint32_t)b)) &&
+                          !proto_cache_held(proto_cache_state_of(E[i], (uint32_t)b)),
+                      "node %d's request for block %d is not done", i, b);
+}
 
 static proto_block_patterns pat(int b)
 {
@@ -342,6 +372,44 @@ START_TEST(read_only_needs_two_readers)
 }
 END_TEST
 
+/* Three writers at once: node 2's request recalls node 1, node 3's waits
+ * in the home's queue and is served after.  Each is one request, detected
+ * as a migration when served (the block owned by another node), never
+ * when it is only queued. */
+START_TEST(overlapping_writes_counted_once)
+{
+    setup_sys(1, 0);
+    W(1, 0);
+    static const int writers[] = { 2, 3 };
+    overlap(writers, 2, 0, 1);
+    proto_block_patterns p = pat(0);
+    ck_assert_uint_eq(p.requests, 3);
+    ck_assert_int_eq(p.detections[PP_MIGRATORY], 2);
+    ck_assert_int_eq(p.last_owner, 2);
+    ck_assert_int_eq(proto_cache_state_of(E[3], 0), PC_M);
+    teardown_sys();
+}
+END_TEST
+
+/* Two readers at once after a write: the first recalls the writer, the
+ * second waits; read by two nodes, read-only is detected once. */
+START_TEST(overlapping_reads_counted_once)
+{
+    setup_sys(1, 0);
+    W(1, 0);
+    static const int readers[] = { 2, 3 };
+    overlap(readers, 2, 0, 0);
+    proto_block_patterns p = pat(0);
+    ck_assert_int_eq(proto_cache_state_of(E[2], 0), PC_S);
+    ck_assert_int_eq(proto_cache_state_of(E[3], 0), PC_S);
+    ck_assert_uint_eq(p.requests, 3);
+    ck_assert_int_eq(p.detections[PP_READ_ONLY], 1);
+    ck_assert(p.read_only);
+    ck_assert_int_eq(p.last_owner, 1);
+    teardown_sys();
+}
+END_TEST
+
 /* With the augmentation off nothing is detected or kept. */
 START_TEST(augmentation_off)
 {
@@ -417,6 +485,8 @@ int main(void)
     tcase_add_test(tc, augmentation_off);
     tcase_add_test(tc, dominant_ties_and_none);
     tcase_add_test(tc, home_node_takes_part);
+    tcase_add_test(tc, overlapping_writes_counted_once);
+    tcase_add_test(tc, overlapping_reads_counted_once);
     tcase_add_test(tc, migratory_with_downgrade);
     tcase_add_test(tc, downgrade_hides_old_owner_reread);
     tcase_add_test(tc, producer_consumer_with_downgrade);

@@ -1,7 +1,8 @@
 /* proto_table_doc.c - prints the engine's transition tables (protocol/table.c)
  * as Markdown: every (state, event) pair of the cache side and of the
  * directory side, with its next state and action steps, or why it is
- * rejected.  doc/protocol.md carries this output between two marker lines;
+ * rejected, and the options an entry needs (an engine created without them
+ * rejects it).  doc/protocol.md carries this output between two marker lines;
  * tests/proto_doc.sh checks that it is current (and rewrites it with
  * --update).
  *
@@ -41,6 +42,11 @@ static void entry(const char *state, const char *event, const char *next,
             printf("; ");
         cell(proto_step_name(t->steps[i]));
     }
+    if (t->needs) {
+        printf(" (only with ");
+        cell(proto_needs_name(t->needs));
+        printf(")");
+    }
     printf(" |\n");
 }
 
@@ -68,7 +74,8 @@ int main(void)
             total++;
         }
     printf("\n%d of %d (state, event) pairs are in the tables; the others are rejected "
-           "(PROTO_EREJECT) with the reason shown.\n",
+           "(PROTO_EREJECT) with the reason shown, and so are those marked \"only with\" "
+           "options by an engine created without these options (`proto_config`).\n",
            valid, total);
     return 0;
 }

@@ -5,7 +5,12 @@
  *     INV replayed at the release);
  *   - rejected pairs (PROTO_EREJECT, with a message naming state and event)
  *     and bad inputs (PROTO_EINVAL);
- *   - requests queued at a busy home and served in order;
+ *   - requests queued at a busy home and served in order, also when the
+ *     queue grows after it wrapped around;
+ *   - what the home accepts only from the right node (INV_ACK from a node it
+ *     invalidated, WB_DATA from the owner it recalled), one deferred message
+ *     per held block, and the table narrowed by the options (the entries of
+ *     evictions, hints, exclusive-clean grants refused without them);
  *   - snapshot save/load round trip;
  *   - 1024 nodes reading one block, then one writer invalidating all;
  *   - the simulated machines' additions: dirty eviction (PUTX/PUT_ACK, also
@@ -91,6 +96,12 @@ static void is_access(const proto_actions *a, size_t i, int access, uint32_t blo
 {
     is_kind(a, i, PA_SET_ACCESS, block);
     ck_assert_int_eq(a->v[i].access, access);
+}
+
+static int evict_blk_plain(proto_engine *e, uint32_t block, proto_actions *a)
+{
+    a->n = 0;
+    return proto_evict(e, block, a);
 }
 
 static size_t count_kind(const proto_actions *a, int kind)
@@ -374,11 +385,17 @@ START_TEST(rejected_pairs)
     ck_assert_msg(strstr(err, proto_cache_table[PC_I][CE_DATA_S].why), "no reason: %s", err);
     ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_I); /* unchanged */
 
-    /* cache side: a RECALL for a node that owns nothing (an INV there is
-     * acknowledged: the node may have dropped a copy silently) */
+    /* cache side: a RECALL for a node that owns nothing */
     ck_assert_int_eq(recv_msg(n1, PM_RECALL, 0, 1, 0, &a), PROTO_EREJECT);
     err = proto_last_error(n1);
     ck_assert_msg(strstr(err, "state I ") && strstr(err, "RECALL"), "unclear error: %s", err);
+
+    /* cache side: an INV for a node that holds nothing; only a cache that
+     * drops copies (evictions) may be sent one (options_narrow_table) */
+    ck_assert_int_eq(recv_msg(n1, PM_INV, 0, 1, 0, &a), PROTO_EREJECT);
+    err = proto_last_error(n1);
+    ck_assert_msg(strstr(err, "state I ") && strstr(err, "evictions"), "unclear error: %s", err);
+    ck_assert_int_eq(a.n, 0);
 
     /* directory side: an INV_ACK with no invalidation in progress */
     ck_assert_int_eq(recv_msg(home, PM_INV_ACK, 1, 0, 0, &a), PROTO_EREJECT);
@@ -511,6 +528,189 @@ START_TEST(queue_at_busy_home)
 
     proto_actions_free(&a);
     proto_engine_destroy(home);
+}
+END_TEST
+
+/* The FIFO is a ring: served from its head, it wraps around, and it grows
+ * (twice the room) when full.  Here it grows while wrapped, and the
+ * requests must still be served first come, first served.  Ten nodes, home
+ * 0: every node writes once, the first one owning the block and the others
+ * waiting; a recall serves one at a time. */
+START_TEST(queue_grows_after_wrap)
+{
+    enum { N = 10 };
+    proto_engine *home = mk_home(0, N, 1, 0);
+    proto_actions a;
+    proto_actions_init(&a);
+    ck_assert_int_eq(recv_msg(home, PM_GETX, 1, 0, 0, &a), PROTO_OK);
+    is_send(&a, 0, PM_DATA_X, 0, 1, 0);
+    ck_assert_int_eq(recv_msg(home, PM_GETX, 2, 0, 0, &a), PROTO_OK);
+    is_send(&a, 0, PM_RECALL, 0, 1, 0);
+    for (int n = 3; n <= 5; n++) { /* queued: 3 4 5 (room for 4) */
+        ck_assert_int_eq(recv_msg(home, PM_GETX, n, 0, 0, &a), PROTO_OK);
+        ck_assert_int_eq(a.n, 0);
+    }
+    /* 1's data: DATA_X to 2, then 3 is served (a recall of 2): 4 5 left,
+     * from the ring's second slot */
+    ck_assert_int_eq(recv_msg(home, PM_WB_DATA, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 3);
+    is_send(&a, 1, PM_DATA_X, 0, 2, 0);
+    is_send(&a, 2, PM_RECALL, 0, 2, 0);
+    /* 6 and 7 fill it, 7 in the first slot (wrapped); 8 and 9 make it grow */
+    for (int n = 6; n < N; n++) {
+        ck_assert_int_eq(recv_msg(home, PM_GETX, n, 0, 0, &a), PROTO_OK);
+        ck_assert_int_eq(a.n, 0);
+        ck_assert_int_eq(proto_dir_state_of(home, 0), PD_BUSY_RECALL);
+    }
+    /* each owner's data: DATA_X to the next in arrival order, whose recall
+     * serves the one after */
+    for (int owner = 2; owner < N - 1; owner++) {
+        ck_assert_int_eq(recv_msg(home, PM_WB_DATA, owner, 0, 0, &a), PROTO_OK);
+        ck_assert_msg(a.n >= 2 && a.v[1].kind == PA_SEND && a.v[1].msg.type == PM_DATA_X,
+                      "no write grant after node %d's data", owner);
+        ck_assert_msg(a.v[1].msg.dst == owner + 1,
+                      "node %d's data went to node %d, not to node %d (first come, first served)",
+                      owner, a.v[1].msg.dst, owner + 1);
+        if (owner + 1 < N - 1) {
+            ck_assert_int_eq(a.n, 3);
+            is_send(&a, 2, PM_RECALL, 0, owner + 1, 0);
+        } else {
+            ck_assert_int_eq(a.n, 2);
+        }
+    }
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_EXCL);
+    ck_assert_int_eq(proto_dir_owner(home, 0), N - 1);
+    proto_actions_free(&a);
+    proto_engine_destroy(home);
+}
+END_TEST
+
+/* The home counts an INV_ACK only from a node it invalidated and has not
+ * heard from yet (never from the upgrading requester, which it did not
+ * invalidate), and takes WB_DATA only from the owner it recalled: anything
+ * else is a protocol bug, refused like a pair outside the table, and the
+ * directory is left as it was. */
+START_TEST(home_checks_senders)
+{
+    proto_engine *home = mk_home(0, 4, 1, 0);
+    proto_actions a;
+    proto_actions_init(&a);
+    const char *err;
+    ck_assert_int_eq(recv_msg(home, PM_GETS, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(recv_msg(home, PM_GETS, 2, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(recv_msg(home, PM_GETX, 3, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 2); /* INV to 1 and 2 */
+    ck_assert_int_eq(recv_msg(home, PM_INV_ACK, 3, 0, 0, &a), PROTO_EREJECT);
+    err = proto_last_error(home);
+    ck_assert_msg(strstr(err, "BusyInv") && strstr(err, "not invalidated"), "unclear: %s", err);
+    ck_assert_int_eq(recv_msg(home, PM_INV_ACK, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 0);
+    ck_assert(!sharers_contains(proto_dir_sharers(home, 0), 1)); /* acked: off the list */
+    ck_assert_int_eq(recv_msg(home, PM_INV_ACK, 1, 0, 0, &a), PROTO_EREJECT); /* twice */
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_BUSY_INV);
+    ck_assert_int_eq(recv_msg(home, PM_INV_ACK, 2, 0, 0, &a), PROTO_OK);
+    is_send(&a, 0, PM_DATA_X, 0, 3, 0);
+
+    /* a recall: WB_DATA from another node than the owner */
+    ck_assert_int_eq(recv_msg(home, PM_GETS, 1, 0, 0, &a), PROTO_OK);
+    is_send(&a, 0, PM_RECALL, 0, 3, 0);
+    ck_assert_int_eq(recv_msg(home, PM_WB_DATA, 2, 0, 0, &a), PROTO_EREJECT);
+    ck_assert_msg(strstr(proto_last_error(home), "not the block's owner"), "unclear: %s",
+                  proto_last_error(home));
+    ck_assert_int_eq(proto_dir_state_of(home, 0), PD_BUSY_RECALL);
+    ck_assert_int_eq(recv_msg(home, PM_WB_DATA, 3, 0, 0, &a), PROTO_OK);
+    is_send(&a, 1, PM_DATA_S, 0, 1, 0);
+
+    /* an upgrade: the requester itself was not invalidated */
+    ck_assert_int_eq(recv_msg(home, PM_GETS, 2, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(recv_msg(home, PM_UPGRADE, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(a.n, 1);
+    is_send(&a, 0, PM_INV, 0, 2, 0);
+    ck_assert_int_eq(recv_msg(home, PM_INV_ACK, 1, 0, 0, &a), PROTO_EREJECT);
+    ck_assert_int_eq(recv_msg(home, PM_INV_ACK, 2, 0, 0, &a), PROTO_OK);
+    is_send(&a, 0, PM_UPGRADE_ACK, 0, 1, 0);
+    proto_actions_free(&a);
+    proto_engine_destroy(home);
+}
+END_TEST
+
+/* A held block keeps one deferred message: a second one would overwrite
+ * it and the home would wait for its answer for ever. */
+START_TEST(second_deferred_message)
+{
+    proto_engine *n1 = mk_home(1, 3, 1, 0);
+    proto_actions a;
+    proto_actions_init(&a);
+    ck_assert_int_eq(access_blk(n1, 0, 1, &a), PROTO_OK);
+    ck_assert_int_eq(recv_msg(n1, PM_DATA_X, 0, 1, 0, &a), PROTO_OK);
+    ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_MH);
+    ck_assert_int_eq(recv_msg(n1, PM_RECALL, 0, 1, 0, &a), PROTO_OK);
+    ck_assert_int_eq(proto_deferred_messages(n1), 1);
+    ck_assert_int_eq(recv_msg(n1, PM_RECALL, 0, 1, 0, &a), PROTO_EREJECT);
+    ck_assert_msg(strstr(proto_last_error(n1), "deferred"), "unclear: %s", proto_last_error(n1));
+    ck_assert_int_eq(proto_deferred_messages(n1), 1);
+    ck_assert_int_eq(release_blk(n1, 0, &a), PROTO_OK); /* the first one is still answered */
+    is_send(&a, 1, PM_WB_DATA, 1, 0, 0);
+    proto_actions_free(&a);
+    proto_engine_destroy(n1);
+}
+END_TEST
+
+/* The options narrow the table: the entries only an option's inputs reach
+ * (an INV for a copy dropped by an eviction, the eviction itself, a PUTS,
+ * a DATA_E) are refused by an engine created without it, naming the
+ * option; with it they are taken. */
+START_TEST(options_narrow_table)
+{
+    proto_actions a;
+    proto_actions_init(&a);
+    for (int ev = 0; ev < 2; ev++) {
+        proto_config c = { .self = 1, .nnodes = 3, .nblocks = 1, .evictions = ev };
+        proto_engine *n1 = proto_engine_create(&c);
+        ck_assert_ptr_nonnull(n1);
+        ck_assert_int_eq(proto_set_home(n1, 0, 1, 0), PROTO_OK);
+        /* INV in I, IS, IM */
+        ck_assert_int_eq(recv_msg(n1, PM_INV, 0, 1, 0, &a), ev ? PROTO_OK : PROTO_EREJECT);
+        ck_assert_int_eq(access_blk(n1, 0, 0, &a), PROTO_OK);
+        ck_assert_int_eq(recv_msg(n1, PM_INV, 0, 1, 0, &a), ev ? PROTO_OK : PROTO_EREJECT);
+        if (!ev)
+            ck_assert_msg(strstr(proto_last_error(n1), "only with evictions"), "unclear: %s",
+                          proto_last_error(n1));
+        ck_assert_int_eq(proto_cache_state_of(n1, 0), PC_IS);
+        /* DATA_E without excl_clean */
+        ck_assert_int_eq(recv_msg(n1, PM_DATA_E, 0, 1, 0, &a), PROTO_EREJECT);
+        ck_assert_msg(strstr(proto_last_error(n1), "excl_clean"), "unclear: %s",
+                      proto_last_error(n1));
+        ck_assert_int_eq(recv_msg(n1, PM_DATA_S, 0, 1, 0, &a), PROTO_OK);
+        ck_assert_int_eq(release_blk(n1, 0, &a), PROTO_OK);
+        ck_assert_int_eq(evict_blk_plain(n1, 0, &a), ev ? PROTO_OK : PROTO_EREJECT);
+        ck_assert_int_eq(proto_cache_state_of(n1, 0), ev ? PC_I : PC_S);
+        proto_engine_destroy(n1);
+    }
+    /* a PUTS needs replacement hints, at the home too */
+    proto_config hc = { .self = 0, .nnodes = 3, .nblocks = 1, .evictions = 1 };
+    proto_engine *h = proto_engine_create(&hc);
+    ck_assert_int_eq(proto_set_home(h, 0, 1, 0), PROTO_OK);
+    ck_assert_int_eq(recv_msg(h, PM_GETS, 1, 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(recv_msg(h, PM_PUTS, 1, 0, 0, &a), PROTO_EREJECT);
+    ck_assert_msg(strstr(proto_last_error(h), "replacement_hints"), "unclear: %s",
+                  proto_last_error(h));
+    ck_assert(sharers_contains(proto_dir_sharers(h, 0), 1));
+    proto_engine_destroy(h);
+    /* every entry that needs an option is a valid one, and names it */
+    for (int s = 0; s < PC_NSTATES; s++)
+        for (int e = 0; e < CE_NEVENTS; e++)
+            if (proto_cache_table[s][e].needs)
+                ck_assert(proto_cache_table[s][e].valid &&
+                          *proto_needs_name(proto_cache_table[s][e].needs));
+    for (int s = 0; s < PD_NSTATES; s++)
+        for (int e = 0; e < DE_NEVENTS; e++)
+            if (proto_dir_table[s][e].needs)
+                ck_assert(proto_dir_table[s][e].valid &&
+                          *proto_needs_name(proto_dir_table[s][e].needs));
+    ck_assert_str_eq(proto_needs_name(PROTO_NEEDS_EVICTIONS | PROTO_NEEDS_HINTS),
+                     "evictions, replacement_hints");
+    proto_actions_free(&a);
 }
 END_TEST
 
@@ -714,7 +914,7 @@ END_TEST
  * `home`. */
 static proto_engine *mk_hw(int self, int nnodes, uint32_t nblocks, int home, int hints, int excl)
 {
-    proto_config c = { .self = self, .nnodes = nnodes, .nblocks = nblocks,
+    proto_config c = { .self = self, .nnodes = nnodes, .nblocks = nblocks, .evictions = 1,
                        .replacement_hints = hints, .excl_clean = excl };
     proto_engine *e = proto_engine_create(&c);
     ck_assert_msg(e != NULL, "proto_engine_create failed");
@@ -757,8 +957,8 @@ static void write_copy(proto_engine *h, proto_engine *c, int n, proto_actions *a
 static proto_engine *mk_dg(int self, int nnodes, uint32_t nblocks, int home, int excl,
                            int downgrade)
 {
-    proto_config c = { .self = self, .nnodes = nnodes, .nblocks = nblocks, .excl_clean = excl,
-                       .downgrade_on_read = downgrade };
+    proto_config c = { .self = self, .nnodes = nnodes, .nblocks = nblocks, .evictions = 1,
+                       .excl_clean = excl, .downgrade_on_read = downgrade };
     proto_engine *e = proto_engine_create(&c);
     ck_assert_msg(e != NULL, "proto_engine_create failed");
     ck_assert_int_eq(proto_set_home(e, 0, nblocks, home), PROTO_OK);
@@ -1488,6 +1688,9 @@ START_TEST(sharers_representation)
     proto_config c = { .self = 0, .nnodes = 8, .nblocks = 2, .sharers_ops = &arr_ops };
     proto_engine *h = proto_engine_create(&c), *bv = mk_home(0, 8, 2, 0);
     ck_assert(h != NULL);
+    /* without pattern records, the snapshot ends with the last entry */
+    proto_set_augment(h, 0);
+    proto_set_augment(bv, 0);
     ck_assert_int_eq(proto_set_home(h, 0, 2, 0), PROTO_OK);
     proto_actions a;
     proto_actions_init(&a);
@@ -1516,12 +1719,14 @@ START_TEST(sharers_representation)
     ck_assert_int_eq(proto_engine_load(h, s2, need), PROTO_OK);
     ck_assert_int_eq(sharers_count(proto_dir_sharers(h, 1)), 3);
     /* a member outside the node range is refused.  The snapshot ends with
-     * block 1's entry: its members 3, 5, 7, then its empty queue's length. */
+     * block 1's entry: its members 3, 5, 7, then its empty queue's length;
+     * then the byte saying no pattern records follow. */
     int32_t last, bad = 8;
-    memcpy(&last, s1 + need - 8, 4);
+    memcpy(&last, s1 + need - 9, 4);
     ck_assert_int_eq(last, 7);
+    ck_assert_int_eq(s1[need - 1], 0);
     memcpy(s2, s1, need);
-    memcpy(s2 + need - 8, &bad, 4);
+    memcpy(s2 + need - 9, &bad, 4);
     ck_assert_int_eq(proto_engine_load(bv, s2, need), PROTO_EINVAL);
     ck_assert_int_eq(proto_engine_load(bv, s1, need), PROTO_OK);
 
@@ -1557,6 +1762,10 @@ static Suite *proto_suite(void)
 
     tc = tcase_create("home");
     tcase_add_test(tc, queue_at_busy_home);
+    tcase_add_test(tc, queue_grows_after_wrap);
+    tcase_add_test(tc, home_checks_senders);
+    tcase_add_test(tc, second_deferred_message);
+    tcase_add_test(tc, options_narrow_table);
     tcase_add_test(tc, save_load_round_trip);
     tcase_add_test(tc, wide_sharing_1024);
     tcase_set_timeout(tc, 60);

@@ -1,8 +1,15 @@
 # tests/protocol.mk - tests of the coherence engine (protocol/).
 #   explore          exhaustive exploration of the real engine on 3 nodes and
-#                    2 blocks: coherence, latest value, no deadlock or
-#                    livelock, no rejected pair; table coverage; self-check by
-#                    fault injection (tests/explore --help for single runs)
+#                    2 blocks: coherence, latest value (at reads and stores),
+#                    no deadlock or livelock, no rejected pair, directory
+#                    matching the caches, FIFO queue, detection counting;
+#                    table coverage; self-check by fault injection
+#                    (tests/explore --help for single runs)
+#   mutants.sh       mutation testing: bugs of tests/mutants.list planted in a
+#                    copy of the engine, each caught by explore or the unit
+#                    tests; make check runs the sample (one mutant per check
+#                    it shows can fail, about a minute), make check-mutants
+#                    all of them (several minutes) with the table of catches
 #   proto_unit       Check unit tests: sharer sets, single transitions and
 #                    their exact actions, errors, queueing, snapshots, 1024
 #                    nodes (only when Check is installed)
@@ -23,9 +30,23 @@ tests_proto_table_doc_LDADD = libdsmproto.la
 tests_proto_memory_SOURCES = tests/proto_memory.c
 tests_proto_memory_LDADD = libdsmproto.la
 
-TESTS += tests/explore tests/proto_doc.sh tests/proto_memory
+TESTS += tests/explore tests/proto_doc.sh tests/proto_memory tests/mutants.sh
 # doc/local.mk lists doc/protocol.md too; make dist copies a file once.
-EXTRA_DIST += tests/proto_doc.sh doc/protocol.md
+EXTRA_DIST += tests/proto_doc.sh doc/protocol.md tests/mutants.sh tests/mutants.list
+
+# The mutants are built outside automake (a copy of the engine each): the
+# script gets the compiler and the Check flags from here.
+MUTANT_ENVIRONMENT = MUTANT_CC='$(CC)'; MUTANT_CFLAGS='$(CFLAGS)'; \
+	MUTANT_CHECK_CFLAGS='$(CHECK_CFLAGS)'; MUTANT_CHECK_LIBS='$(CHECK_LIBS)'; \
+	export MUTANT_CC MUTANT_CFLAGS MUTANT_CHECK_CFLAGS MUTANT_CHECK_LIBS;
+AM_TESTS_ENVIRONMENT += $(MUTANT_ENVIRONMENT)
+
+# Every mutant (make check runs a sample); MUTANTS_FLAGS='-j 2' for two at
+# a time, or names of mutants.
+check-mutants:
+	$(AM_V_at)srcdir='$(srcdir)'; export srcdir; $(MUTANT_ENVIRONMENT) \
+	$(SHELL) $(srcdir)/tests/mutants.sh --all $${MUTANTS_FLAGS:-}
+.PHONY: check-mutants
 
 if HAVE_CHECK
 check_PROGRAMS += tests/proto_unit

@@ -277,6 +277,7 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
             sim_fast_window(&pr->f);
         pr->dep = calloc(nchunks, sizeof *pr->dep);
         proto_config cfg = {.self = i, .nnodes = m->nprocs, .nblocks = m->nblocks};
+        cfg.evictions = 1; /* every cache replaces lines */
         cfg.replacement_hints = p->replacement_hints;
         cfg.excl_clean = p->excl_clean;
         cfg.downgrade_on_read = p->downgrade_on_read;
