@@ -227,6 +227,7 @@ run_one() {
     echo "MISSED" > "$d/result"
 }
 
+# shellcheck disable=SC2086 # a list of names
 set -- $selected
 total=$#
 echo "mutants.sh: $total mutant(s) of $(echo "$all" | wc -l) in $list ($mode), $jobs at a time"

@@ -736,6 +736,12 @@ START_TEST(save_load_round_trip)
     ck_assert_int_eq(proto_dir_state_of(copy, 0), PD_BUSY_RECALL);
     ck_assert_int_eq(proto_dir_owner(copy, 0), 1);
     ck_assert_int_eq(proto_cache_state_of(copy, 2), PC_SH);
+    /* the pattern records came through: the served requests, not the queued one */
+    proto_block_patterns p0, p1;
+    ck_assert_int_eq(proto_patterns_of(home, 0, &p0), PROTO_OK);
+    ck_assert_int_eq(proto_patterns_of(copy, 0, &p1), PROTO_OK);
+    ck_assert_uint_eq(p0.requests, 2);
+    ck_assert(memcmp(&p0, &p1, sizeof p0) == 0);
 
     /* Both go on identically (the queue came through). */
     ck_assert_int_eq(recv_msg(home, PM_WB_DATA, 1, 0, 0, &a), PROTO_OK);
