@@ -1,6 +1,7 @@
 #!/bin/sh
 # run_mn.sh - run one multi-node test program under dsmrun on several node
-# counts; fails if any run fails.  Used by the tests/mn_*.sh scripts.
+# counts; fails if any run fails.  The steps of the test matrix
+# (tests/matrix.list) are mostly its command lines.
 #   [DSM_TEST_TRANSPORT=shm|mpi|verbs] run_mn.sh [-n "2 4 8"] [-t SECONDS] [-e REGEX] PROGRAM [ARGS...]
 #     -n  node counts, one run each (default "2 4 8")
 #     -t  dsmrun --timeout (default 120); the run is also killed by
@@ -32,7 +33,10 @@ case ${DSM_TEST_TRANSPORT:-shm} in
     shm) ;;
     mpi|verbs) # verbs: MPI is its bootstrap (tests/verbs_env.sh)
         command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1 || { echo "run_mn.sh: no mpirun: skipped"; exit 77; }
-        dsmrun=${DSMRUN:-$(dirname "$0")/mpirun_dsm.sh} ;;
+        case $dsmrun in
+            */mpirun_dsm.sh) ;;
+            *) dsmrun=$(dirname "$0")/mpirun_dsm.sh ;; # dsmrun starts no MPI ranks
+        esac ;;
     *) echo "run_mn.sh: DSM_TEST_TRANSPORT=$DSM_TEST_TRANSPORT is not shm, mpi or verbs" >&2; exit 99 ;;
 esac
 prog=$1

@@ -15,7 +15,7 @@
  *   - bad parameters give clear errors.
  * The region is never dereferenced (data values are not modelled), so a
  * made-up base address is used. */
-#include <check.h>
+#include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -828,7 +828,7 @@ START_TEST(bad_params)
 }
 END_TEST
 
-static Suite *suite(void)
+Suite *unit_suite(void)
 {
     Suite *s = suite_create("sim");
     TCase *tc = tcase_create("core");
@@ -852,13 +852,4 @@ static Suite *suite(void)
     tcase_add_test(tc, bad_params);
     suite_add_tcase(s, tc);
     return s;
-}
-
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
