@@ -19,7 +19,8 @@
 # rewrites TESTS as it reads it, so they are added when make runs.)
 MATRIX_LIST = $(srcdir)/tests/matrix.list
 -include tests/matrix-tests.mk
-MN_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/run-test.sh $(top_srcdir)/tests/matrix.sh
+# tests/matrix.sh runs each step of a test under tests/run-test.sh.
+MN_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/matrix.sh
 AM_MN_LOG_FLAGS = --built '$(MATRIX_BUILT)'
 MATRIX_BUILT = shm
 if HAVE_MPI

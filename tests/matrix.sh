@@ -14,8 +14,9 @@
 #   matrix.sh [--built "VALUES"] DIR/NAME.VALUE....mn
 #                                   runs one: exports DSM_TEST_<AXIS>=VALUE,
 #                                   sources tests/VALUE_env.sh where it
-#                                   exists, then makes each step
-# make check runs the last form under tests/run-test.sh (the time limit).
+#                                   exists, then makes each step, each under
+#                                   tests/run-test.sh (DSM_TEST_TIMEOUT)
+# make check runs the last form (MN_LOG_COMPILER, tests/matrix.mk).
 # --built lists the transports configure built: a run on another one is
 # skipped (77), as the _env.sh files skip a run the machine cannot make
 # (no mpirun, no RDMA device), saying why.
@@ -178,9 +179,10 @@ step() {
         done
         [ $# -gt 0 ] || { echo "matrix.sh: $name: a step with no command" >&2; exit 99; }
         case $1 in
-            *.sh) script=$1; shift; exec sh "$srcdir/$script" "$@" ;;
-            *) exec sh "$srcdir/tests/run_mn.sh" "$@" ;;
+            *.sh) script=$1; shift; set -- "$srcdir/$script" "$@" ;;
+            *) set -- "$srcdir/tests/run_mn.sh" "$@" ;;
         esac
+        exec sh "$srcdir/tests/run-test.sh" "$@"
     )
     rc=$?
     case $rc in
