@@ -1,5 +1,6 @@
 # apps/: example applications, each verifying its own result ("NAME: result OK").
-# Run with ./dsmrun -n N apps/NAME [args]; tests/mn_apps.sh runs them on 1-8 nodes.
+# Run with ./dsmrun -n N apps/NAME [args]; the test matrix runs them on 1-8 nodes
+# (tests/matrix.list: apps).
 noinst_PROGRAMS += apps/hello apps/jacobi apps/matmul
 apps_hello_SOURCES = apps/hello.c
 apps_hello_LDADD = libdsm.la

@@ -1,8 +1,10 @@
 #!/bin/sh
 # test-summary.sh - the closing line of a test run, from automake's harness.
 #   ./scripts/test-summary.sh [BUILDDIR [MAKE_STATUS]]
-# Reads BUILDDIR/test-suite.log (the counts the harness wrote for this run);
-# without it, the :test-result: lines of the *.trs files under BUILDDIR.
+# Reads BUILDDIR/test-suite.log (the counts and the failing tests the
+# harness wrote for this run: make check, make check-quick, or a run of
+# chosen TESTS); without it, the :test-result: lines of the *.trs files
+# under BUILDDIR (tests/*.trs, the matrix's tests/matrix/*.trs).
 # Counts: passed = PASS; failed = FAIL + XPASS + ERROR; SKIP and XFAIL are
 # shown apart when there are any.  Names the failing tests, then prints
 #     N passed, N failed[, N skipped][, N expected failures]
@@ -43,11 +45,19 @@ failed=$(( ${fail:-0} + ${xpass:-0} + ${error:-0} ))
 skip=${skip:-0}
 xfail=${xfail:-0}
 
-for trs in $trs_list; do
-    r=$(sed -n -E 's/^:test-result: *(FAIL|XPASS|ERROR).*/\1/p' "$trs" | head -n 1)
-    t=${trs#./}
-    [ -n "$r" ] && echo "$r: ${t%.trs} (log: ${t%.trs}.log)"
-done
+if [ -f "$log" ]; then
+    # the harness's sections: "FAIL: tests/matrix/counter.mpi" underlined
+    # with "=" (a log copied below may hold "FAIL: ..." lines of its own)
+    awk 'prev ~ /^(FAIL|XPASS|ERROR): / && $0 ~ /^=+$/ && length($0) == length(prev) {
+             split(prev, w, ": "); print prev " (log: " w[2] ".log)" }
+         { prev = $0 }' "$log"
+else
+    for trs in $trs_list; do
+        r=$(sed -n -E 's/^:test-result: *(FAIL|XPASS|ERROR).*/\1/p' "$trs" | head -n 1)
+        t=${trs#./}
+        [ -n "$r" ] && echo "$r: ${t%.trs} (log: ${t%.trs}.log)"
+    done
+fi
 
 if [ ! -f "$log" ] && [ -z "$trs_list" ]; then
     if [ "$make_rc" -ne 0 ]; then

@@ -13,7 +13,10 @@
  *   barrier wait 50 / 300 / 320 / 310 ms: skew 270 ms = 27%.
  * Checks every finding, its order, the printed thresholds, and that each
  * threshold (set by name and by DSM_ADVICE_*) turns its finding off, with
- * ">" strict at the exact value.  Exit 0 on success, 1 on a failure. */
+ * ">" strict at the exact value.  Each check prints an "ok" or "FAIL" line;
+ * a Check test fails when one of its checks did. */
+#include "check_main.h"
+
 #include <json.h>
 #include <math.h>
 #include <stdio.h>
@@ -34,6 +37,13 @@ static int failures;
         }                                                                                          \
         printf(__VA_ARGS__);                                                                       \
         printf("\n");                                                                              \
+    } while (0)
+
+/* every check of a test has run: it fails if one of them did */
+#define END_CHECKS()                                                                               \
+    do {                                                                                           \
+        fflush(stdout);                                                                            \
+        ck_assert_msg(failures == 0, "%d check(s) failed: see the FAIL lines", failures);          \
     } while (0)
 
 static json_object *profile;
@@ -106,16 +116,15 @@ static void with(const char *name, const char *value, advice_kind k, int depth, 
     done(&r);
 }
 
-int main(void)
+/* Each test starts from the sample profile and the default thresholds. */
+static void load_profile(void)
 {
+    failures = 0;
     const char *srcdir = getenv("srcdir");
     char path[4096];
     snprintf(path, sizeof path, "%s/tests/data/advice_sample.json", srcdir ? srcdir : ".");
     profile = json_object_from_file(path);
-    if (!profile) {
-        printf("FAIL cannot read %s\n", path);
-        return 1;
-    }
+    ck_assert_msg(profile != NULL, "cannot read %s", path);
     /* a DSM_ADVICE_* left in the caller's environment must not change the defaults below */
     for (int i = 0; i < ADVICE_NTHRESHOLDS; i++) {
         char var[64] = "DSM_ADVICE_";
@@ -125,7 +134,16 @@ int main(void)
         var[k] = '\0';
         unsetenv(var);
     }
+}
 
+static void put_profile(void)
+{
+    json_object_put(profile);
+    profile = NULL;
+}
+
+START_TEST(findings_at_the_default_thresholds)
+{
     advice_thresholds t;
     advice_thresholds_default(&t);
     run r = go(&t);
@@ -210,8 +228,13 @@ int main(void)
     CHECK(advice_summary_line(profile, sum, sizeof sum) == 1 && !strcmp(sum, line),
           "advice_summary_line gives the same line");
     done(&r);
+    END_CHECKS();
+}
+END_TEST
 
-    /* each threshold turns its finding off; ">" is strict at the exact value */
+/* each threshold turns its finding off; ">" is strict at the exact value */
+START_TEST(each_threshold_turns_its_finding_off)
+{
     with("memory-blocking", "35", ADVICE_MEMORY_BLOCKING, 0, "", 0);
     with("memory-blocking", "34.9", ADVICE_MEMORY_BLOCKING, 0, "", 1);
     with("refine", "30%", ADVICE_MEMORY_BLOCKING, 1, "", 2); /* part 64%, move_particles 57% */
@@ -224,16 +247,21 @@ int main(void)
     with("structure-min", "0", ADVICE_FALSE_SHARING, 0, "structure tiny", 1);
     with("structure-min", "0", ADVICE_MIGRATORY, 0, "structure tiny", 1);
     with("structure-min", "10", ADVICE_FALSE_SHARING, 0, "", 1); /* rxncor 7.5% of the job */
+    END_CHECKS();
+}
+END_TEST
 
-    /* the environment */
+START_TEST(thresholds_from_the_environment)
+{
+    advice_thresholds t;
     advice_thresholds_default(&t);
-    char err[256];
+    char err[256], sum[2048];
     setenv("DSM_ADVICE_IMBALANCE", "30", 1);
     setenv("DSM_ADVICE_FALSE_SHARING", "12.5%", 1);
     CHECK(advice_thresholds_from_env(&t, err, sizeof err) == 0 && fabs(t.imbalance - 0.30) < 1e-12 &&
               fabs(t.false_sharing - 0.125) < 1e-12,
           "DSM_ADVICE_IMBALANCE=30, DSM_ADVICE_FALSE_SHARING=12.5%% read");
-    r = go(&t);
+    run r = go(&t);
     CHECK(count(&r, ADVICE_LOAD_IMBALANCE, 0, "") == 0, "DSM_ADVICE_IMBALANCE=30 turns imbalance off");
     done(&r);
     setenv("DSM_ADVICE_MIGRATORY", "lots", 1);
@@ -248,10 +276,16 @@ int main(void)
               strstr(err, "unknown threshold"),
           "unknown threshold name refused: %s", err);
     CHECK(advice_threshold_set(&t, "refine", "150", err, sizeof err) == -1, "150%% refused: %s", err);
+    END_CHECKS();
+}
+END_TEST
 
-    /* the printout shows the thresholds and the numbered findings */
+/* the printout shows the thresholds and the numbered findings */
+START_TEST(printout)
+{
+    advice_thresholds t;
     advice_thresholds_default(&t);
-    r = go(&t);
+    run r = go(&t);
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
@@ -264,24 +298,50 @@ int main(void)
           "advice_print: thresholds line, numbering, refinements, advice lines");
     free(buf);
     done(&r);
+    END_CHECKS();
+}
+END_TEST
 
-    /* nothing above the lines */
+START_TEST(nothing_above_the_lines)
+{
+    advice_thresholds t;
     advice_thresholds_default(&t);
+    char err[256], line[2048];
     for (int i = 0; i < ADVICE_NTHRESHOLDS; i++)
         advice_threshold_set(&t, advice_threshold_names[i], "100", err, sizeof err);
-    r = go(&t);
+    run r = go(&t);
     CHECK(r.n == 0 && advice_first_line(r.v, r.n, line, sizeof line) == 0,
           "all thresholds 100%%: no finding, no summary line");
     done(&r);
+    END_CHECKS();
+}
+END_TEST
 
-    /* not a profile */
+START_TEST(another_schema_refused)
+{
+    advice_thresholds t;
+    advice_thresholds_default(&t);
+    char err[256];
     json_object_object_add(profile, "schema", json_object_new_string("dsm-profile/2"));
     advice_finding *v;
     size_t n;
     CHECK(advice_run(profile, &t, &v, &n, err, sizeof err) == -1 && strstr(err, "dsm-profile/2"),
           "another schema refused: %s", err);
-    json_object_put(profile);
+    END_CHECKS();
+}
+END_TEST
 
-    printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
-    return failures ? 1 : 0;
+Suite *unit_suite(void)
+{
+    Suite *s = suite_create("advice");
+    TCase *tc = tcase_create("advisor");
+    tcase_add_checked_fixture(tc, load_profile, put_profile);
+    tcase_add_test(tc, findings_at_the_default_thresholds);
+    tcase_add_test(tc, each_threshold_turns_its_finding_off);
+    tcase_add_test(tc, thresholds_from_the_environment);
+    tcase_add_test(tc, printout);
+    tcase_add_test(tc, nothing_above_the_lines);
+    tcase_add_test(tc, another_schema_refused);
+    suite_add_tcase(s, tc);
+    return s;
 }

@@ -1,7 +1,9 @@
 # tests/core.mk - runtime behaviour owned by the core: misuse errors,
 # several faulting threads per node, many short-lived threads, signal
 # handlers that touch shared memory, signals sent to dsmrun, system calls on
-# shared memory.
+# shared memory.  mn_errors.sh, mn_threads and mn_patterns.sh run on every
+# transport in the test matrix (tests/matrix.list: errors, threads,
+# patterns).
 check_PROGRAMS += tests/mn_misuse tests/mn_threads tests/mn_signal tests/mn_manythreads \
 	tests/mn_sigbusy tests/mn_syscall
 tests_mn_misuse_SOURCES = tests/mn_misuse.c
@@ -16,11 +18,10 @@ tests_mn_sigbusy_SOURCES = tests/mn_sigbusy.c
 tests_mn_sigbusy_LDADD = libdsm_internal.la
 tests_mn_syscall_SOURCES = tests/mn_syscall.c
 tests_mn_syscall_LDADD = libdsm.la
-CORE_TESTS = tests/mn_errors.sh tests/mn_threads.sh tests/mn_blocksize.sh tests/mn_patterns.sh \
-	tests/mn_signal.sh tests/mn_manythreads.sh tests/dsmrun_signals.sh \
-	tests/mn_syscall.sh
+CORE_TESTS = tests/mn_blocksize.sh tests/mn_signal.sh tests/mn_manythreads.sh \
+	tests/dsmrun_signals.sh tests/mn_syscall.sh
 TESTS += $(CORE_TESTS)
-EXTRA_DIST += $(CORE_TESTS)
+EXTRA_DIST += $(CORE_TESTS) tests/mn_errors.sh tests/mn_patterns.sh
 
 # known sharing, checked against the augmented protocol's dominant patterns
 check_PROGRAMS += tests/mn_patterns

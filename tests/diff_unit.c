@@ -2,7 +2,7 @@
  * reference on random blocks: unchanged, sparse, dense, all-changed, runs
  * across chunk and word boundaries, odd sizes, and more runs than the
  * profile keeps (the reduced ranges must cover every changed byte). */
-#include <check.h>
+#include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,16 +104,12 @@ START_TEST(reduce_keeps_widest_gaps)
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
     Suite *s = suite_create("prof_diff");
     TCase *tc = tcase_create("diff");
     tcase_add_test(tc, patterns);
     tcase_add_test(tc, reduce_keeps_widest_gaps);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return s;
 }

@@ -17,7 +17,7 @@
  *     on a run that switches procedures;
  *   - the FlashPoint collector (protocol/sim/flashpoint.c) on synthetic
  *     misses, and its JSON section (profile/flashpoint_json.c). */
-#include <check.h>
+#include "check_main.h"
 #include <json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -775,7 +775,7 @@ START_TEST(collector_on_machine)
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
     Suite *s = suite_create("flash");
     TCase *tc = tcase_create("core");
@@ -798,9 +798,5 @@ int main(void)
     tcase_add_test(tc, collector_metrics);
     tcase_add_test(tc, collector_on_machine);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return s;
 }

@@ -11,7 +11,7 @@
  *   - the writer: a file written, read back with json-c, fields checked. */
 #include "simprof.h"
 
-#include <check.h>
+#include "check_main.h"
 #include <json.h>
 #include <math.h>
 #include <stdio.h>
@@ -426,7 +426,7 @@ START_TEST(writer_error_names_the_path)
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
     Suite *s = suite_create("memspy");
     TCase *tc = tcase_create("core");
@@ -440,9 +440,5 @@ int main(void)
     tcase_add_test(tc, writer_round_trip);
     tcase_add_test(tc, writer_error_names_the_path);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return s;
 }

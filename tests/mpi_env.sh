@@ -1,11 +1,11 @@
-# mpi_env.sh - sourced by the tests/mpi_*.sh scripts: run the multi-node
-# test that follows on the mpi transport (mpirun through
-# tests/mpirun_dsm.sh); skip (77) where OpenMPI's mpirun is missing.
+# mpi_env.sh - sourced by tests/matrix.sh before a run of the test matrix on
+# the mpi transport (DSM_TEST_TRANSPORT=mpi): skips it (77) where OpenMPI's
+# mpirun is missing; otherwise the test's jobs start through
+# tests/mpirun_dsm.sh, which takes dsmrun's options ($DSMRUN, used by
+# tests/run_mn.sh and the multi-node scripts).
 if ! command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
     echo "no mpirun on PATH: mpi transport tests skipped"
     exit 77
 fi
-# tests/verbs_*.sh run these same scripts on the verbs transport
-[ "${DSM_TEST_TRANSPORT:-}" = verbs ] || DSM_TEST_TRANSPORT=mpi
 DSMRUN=${srcdir:-.}/tests/mpirun_dsm.sh
-export DSM_TEST_TRANSPORT DSMRUN
+export DSMRUN

@@ -8,7 +8,7 @@
  * that some wait in its queue) are detected once each, when the home serves
  * them.  The last tests run the simulated machines' downgrade_on_read
  * option. */
-#include <check.h>
+#include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -468,7 +468,7 @@ START_TEST(home_node_takes_part)
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
     Suite *s = suite_create("patterns");
     TCase *tc = tcase_create("section 3.1");
@@ -491,9 +491,5 @@ int main(void)
     tcase_add_test(tc, downgrade_hides_old_owner_reread);
     tcase_add_test(tc, producer_consumer_with_downgrade);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return s;
 }

@@ -21,11 +21,13 @@ TESTS += tests/mn_timeslices.sh
 EXTRA_DIST += tests/mn_timeslices.sh
 #   diff_unit      the write-epoch diff (dsm/prof/diff.c) against a byte-by-byte
 #                  reference on random blocks, including reduced ranges
+if HAVE_CHECK
 check_PROGRAMS += tests/diff_unit
 tests_diff_unit_SOURCES = tests/diff_unit.c dsm/prof/diff.c
 tests_diff_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_diff_unit_LDADD = $(CHECK_LIBS)
-TESTS += tests/diff_unit
+tests_diff_unit_LDADD = $(CHECK_MAIN)
+UNIT_TESTS += tests/diff_unit
+endif
 #   aggregate_unit node 0's aggregation (profile/aggregate.c) on synthetic
 #                  nodes, checked exactly: structures, causes, false-sharing
 #                  verdicts, pair ranking, timeslices; and the records'

@@ -23,7 +23,7 @@
  * The exhaustive interleavings are tests/explore's job. */
 #include "proto.h"
 
-#include <check.h>
+#include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -1746,7 +1746,7 @@ START_TEST(sharers_representation)
 }
 END_TEST
 
-static Suite *proto_suite(void)
+Suite *unit_suite(void)
 {
     Suite *s = suite_create("protocol");
     TCase *tc = tcase_create("sharers");
@@ -1794,13 +1794,4 @@ static Suite *proto_suite(void)
     tcase_add_test(tc, lazy_per_block_state);
     suite_add_tcase(s, tc);
     return s;
-}
-
-int main(void)
-{
-    SRunner *sr = srunner_create(proto_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
 }

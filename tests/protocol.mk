@@ -52,22 +52,22 @@ if HAVE_CHECK
 check_PROGRAMS += tests/proto_unit
 tests_proto_unit_SOURCES = tests/proto_unit.c
 tests_proto_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_proto_unit_LDADD = libdsmproto.la $(CHECK_LIBS)
-TESTS += tests/proto_unit
+tests_proto_unit_LDADD = libdsmproto.la $(CHECK_MAIN)
+UNIT_TESTS += tests/proto_unit
 
 # pattern_unit: the augmented protocol's detection rules, one test per
 # regular expression of section 3.1 and per clearing case
 check_PROGRAMS += tests/pattern_unit
 tests_pattern_unit_SOURCES = tests/pattern_unit.c
 tests_pattern_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_pattern_unit_LDADD = libdsmproto.la $(CHECK_LIBS)
-TESTS += tests/pattern_unit
+tests_pattern_unit_LDADD = libdsmproto.la $(CHECK_MAIN)
+UNIT_TESTS += tests/pattern_unit
 
 # growable_unit: the growable array every layer uses (protocol/growable.h):
 # doubling, contents kept, overflow and out of memory refused
 check_PROGRAMS += tests/growable_unit
 tests_growable_unit_SOURCES = tests/growable_unit.c
 tests_growable_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_growable_unit_LDADD = $(CHECK_LIBS)
-TESTS += tests/growable_unit
+tests_growable_unit_LDADD = $(CHECK_MAIN)
+UNIT_TESTS += tests/growable_unit
 endif

@@ -21,8 +21,8 @@ if HAVE_CHECK
 check_PROGRAMS += tests/flash_unit
 tests_flash_unit_SOURCES = tests/flash_unit.c profile/flashpoint_json.c
 tests_flash_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_flash_unit_LDADD = libdsmsim.la libdsmproto.la libdsmprofile.la $(JSON_C_LIBS) $(CHECK_LIBS)
-TESTS += tests/flash_unit
+tests_flash_unit_LDADD = libdsmsim.la libdsmproto.la libdsmprofile.la $(JSON_C_LIBS) $(CHECK_MAIN)
+UNIT_TESTS += tests/flash_unit
 endif
 
 TESTS += tests/dsmprof_flashpoint.sh tests/flash_apps.sh

@@ -9,6 +9,6 @@ if HAVE_CHECK
 check_PROGRAMS += tests/sim_unit
 tests_sim_unit_SOURCES = tests/sim_unit.c
 tests_sim_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_sim_unit_LDADD = libdsmsim.la libdsmproto.la $(CHECK_LIBS)
-TESTS += tests/sim_unit
+tests_sim_unit_LDADD = libdsmsim.la libdsmproto.la $(CHECK_MAIN)
+UNIT_TESTS += tests/sim_unit
 endif

@@ -11,8 +11,8 @@ if HAVE_CHECK
 check_PROGRAMS += tests/memspy_unit
 tests_memspy_unit_SOURCES = tests/memspy_unit.c profile/simprof_json.c protocol/sim/memspy.c
 tests_memspy_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_memspy_unit_LDADD = libdsmprofile.la $(JSON_C_LIBS) $(CHECK_LIBS)
-TESTS += tests/memspy_unit
+tests_memspy_unit_LDADD = libdsmprofile.la $(JSON_C_LIBS) $(CHECK_MAIN)
+UNIT_TESTS += tests/memspy_unit
 endif
 TESTS += tests/dsmprof_memspy.sh
 EXTRA_DIST += tests/dsmprof_memspy.sh tests/data/memspy_sample.json

@@ -17,7 +17,7 @@
  *     cache geometry is checked, time past SIM_CLOCK_LIMIT ends the run.
  * The region is never dereferenced (data values are not modelled), so a
  * made-up base address is used. */
-#include <check.h>
+#include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -985,7 +985,7 @@ START_TEST(clock_limit)
 }
 END_TEST
 
-static Suite *suite(void)
+Suite *unit_suite(void)
 {
     Suite *s = suite_create("sim");
     TCase *tc = tcase_create("core");
@@ -1012,13 +1012,4 @@ static Suite *suite(void)
     tcase_add_test(tc, clock_limit);
     suite_add_tcase(s, tc);
     return s;
-}
-
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -4,9 +4,11 @@
 #                     validation, the QP state machine and its attributes,
 #                     message framing and RDMA work-request planning; runs
 #                     everywhere
-#   verbs_*.sh        the mpi multi-node tests (tests/mpi_*.sh) with
-#                     DSM_TRANSPORT=verbs; skipped (77) with the reason
-#                     where no RDMA device exists (tests/verbs_env.sh)
+#   *.verbs.mn        the multi-node tests under mpirun with
+#                     DSM_TRANSPORT=verbs: the test matrix (tests/matrix.list)
+#                     makes tests/matrix/NAME.verbs.mn of each; skipped (77)
+#                     with the reason where no RDMA device exists
+#                     (tests/verbs_env.sh)
 #   verbs_nodevice.sh without a device, DSM_TRANSPORT=verbs fails dsm_init
 #                     with one line on a 2-node job
 #   verbs_probe       lists the RDMA devices (ibv_devices without
@@ -15,21 +17,11 @@ if HAVE_CHECK
 check_PROGRAMS += tests/verbs_unit
 tests_verbs_unit_SOURCES = tests/verbs_unit.c dsm/transport/verbs_plan.c dsm/msg.c
 tests_verbs_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_verbs_unit_LDADD = libdsmproto.la $(CHECK_LIBS)
-TESTS += tests/verbs_unit
+tests_verbs_unit_LDADD = libdsmproto.la $(CHECK_MAIN)
+UNIT_TESTS += tests/verbs_unit
 endif
 
-VERBS_TESTS = \
-	tests/verbs_api.sh \
-	tests/verbs_counter.sh \
-	tests/verbs_litmus.sh \
-	tests/verbs_stress.sh \
-	tests/verbs_apps.sh \
-	tests/verbs_threads.sh \
-	tests/verbs_errors.sh \
-	tests/verbs_counts.sh \
-	tests/verbs_patterns.sh \
-	tests/verbs_nodevice.sh
+VERBS_TESTS = tests/verbs_nodevice.sh
 EXTRA_DIST += $(VERBS_TESTS) tests/verbs_env.sh
 if HAVE_IBVERBS
 if HAVE_MPI

@@ -1,8 +1,9 @@
-# verbs_env.sh - sourced by the tests/verbs_*.sh scripts: run the mpi
-# multi-node test that follows on the verbs transport (DSM_TRANSPORT=verbs
-# under mpirun, which is the verbs transport's bootstrap); skip (77) with
-# the reason where it cannot run: no mpirun, libdsm built without verbs, or
-# no RDMA device (Soft-RoCE, rdma_rxe, counts as one).
+# verbs_env.sh - sourced by tests/matrix.sh before a run of the test matrix
+# on the verbs transport (DSM_TEST_TRANSPORT=verbs): its jobs start through
+# tests/mpirun_dsm.sh (mpirun is the verbs transport's bootstrap), which sets
+# DSM_TRANSPORT=verbs; skips (77) with the reason where the run cannot be
+# made: no mpirun, libdsm built without verbs, or no RDMA device (Soft-RoCE,
+# rdma_rxe, counts as one).
 top=${top_builddir:-.}
 if ! command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
     echo "no mpirun on PATH (the verbs transport's bootstrap): verbs transport tests skipped"
@@ -23,5 +24,5 @@ if ! why=$("$top/tests/verbs_probe"); then
     echo "$why; $rxe: verbs transport tests skipped"
     exit 77
 fi
-DSM_TEST_TRANSPORT=verbs
-export DSM_TEST_TRANSPORT
+DSMRUN=${srcdir:-.}/tests/mpirun_dsm.sh
+export DSMRUN

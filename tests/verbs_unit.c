@@ -12,7 +12,7 @@
  *     malformed ones (short, wrong sender, stray payload, bad block, ...). */
 #include "transport/verbs_plan.h"
 
-#include <check.h>
+#include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -344,7 +344,7 @@ START_TEST(framing)
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
     Suite *s = suite_create("verbs");
     TCase *tc = tcase_create("plan");
@@ -355,9 +355,5 @@ int main(void)
     tcase_add_test(tc, planning);
     tcase_add_test(tc, framing);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return s;
 }
