@@ -155,7 +155,7 @@ copy_sources() {
     mkdir -p "$1/protocol" "$1/tests" || return 1
     cp "$srcdir"/protocol/*.c "$srcdir"/protocol/*.h "$1/protocol/" &&
     cp "$srcdir/tests/explore.c" "$srcdir/tests/proto_unit.c" "$srcdir/tests/pattern_unit.c" \
-        "$1/tests/"
+        "$srcdir/tests/check_main.c" "$srcdir/tests/check_main.h" "$1/tests/"
 }
 
 # Every mutation must still apply, also those this run does not build.
@@ -211,7 +211,8 @@ run_one() {
     fi
     for t in proto_unit pattern_unit; do
         # shellcheck disable=SC2086
-        if ! $cc $cflags $check_cflags -std=gnu11 -I"$d/protocol" "$d/tests/$t.c" $srcs \
+        if ! $cc $cflags $check_cflags -std=gnu11 -I"$d/protocol" -I"$d/tests" "$d/tests/$t.c" \
+                "$d/tests/check_main.c" $srcs \
                 $check_libs -o "$d/$t" > "$d/build-$t.log" 2>&1; then
             echo "ERROR $t does not compile (see $d/build-$t.log)" > "$d/result"
             return
