@@ -444,3 +444,38 @@ DSM_API void __dsm_blk_memset(void *dst, int c, uint64_t n)
     else
         memset(dst, c, n);
 }
+
+/* memcmp and bcmp of the checked program: both operands read, chunk by
+ * chunk as in chunked(), each chunk compared inside a window after both
+ * states were seen good.  The first chunk that differs decides. */
+DSM_API int __dsm_blk_memcmp(const void *a, const void *b, uint64_t n)
+{
+    if (!shared_operands(a, b, n))
+        return memcmp(a, b, n);
+    dsm_rt *rt = need_rt();
+    dsm_region *r = &rt->region;
+    const char *pa = a, *pb = b;
+    _Atomic(uintptr_t) *win = (_Atomic(uintptr_t) *)&__dsm_blk_window[0];
+    atomic_store(win, 0);
+    no_range_window("memcmp");
+    register_self();
+    while (n) {
+        size_t len = room(r, (uintptr_t)pa, 0, n < CHUNK_MAX ? n : CHUNK_MAX);
+        len = room(r, (uintptr_t)pb, 0, len);
+        for (;;) {
+            chunk_present(rt, pa, len, DSM_BLK_READ);
+            chunk_present(rt, pb, len, DSM_BLK_READ);
+            atomic_store(win, DSM_BLK_WINDOW_ALL);
+            atomic_thread_fence(memory_order_seq_cst);
+            if (chunk_ok(r, pa, DSM_BLK_READ) && chunk_ok(r, pb, DSM_BLK_READ))
+                break;
+            atomic_store(win, 0);
+        }
+        int d = memcmp(pa, pb, len);
+        atomic_store(win, 0);
+        if (d)
+            return d;
+        pa += len, pb += len, n -= len;
+    }
+    return 0;
+}

@@ -55,6 +55,7 @@ DSM_API void __dsm_blk_miss(uint64_t addr, uint64_t len, uint32_t need);
 DSM_API void __dsm_blk_memcpy(void *dst, const void *src, uint64_t n);
 DSM_API void __dsm_blk_memmove(void *dst, const void *src, uint64_t n);
 DSM_API void __dsm_blk_memset(void *dst, int c, uint64_t n);
+DSM_API int __dsm_blk_memcmp(const void *a, const void *b, uint64_t n);
 DSM_API int __dsm_blk_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                                      void *(*start)(void *), void *arg);
 

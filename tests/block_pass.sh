@@ -12,7 +12,7 @@
 #     function is not (loops.cpp);
 #   - checks in one basic block hand the window over, only the last one
 #     closes it; private accesses get no check; a small struct copy is
-#     loads and stores, not a call (dsmcheck.cpp);
+#     loads and stores, not a call; memcmp goes to libdsm (dsmcheck.cpp);
 #   - DSMCHECK_OPT=0 turns all of it off (one check per access).
 . "${srcdir:-.}/tests/block_env.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/block_pass.XXXXXX") || exit 99
@@ -69,6 +69,8 @@ void copy_one(double *a, double *b) { a[0] = b[0]; }
 double priv(int k) { double v[8] = { 0 }; v[k & 7] = k; return v[(k + 1) & 7]; }
 /* a struct copy: loads and stores, no call */
 void copy_pt(struct pt *d, struct pt *s, long i) { d[i] = s[i * 3]; }
+/* libc would read shared memory unchecked: libdsm's compare instead */
+int same(const struct pt *a, const struct pt *b) { return memcmp(a, b, 24 * sizeof *a) == 0; }
 CEOF
 
 compile() { # OUT.ll [env...]
@@ -92,6 +94,8 @@ count() {
     closes) re='store volatile i64 0, .*@__dsm_blk_window, i32 0, i32 0)' ;;
     ranges) re='store volatile i64 %.*@__dsm_blk_window, i32 0, i32 1)' ;;
     memcpy) re='call void @__dsm_blk_memcpy' ;;
+    memcmp) re='call i32 @__dsm_blk_memcmp' ;;
+    libcmp) re='call i32 @\(memcmp\|bcmp\)(' ;;
     esac
     fn "$1" "$2" | grep -c "$re"
 }
@@ -127,4 +131,6 @@ expect "$tmp/noopt.ll" copy_one closes -eq 2 "DSMCHECK_OPT=0: each check closes"
 expect "$tmp/opt.ll" priv opens -eq 0 "private: no window"
 expect "$tmp/opt.ll" copy_pt memcpy -eq 0 "a struct copy is not a call"
 expect "$tmp/opt.ll" copy_pt misses -eq 2 "a struct copy: one check per side"
+expect "$tmp/opt.ll" same memcmp -eq 1 "memcmp of shared memory: libdsm's compare"
+expect "$tmp/opt.ll" same libcmp -eq 0 "no libc compare left"
 exit $st

@@ -39,7 +39,8 @@
 //     run closes it.
 // memcpy/memmove/memset on possibly shared memory become loads and stores
 // when they move at most 64 bytes (struct copies), else calls to libdsm's
-// chunked versions, which copy block by block under windows.
+// chunked versions, which copy block by block under windows; memcmp and
+// bcmp calls go to libdsm's chunked compare.
 // pthread_create becomes __dsm_blk_pthread_create, so every thread of the
 // program is known to the runtime before its first check.  A constructor
 // tells libdsm the program is checked (__dsm_blk_register), which turns
@@ -197,7 +198,7 @@ class Checker {
     Ctx &X;
     InitAnalysis &IA;
     FunctionAnalysisManager &FAM;
-    FunctionCallee Miss, Memcpy, Memmove, Memset;
+    FunctionCallee Miss, Memcpy, Memmove, Memset, Memcmp;
 
   public:
     Checker(Ctx &x, InitAnalysis &ia, FunctionAnalysisManager &fam) : X(x), IA(ia), FAM(fam)
@@ -211,6 +212,7 @@ class Checker {
         Memcpy = X.M.getOrInsertFunction("__dsm_blk_memcpy", VoidTy, X.I8P, X.I8P, X.I64);
         Memmove = X.M.getOrInsertFunction("__dsm_blk_memmove", VoidTy, X.I8P, X.I8P, X.I64);
         Memset = X.M.getOrInsertFunction("__dsm_blk_memset", VoidTy, X.I8P, X.I32, X.I64);
+        Memcmp = X.M.getOrInsertFunction("__dsm_blk_memcmp", X.I32, X.I8P, X.I8P, X.I64);
     }
 
     // A call ends the groups: it may enter the runtime (a window must never
@@ -295,7 +297,7 @@ class Checker {
             versionLoops(X, G, F, FAM, fast);
 
         SmallVector<MemIntrinsic *, 8> memops;
-        SmallVector<CallBase *, 4> creates;
+        SmallVector<CallBase *, 4> creates, compares;
         SmallVector<Group, 32> groups;
         for (BasicBlock &BB : F) {
             if (fast.count(&BB))
@@ -325,6 +327,9 @@ class Checker {
                     Function *f = cb->getCalledFunction();
                     if (f && f->getName() == "pthread_create" && isa<CallInst>(cb))
                         creates.push_back(cb);
+                    if (f && (f->getName() == "memcmp" || f->getName() == "bcmp") &&
+                        isa<CallInst>(cb) && cb->arg_size() == 3)
+                        compares.push_back(cb);
                 }
                 if (endsGroup(I)) {
                     close();
@@ -371,6 +376,8 @@ class Checker {
             rewriteMemop(mi);
         for (CallBase *cb : creates)
             rewriteThreadCreate(cb);
+        for (CallBase *cb : compares)
+            rewriteCompare(cb);
         if (X.Opt)
             G.promote(reload);
     }
@@ -456,6 +463,21 @@ class Checker {
             B.CreateCall(isa<MemMoveInst>(mi) ? Memmove : Memcpy, { d, s, len });
         }
         mi->eraseFromParent();
+    }
+
+    // memcmp/bcmp read memory the checks never see (libc): on possibly
+    // shared operands they go to libdsm's chunked compare.
+    void rewriteCompare(CallBase *cb)
+    {
+        Value *a = cb->getArgOperand(0), *b = cb->getArgOperand(1);
+        if (X.isPrivate(a) && X.isPrivate(b))
+            return;
+        X.st.memops++;
+        IRBuilder<> B(cb);
+        Value *r = B.CreateCall(Memcmp, { B.CreatePointerCast(a, X.I8P), B.CreatePointerCast(b, X.I8P),
+                                          B.CreateZExtOrTrunc(cb->getArgOperand(2), X.I64) });
+        cb->replaceAllUsesWith(B.CreateSExtOrTrunc(r, cb->getType()));
+        cb->eraseFromParent();
     }
 
     void rewriteThreadCreate(CallBase *cb)
