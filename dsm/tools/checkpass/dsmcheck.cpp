@@ -401,6 +401,7 @@ class Checker {
         BasicBlock *Check = term->getParent();
         BasicBlock *Cont = term->getSuccessor(0);
         IRBuilder<> CB(term);
+        CB.SetCurrentDebugLocation(g.first->getDebugLoc()); // profilers: the check is the access's
         markOurs(CB.CreateStore(addr, X.windowSlot(CB, 0), /*isVolatile=*/true));
         Value *idx0 = CB.CreateLShr(off, rg.shift);
         LoadInst *s0 = CB.CreateLoad(X.I8, CB.CreateInBoundsGEP(X.I8, rg.table, idx0), true, "dsm.st");
@@ -427,8 +428,10 @@ class Checker {
         BasicBlock *Slow = BasicBlock::Create(X.C, "dsm.miss", &F, Cont);
         term->eraseFromParent();
         IRBuilder<> TB(Check);
+        TB.SetCurrentDebugLocation(g.first->getDebugLoc());
         TB.CreateCondBr(ok, Cont, Slow, MDB.createBranchWeights(1000, 1));
         IRBuilder<> SB(Slow);
+        SB.SetCurrentDebugLocation(g.first->getDebugLoc());
         SB.CreateCall(Miss, { addr, ConstantInt::get(X.I64, span), ConstantInt::get(X.I32, g.need) });
         SB.CreateBr(Cont);
 
