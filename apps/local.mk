@@ -13,6 +13,11 @@ noinst_PROGRAMS += apps/particles
 apps_particles_SOURCES = apps/particles.c
 apps_particles_LDADD = libdsm.la -lm
 EXTRA_DIST += doc/case-study.md
+# pageslots: block mode's demonstration (slots in 64-byte lines of one page;
+# tests/block_demo.sh runs it in page mode and, as apps/blk_pageslots, at 64 B)
+noinst_PROGRAMS += apps/pageslots
+apps_pageslots_SOURCES = apps/pageslots.c apps/app_util.h
+apps_pageslots_LDADD = libdsm.la
 # The simulated-machine applications (doc/apps.md): SPLASH-2-style kernels and the MemSpy
 # examples; shared helpers in apps/app_util.h.  Built with dsmcc's
 # instrumentation (DSMCC_CFLAGS, dsm/simfront/local.mk: load/store and procedure

@@ -52,6 +52,6 @@ run-bench: run-bench-transport
 .PHONY: run-bench-transport
 
 # block mode: the inline checks' overhead and miss latency (bench/block_bench.sh)
-EXTRA_DIST += bench/block_bench.sh bench/blk_miss.c
+EXTRA_DIST += bench/block_bench.sh bench/blk_miss.c bench/blk_register.c
 run-block-bench: dsmrun dsmcc libdsm.la dsm/tools/checkpass/dsmcheck.so
 	top_builddir=$(top_builddir) top_srcdir=$(top_srcdir) $(SHELL) $(top_srcdir)/bench/block_bench.sh

@@ -40,7 +40,8 @@
 #include "region.h"
 
 DSM_API struct dsm_blk_globals __dsm_blk;
-DSM_API __thread __attribute__((tls_model("initial-exec"))) uintptr_t __dsm_blk_window[2];
+DSM_API __thread __attribute__((tls_model("initial-exec"))) uintptr_t
+    __dsm_blk_window[DSM_BLK_WINDOW_WORDS];
 
 int dsm_blk_checked;
 
@@ -180,6 +181,22 @@ static int window_names(uintptr_t w, uintptr_t lo, uintptr_t hi)
     return w < hi && w + DSM_BLK_MAX_SPAN > lo;
 }
 
+/* Whether any window of one thread names bytes [lo, hi).  A range window's
+ * lo is read before its hi and the pass stores hi first, so a hi read
+ * after a non-zero lo belongs to that window or to a later one, opened
+ * after the window we saw closed: either way the answer is safe. */
+static int windows_name(_Atomic(uintptr_t) *w, uintptr_t lo, uintptr_t hi)
+{
+    if (window_names(atomic_load(&w[0]), lo, hi))
+        return 1;
+    for (int r = 0; r < DSM_BLK_RANGES; r++) {
+        uintptr_t rlo = atomic_load(&w[1 + 2 * r]);
+        if (rlo && rlo < hi && atomic_load(&w[2 + 2 * r]) > lo)
+            return 1;
+    }
+    return 0;
+}
+
 void dsm_blk_set(dsm_region *r, uint32_t block, int access)
 {
     _Atomic uint8_t *s = (_Atomic uint8_t *)&r->state[block];
@@ -196,11 +213,10 @@ void dsm_blk_set(dsm_region *r, uint32_t block, int access)
         _Atomic(uintptr_t) *w = registry[i];
         if (w == mine) /* in the runtime: this thread's windows are closed */
             continue;
-        /* a window is a few instructions long, unless its thread was
+        /* a window is a few instructions long, a range window one loop
+         * without calls and with a known trip count, unless its thread was
          * preempted inside it: then give it the CPU */
-        for (unsigned spins = 0; window_names(atomic_load(&w[0]), lo, hi) ||
-                                 window_names(atomic_load(&w[1]), lo, hi);
-             spins++) {
+        for (unsigned spins = 0; windows_name(w, lo, hi); spins++) {
             if (spins < 64)
                 dsm_cpu_relax();
             else
@@ -273,10 +289,23 @@ static void make_present(dsm_rt *rt, uint32_t b0, uint32_t b1, int need, uintptr
     }
 }
 
+/* A range window is open only over a loop without calls (the pass never
+ * versions a loop with one): a thread entering the runtime with one open
+ * could wait for a node whose invalidation waits for that window.  Said
+ * and stopped, never a hang. */
+static void no_range_window(const char *call)
+{
+    for (int r = 0; r < DSM_BLK_RANGES; r++)
+        if (atomic_load((_Atomic(uintptr_t) *)&__dsm_blk_window[1 + 2 * r]))
+            dsm_fatal(call, "block mode: range window %d is open on entry to the runtime "
+                            "(a bug of the dsmcheck pass)", r);
+}
+
 DSM_API void __dsm_blk_miss(uint64_t addr, uint64_t len, uint32_t need)
 {
     uintptr_t ip = (uintptr_t)__builtin_return_address(0);
     atomic_store(( _Atomic(uintptr_t) *)&__dsm_blk_window[0], 0);
+    no_range_window(need == DSM_BLK_WRITE ? "write" : "read");
     register_self();
     dsm_rt *rt = need_rt();
     dsm_region *r = &rt->region;
@@ -353,6 +382,7 @@ static void chunked(char *dst, const char *src, int c, size_t n, int op)
     int backward = op == 'c' && dst > src && dst < src + n;
     _Atomic(uintptr_t) *win = (_Atomic(uintptr_t) *)&__dsm_blk_window[0];
     atomic_store(win, 0);
+    no_range_window(op == 's' ? "memset" : "memcpy");
     register_self();
     while (n) {
         uintptr_t d = (uintptr_t)(backward ? dst + n : dst);
@@ -413,4 +443,39 @@ DSM_API void __dsm_blk_memset(void *dst, int c, uint64_t n)
         chunked(dst, NULL, c, n, 's');
     else
         memset(dst, c, n);
+}
+
+/* memcmp and bcmp of the checked program: both operands read, chunk by
+ * chunk as in chunked(), each chunk compared inside a window after both
+ * states were seen good.  The first chunk that differs decides. */
+DSM_API int __dsm_blk_memcmp(const void *a, const void *b, uint64_t n)
+{
+    if (!shared_operands(a, b, n))
+        return memcmp(a, b, n);
+    dsm_rt *rt = need_rt();
+    dsm_region *r = &rt->region;
+    const char *pa = a, *pb = b;
+    _Atomic(uintptr_t) *win = (_Atomic(uintptr_t) *)&__dsm_blk_window[0];
+    atomic_store(win, 0);
+    no_range_window("memcmp");
+    register_self();
+    while (n) {
+        size_t len = room(r, (uintptr_t)pa, 0, n < CHUNK_MAX ? n : CHUNK_MAX);
+        len = room(r, (uintptr_t)pb, 0, len);
+        for (;;) {
+            chunk_present(rt, pa, len, DSM_BLK_READ);
+            chunk_present(rt, pb, len, DSM_BLK_READ);
+            atomic_store(win, DSM_BLK_WINDOW_ALL);
+            atomic_thread_fence(memory_order_seq_cst);
+            if (chunk_ok(r, pa, DSM_BLK_READ) && chunk_ok(r, pb, DSM_BLK_READ))
+                break;
+            atomic_store(win, 0);
+        }
+        int d = memcmp(pa, pb, len);
+        atomic_store(win, 0);
+        if (d)
+            return d;
+        pa += len, pb += len, n -= len;
+    }
+    return 0;
 }

@@ -20,9 +20,13 @@
 
 /* The layout of __dsm_blk and the meaning of the state bytes; a module
  * built for another ABI is refused at start-up. */
-#define DSM_BLK_ABI 1
+#define DSM_BLK_ABI 2
 /* The widest group of accesses one inline check covers (dsmcheck.cpp). */
 #define DSM_BLK_MAX_SPAN 64
+/* Range windows per thread: the spans a versioned loop checked before it
+ * started (dsm/tools/checkpass/loops.cpp). */
+#define DSM_BLK_RANGES 8
+#define DSM_BLK_WINDOW_WORDS (1 + 2 * DSM_BLK_RANGES)
 /* A window value that names every block (wide accesses, chunked copies). */
 #define DSM_BLK_WINDOW_ALL ((uintptr_t)1)
 
@@ -39,15 +43,19 @@ struct dsm_blk_globals {
 };
 
 DSM_API extern struct dsm_blk_globals __dsm_blk;
-/* [0]: the address of the access(es) between a check and their end, or 0;
- * [1]: reserved for checks hoisted out of loops. */
-DSM_API extern __thread uintptr_t __dsm_blk_window[2];
+/* [0]: the address of the access(es) between a check and their end, or 0
+ * (the window covers DSM_BLK_MAX_SPAN bytes from there);
+ * [1 + 2r], [2 + 2r]: range window r, bytes [lo, hi) a versioned loop
+ * checked before it started and accesses until it exits; lo is 0 when the
+ * window is closed.  The pass stores hi before lo when it opens one. */
+DSM_API extern __thread uintptr_t __dsm_blk_window[DSM_BLK_WINDOW_WORDS];
 
 DSM_API void __dsm_blk_register(uint32_t abi);
 DSM_API void __dsm_blk_miss(uint64_t addr, uint64_t len, uint32_t need);
 DSM_API void __dsm_blk_memcpy(void *dst, const void *src, uint64_t n);
 DSM_API void __dsm_blk_memmove(void *dst, const void *src, uint64_t n);
 DSM_API void __dsm_blk_memset(void *dst, int c, uint64_t n);
+DSM_API int __dsm_blk_memcmp(const void *a, const void *b, uint64_t n);
 DSM_API int __dsm_blk_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                                      void *(*start)(void *), void *arg);
 

@@ -230,11 +230,13 @@ static void report(const char *file, json_object *root, int top)
     uint64_t mbt = 0;
     for (size_t n = 0; n < pj_len(nodes); n++)
         mbt += pj_u64(pj_at(nodes, n), "memoryBlockTime");
-    printf("DSM profile %s: %llu nodes, %llu-byte blocks, %.3f s, memory blocking time %.3f ms "
+    /* the mode ("" in files written before it) */
+    const char *mode = pj_str(root, "mode");
+    printf("DSM profile %s: %llu nodes, %s%s%llu-byte blocks, %.3f s, memory blocking time %.3f ms "
            "(all nodes)\n",
-           ptext_term(file), (unsigned long long)pj_u64(root, "nodes"),
-           (unsigned long long)pj_u64(root, "block_size"), pj_double(root, "wall_seconds"),
-           ms(mbt));
+           ptext_term(file), (unsigned long long)pj_u64(root, "nodes"), ptext_term(mode),
+           *mode ? " mode, " : "", (unsigned long long)pj_u64(root, "block_size"),
+           pj_double(root, "wall_seconds"), ms(mbt));
     printf("\nBy structure (memory blocking time):\n");
     printf("  %-32s %10s %6s %8s %8s %8s %8s %-17s %s\n", "structure", "ms", "%", "misses", "cold",
            "inval", "upgrade", "pattern", "false sharing");

@@ -116,6 +116,7 @@ typedef struct profile_slice {
 typedef struct profile_input {
     int nnodes;
     size_t block_size;
+    int block_mode;                      /* 1: block mode (dsmcc --dsm's inline checks), 0: page mode */
     double wall_seconds;
     int counters_on, patterns_on, code_attribution;
     uint64_t epochs_dropped, twins_skipped; /* false-sharing evidence that could not be kept */

@@ -249,6 +249,7 @@ static json_object *build(const profile_input *in)
     add(root, "schema", str(PROFILE_SCHEMA));
     add(root, "nodes", json_object_new_int(in->nnodes));
     add(root, "block_size", u64(in->block_size));
+    add(root, "mode", str(in->block_mode ? "block" : "page"));
     add(root, "wall_seconds", json_object_new_double(in->wall_seconds));
     add(root, "counters", json_object_new_boolean(in->counters_on));
     add(root, "patterns_detection", json_object_new_boolean(in->patterns_on));
@@ -374,9 +375,10 @@ void profile_print_summary(const profile_input *in, const char *path, FILE *f)
         coh += in->structures[i].causes.invalidation_wall + in->structures[i].causes.upgrade_wall;
         fs += in->structures[i].fs_transfers;
     }
-    fprintf(f, "dsm profile: %d nodes, %.3f s; memory blocking %.1f ms, in coherence misses "
-               "%.1f ms, barrier wait %.1f ms (all nodes)\n",
-            in->nnodes, in->wall_seconds, ms(mbt), ms(coh), ms(barrier));
+    fprintf(f, "dsm profile: %d nodes, %s mode (%zu-byte blocks), %.3f s; memory blocking %.1f ms, "
+               "in coherence misses %.1f ms, barrier wait %.1f ms (all nodes)\n",
+            in->nnodes, in->block_mode ? "block" : "page", in->block_size, in->wall_seconds, ms(mbt),
+            ms(coh), ms(barrier));
     size_t shown = 0;
     for (size_t i = 0; i < in->nstructures && shown < 10; i++) {
         const profile_structure *s = &in->structures[i];

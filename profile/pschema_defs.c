@@ -61,6 +61,7 @@ static const pschema_field profile_fields[] = {
     { "schema", PS_STRING, REQ, 0, 0, PROFILE_SCHEMA, NULL },
     F("nodes", PS_INT, PS_RANGE | REQ, 1, MAXNODES),
     COUNT("block_size"),
+    STR("mode"), /* "page" or "block"; absent in files written before it */
     NUM_REQ("wall_seconds", 0, SECONDS),
     BOOL("counters"),
     BOOL("patterns_detection"),

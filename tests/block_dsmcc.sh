@@ -2,8 +2,8 @@
 # block_dsmcc.sh - the compiler side of block mode and its edges:
 #   dsmcc --dsm --help documents the flag, --showme loads the pass;
 #   the pass skips private accesses and groups neighbours (DSMCHECK_STATS);
-#   a checked program runs natively, without any job (no region: every
-#   check's range test fails) and as a one-node job with 32-byte blocks;
+#   a checked program runs natively, without dsmrun (dsm_init makes it a
+#   one-node job at the default block size) and with 32-byte blocks;
 #   an unchecked program is refused sub-page blocks with a clear line.
 . "${srcdir:-.}/tests/block_env.sh"
 src=${srcdir:-.}

@@ -334,6 +334,7 @@ void dsm_prof_finish(dsm_rt *rt, const dsm_stats_table *t)
     char err[256];
     if (profile_aggregate(&job, &st, nodes, &in, err, sizeof err))
         dsm_fatal("dsm_finalize", "%s", err);
+    in.block_mode = rt->region.state != NULL; /* the state table: block mode (access.c) */
     for (int n = 0; n < rt->nnodes; n++)
         profile_node_records_free(&nodes[n]);
     free(nodes);

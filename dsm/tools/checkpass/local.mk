@@ -1,9 +1,11 @@
 # dsm/tools/checkpass/: dsmcheck.so, the LLVM pass plugin of block mode
-# (dsmcc --dsm; dsmcheck.cpp says what it emits), built with the clang++ of
-# the LLVM configure found (m4/dsm_llvm.m4) and installed as
-# $(pkglibdir)/dsmcheck.so.  A plain rule, not libtool: the plugin is loaded
-# by clang, never linked.
-EXTRA_DIST += dsm/tools/checkpass/dsmcheck.cpp
+# (dsmcc --dsm; dsmcheck.cpp says what it emits, loops.cpp and globals.cpp
+# its loop-level checks and the region globals kept in registers), built
+# with the clang++ of the LLVM configure found (m4/dsm_llvm.m4) and
+# installed as $(pkglibdir)/dsmcheck.so.  A plain rule, not libtool: the
+# plugin is loaded by clang, never linked.
+EXTRA_DIST += dsm/tools/checkpass/dsmcheck.cpp dsm/tools/checkpass/loops.cpp \
+	dsm/tools/checkpass/globals.cpp dsm/tools/checkpass/dsmcheck.h
 if HAVE_LLVM
 dsmplugindir = $(pkglibdir)
 dsmplugin_DATA = dsm/tools/checkpass/dsmcheck.so
@@ -11,7 +13,10 @@ CLEANFILES += dsm/tools/checkpass/dsmcheck.so
 DSMCHECK_CXXFLAGS = -isystem $(LLVM_INCLUDEDIR) -std=c++17 -fno-rtti -fno-exceptions -fPIC \
 	-D_GNU_SOURCE -D__STDC_CONSTANT_MACROS -D__STDC_FORMAT_MACROS -D__STDC_LIMIT_MACROS \
 	-O2 -Wall -Wextra -Werror
-dsm/tools/checkpass/dsmcheck.so: $(top_srcdir)/dsm/tools/checkpass/dsmcheck.cpp
+DSMCHECK_SRC = $(top_srcdir)/dsm/tools/checkpass/dsmcheck.cpp \
+	$(top_srcdir)/dsm/tools/checkpass/loops.cpp $(top_srcdir)/dsm/tools/checkpass/globals.cpp
+dsm/tools/checkpass/dsmcheck.so: $(DSMCHECK_SRC) $(top_srcdir)/dsm/tools/checkpass/dsmcheck.h
 	$(AM_V_GEN)$(MKDIR_P) dsm/tools/checkpass && \
-	$(LLVM_CLANGXX) $(DSMCHECK_CXXFLAGS) -shared -o $@ $(top_srcdir)/dsm/tools/checkpass/dsmcheck.cpp
+	$(LLVM_CLANGXX) $(DSMCHECK_CXXFLAGS) -I$(top_srcdir)/dsm/tools/checkpass -shared -o $@ \
+	  $(DSMCHECK_SRC)
 endif
