@@ -25,31 +25,29 @@ apps_pageslots_LDADD = libdsm.la
 # DSM (dsmrun -n N) and simulated (dsmrun --machine=NAME).  The link line
 # leaves DSMCC_CFLAGS out, or gcc would link libtsan in place of libdsm's
 # hooks.
-APPS_SIM_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) $(LIBTOOLFLAGS) --mode=link \
-	$(CCLD) $(AM_CFLAGS) $(CFLAGS) $(AM_LDFLAGS) $(LDFLAGS) -o $@
 noinst_PROGRAMS += apps/fft apps/lu apps/radix apps/ocean apps/mm apps/slots
 apps_fft_SOURCES = apps/fft.c apps/app_util.h
 apps_fft_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
-apps_fft_LINK = $(APPS_SIM_LINK)
+apps_fft_LINK = $(DSMCC_LINK)
 apps_fft_LDADD = libdsm.la -lm
 apps_lu_SOURCES = apps/lu.c apps/app_util.h
 apps_lu_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
-apps_lu_LINK = $(APPS_SIM_LINK)
+apps_lu_LINK = $(DSMCC_LINK)
 apps_lu_LDADD = libdsm.la -lm
 apps_radix_SOURCES = apps/radix.c apps/app_util.h
 apps_radix_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
-apps_radix_LINK = $(APPS_SIM_LINK)
+apps_radix_LINK = $(DSMCC_LINK)
 apps_radix_LDADD = libdsm.la
 apps_ocean_SOURCES = apps/ocean.c apps/app_util.h
 apps_ocean_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
-apps_ocean_LINK = $(APPS_SIM_LINK)
+apps_ocean_LINK = $(DSMCC_LINK)
 apps_ocean_LDADD = libdsm.la -lm
 apps_mm_SOURCES = apps/mm.c apps/app_util.h
 apps_mm_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
-apps_mm_LINK = $(APPS_SIM_LINK)
+apps_mm_LINK = $(DSMCC_LINK)
 apps_mm_LDADD = libdsm.la
 apps_slots_SOURCES = apps/slots.c apps/app_util.h
 apps_slots_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
-apps_slots_LINK = $(APPS_SIM_LINK)
+apps_slots_LINK = $(DSMCC_LINK)
 apps_slots_LDADD = libdsm.la
 EXTRA_DIST += doc/apps.md

@@ -16,10 +16,6 @@
 #   sim_crash.sh      tests/sim_crash crashes on processor 2 of 4 (NULL store,
 #                     division by zero, abort, stack overflow): one line names
 #                     the processor, the function and the signal
-# A program built with the instrumentation links without it, so gcc does not
-# link libtsan (libdsm is the hooks' runtime).
-DSMCC_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) $(LIBTOOLFLAGS) --mode=link \
-	$(CCLD) $(AM_CFLAGS) $(CFLAGS) $(AM_LDFLAGS) $(LDFLAGS) -o $@
 
 check_PROGRAMS += tests/sim_counts tests/sim_json_get tests/sim_crash
 tests_sim_counts_SOURCES = tests/sim_counts.c
