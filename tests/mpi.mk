@@ -1,4 +1,4 @@
-# tests/mpi.mk - issue 5: the multi-node tests on the mpi transport, and
+# tests/mpi.mk - the multi-node tests on the mpi transport, and
 # node failure on every transport.
 #   node_kill.sh     kill -9 of a node mid-run ends the job within 5 s with a
 #                    line naming the node: shm, and mpi when mpirun exists

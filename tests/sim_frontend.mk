@@ -1,4 +1,4 @@
-# tests for issue 6 (sim_frontend): the execution front end of the simulated
+# tests/sim_frontend.mk - the execution front end of the simulated
 # machines (dsm/simfront/, dsmcc, dsmrun --machine).
 #   sim_counts        a program whose misses are counted by hand (built with
 #                     DSMCC_CFLAGS; its comment gives the numbers)

@@ -1,4 +1,4 @@
-# tests for issue 6 (sim_machine): the machine core of the simulator.
+# tests/sim_machine.mk - the machine core of the simulator.
 #   sim_unit   Check unit tests of protocol/sim: hand-computed miss counts
 #              and causes on the uniform machine (cold, replacement with the
 #              evicting bin, direct-mapped conflicts, invalidation, upgrade,

@@ -1,4 +1,4 @@
-# tests/verbs.mk - issue 5: the verbs (RDMA) transport.
+# tests/verbs.mk - the verbs (RDMA) transport.
 #   verbs_unit        Check unit tests of the device-free parts
 #                     (dsm/transport/verbs_plan.c): connection records and their
 #                     validation, the QP state machine and its attributes,
