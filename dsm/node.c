@@ -223,6 +223,7 @@ static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload
             dsm_msg_hdr h = { 0 };
             h.magic = DSM_MSG_MAGIC;
             h.type = act->msg.type;
+            h.flags = act->msg.flags; /* PROTO_MSG_READS: for the home's augmentation */
             h.src = rt->self;
             h.dst = act->msg.dst;
             h.block = act->block;
@@ -458,7 +459,7 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
     if (dsm_msg_validate(h, &lim, why, sizeof why))
         dsm_fatal("transport", "malformed message from node %d: %s", h->src, why);
     if (h->type > 0 && h->type < PM_NTYPES) {
-        proto_msg m = { (uint8_t)h->type, h->src, h->dst, h->block };
+        proto_msg m = { (uint8_t)h->type, h->src, h->dst, h->block, (uint8_t)h->flags };
         uint64_t t0 = rt->ctr ? dsm_ticks() : 0;
         pthread_mutex_lock(&rt->eng_lock);
         rt->acts.n = 0;

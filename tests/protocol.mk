@@ -49,4 +49,13 @@ tests_growable_unit_SOURCES = tests/growable_unit.c
 tests_growable_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_growable_unit_LDADD = $(CHECK_LIBS)
 TESTS += tests/growable_unit
+
+# sharing_unit: the sharing pattern of a block (migratory needs the new
+# owner's read, read-only after an initialisation by read-modify-write,
+# private, write-shared; group counts never outvote a sharing pattern)
+check_PROGRAMS += tests/sharing_unit
+tests_sharing_unit_SOURCES = tests/sharing_unit.c
+tests_sharing_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_sharing_unit_LDADD = libdsmproto.la $(CHECK_LIBS)
+TESTS += tests/sharing_unit
 endif

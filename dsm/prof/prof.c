@@ -27,6 +27,7 @@
 #include "node.h"
 
 __thread uintptr_t dsm_prof_fault_ip;
+__thread dsm_prof_access dsm_prof_fault_access;
 
 int dsm_prof_init(dsm_rt *rt)
 {

@@ -22,6 +22,16 @@ typedef struct dsm_stats_table dsm_stats_table;
 /* The faulting instruction of the current fault of this thread (fault.c
  * sets it from the signal context; 0: unknown). */
 extern __thread uintptr_t dsm_prof_fault_ip;
+/* The bytes the current fault's access covers and whether it reads them
+ * (fault.c from the decoded instruction, access.c from the check; len 0:
+ * unknown): a read is the evidence that a transfer carried data its
+ * receiver used (true sharing, doc/profile-format.md). */
+typedef struct dsm_prof_access {
+    uintptr_t addr;
+    uint32_t len;
+    uint8_t reads;
+} dsm_prof_access;
+extern __thread dsm_prof_access dsm_prof_fault_access;
 
 /* dsm_init: reads DSM_PROFILE (unset: dsm-profile.json; "off": no profile);
  * sets rt->prof.  0, or -1 after a message. */

@@ -10,10 +10,12 @@
 //     if (off < __dsm_blk.size) {                  range test
 //         __dsm_blk_window[0] = A                  "this thread is in a window"
 //         s = state[off >> shift]  (and the block of A+N-1 when it may differ)
-//         if (s < NEED) __dsm_blk_miss(A, N, NEED) slow path, returns with the
+//         if (s < NEED) __dsm_blk_miss(A, N, NEED|R) slow path, returns with the
 //     }                                             window set and the state good
 //     <the access(es)>
 //     __dsm_blk_window[0] = 0
+// (R: 4 when a group needing write access also reads, for the runtime's
+// migratory rule; the inline compare uses NEED alone.)
 // The window store before the state load is what lets the runtime's
 // progress thread take a block away safely (doc/protocol.md, "Block mode"):
 // it lowers the state byte, runs membarrier, then waits for every window
@@ -58,7 +60,11 @@ using namespace llvm;
 namespace {
 
 // Keep in step with dsm/access.h (DSM_BLK_ABI, DSM_BLK_MAX_SPAN).
-constexpr unsigned kAbi = 1;
+constexpr unsigned kAbi = 2;
+// In the slow path's need (never in the inline compare): the group needing
+// write access also reads (a load, an atomic read-modify-write or a
+// compare-exchange among its members), for the migratory rule.
+constexpr int kAlsoReads = 4;
 constexpr int64_t kMaxSpan = 64;
 
 struct Access {
@@ -76,6 +82,7 @@ struct Group {
     bool mayStraddle;
     Instruction *first, *last;
     unsigned members;
+    bool reads; // a member reads (a load or an atomic read-modify-write)
 };
 
 struct Stats {
@@ -245,6 +252,7 @@ class Checker {
                     if (hi - lo <= kMaxSpan) {
                         g.lo = lo, g.hi = hi;
                         g.need = std::max(g.need, a.need);
+                        g.reads = g.reads || !isa<StoreInst>(&I);
                         g.mayStraddle = true; // several accesses: test both ends
                         g.last = &I;
                         g.members++;
@@ -253,7 +261,8 @@ class Checker {
                     }
                 }
                 close();
-                g = Group{ base, off, off + a.size, a.need, straddle, &I, &I, 1 };
+                g = Group{ base, off, off + a.size, a.need, straddle, &I, &I, 1,
+                           !isa<StoreInst>(&I) };
                 if (a.size > kMaxSpan) {
                     // wider than a window: the slow path checks every block
                     g.mayStraddle = true;
@@ -319,7 +328,8 @@ class Checker {
         IRBuilder<> TB(Check);
         TB.CreateCondBr(ok, Cont, Slow, MDB.createBranchWeights(1000, 1));
         IRBuilder<> SB(Slow);
-        SB.CreateCall(Miss, { addr, ConstantInt::get(I64, span), ConstantInt::get(I32, g.need) });
+        int slowNeed = g.need | (g.need == 2 && g.reads ? kAlsoReads : 0);
+        SB.CreateCall(Miss, { addr, ConstantInt::get(I64, span), ConstantInt::get(I32, slowNeed) });
         SB.CreateBr(Cont);
 
         // the accesses stay between the check and the closing of the window
