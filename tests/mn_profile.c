@@ -1,5 +1,5 @@
 /* mn_profile.c - sharing whose profile is known, for tests/mn_profile.sh to
- * check the dsm-profile/1 file (doc/profile-format.md).  Run on 2 nodes with
+ * check the dsm-profile/2 file (doc/profile-format.md).  Run on 2 nodes with
  * DSM_HOMES=blocked.
  *
  *   "pair"   one block, a struct whose field `a` (offset 0) only node 0

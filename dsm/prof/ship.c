@@ -167,10 +167,15 @@ static void put_blocks(dsm_rt *rt, profile_wbuf *w, double f)
     }
     for (size_t i = 0; i < p->nep; i++) {
         /* epochs of different nodes are ordered by time: ship nanoseconds */
-        profile_rec_epoch e = p->ep[i];
-        e.t0 = dsm_ticks_to_ns(e.t0, f);
-        e.t1 = dsm_ticks_to_ns(e.t1, f);
+        const prof_epoch *x = &p->ep[i];
+        profile_rec_epoch e = { x->block, x->node, dsm_ticks_to_ns(x->t0, f),
+                                dsm_ticks_to_ns(x->t1, f), x->n, p->pool + x->first };
         profile_put_epoch(w, &e);
+    }
+    for (size_t i = 0; i < p->nrd; i++) {
+        profile_rec_read r = p->rd[i];
+        r.t = dsm_ticks_to_ns(r.t, f);
+        profile_put_read(w, &r);
     }
 }
 
@@ -260,7 +265,7 @@ void *dsm_prof_serialize(dsm_rt *rt, size_t *len)
     free(ips);
     put_slices(rt, &w, f);
     /* the symbols session stays open: dsm/symbols.c keeps it */
-    profile_put_lost(&w, p->ep_dropped, p->twins_skipped, d != NULL);
+    profile_put_lost(&w, p->ep_dropped, p->twins_skipped, p->reads_dropped, d != NULL);
     if (w.failed)
         dsm_fatal("dsm_finalize", "out of memory for the profile data");
     *len = w.len;
