@@ -19,3 +19,4 @@ include tests/sim_flash.mk
 include tests/sim_stats.mk
 include tests/apps_sim.mk
 include tests/block.mk
+include tests/known_sharing.mk
