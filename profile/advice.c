@@ -358,6 +358,60 @@ static uint64_t element_size(const wrange *r, size_t nr, int maxnode, uint64_t b
     return elem;
 }
 
+/* The field of the element type covering byte `at` of an element, or NULL. */
+static const char *field_at(json_object *fl, uint64_t at)
+{
+    for (size_t i = 0; i < pj_len(fl); i++) {
+        json_object *f = pj_at(fl, i);
+        uint64_t o = pj_u64(f, "offset"), z = pj_u64(f, "size");
+        if (at >= o && at < o + (z ? z : 1))
+            return pj_str(f, "name");
+    }
+    return NULL;
+}
+
+/* When the structure's element type is known (DWARF of its allocation:
+ * doc/profile-format.md), the fields each writer's bytes fall in, by name:
+ * a byte's offset in the structure modulo the type's size. */
+static void named_fields(json_object *s, const wrange *r, size_t nr, int maxnode, uint64_t boff,
+                         sbuf *ev, sbuf *sug)
+{
+    json_object *et = pj_get(s, "element_type"), *fl = pj_arr(et, "fields");
+    uint64_t size = pj_u64(et, "size");
+    if (!et || !size || !pj_len(fl))
+        return;
+    const char *tname = nm(pj_str(et, "name"));
+    sb_printf(ev, "\nfields of struct %s (%llu bytes) written:", tname, (unsigned long long)size);
+    sb_printf(sug, "; the colliding fields of struct %s:", tname);
+    int shown_nodes = 0;
+    for (int n = 0; n <= maxnode && shown_nodes < 8; n++) {
+        const char *seen[4];
+        size_t ns = 0;
+        for (size_t i = 0; i < nr && ns < 4; i++) {
+            if (r[i].node != n)
+                continue;
+            for (uint64_t b = r[i].lo; b < r[i].hi && ns < 4; b++) {
+                const char *f = field_at(fl, (boff + b) % size);
+                int dup = !f;
+                for (size_t k = 0; k < ns && !dup; k++)
+                    dup = !strcmp(seen[k], f);
+                if (!dup)
+                    seen[ns++] = f;
+            }
+        }
+        if (!ns)
+            continue;
+        sb_printf(ev, "%s node %d:", shown_nodes ? ";" : "", n);
+        sb_printf(sug, "%s", shown_nodes ? "," : "");
+        for (size_t k = 0; k < ns; k++) {
+            sb_printf(ev, "%s%s", k ? ", " : " ", nm(seen[k]));
+            sb_printf(sug, "%s%s", k ? "/" : " ", nm(seen[k]));
+        }
+        sb_printf(sug, " (node %d)", n);
+        shown_nodes++;
+    }
+}
+
 /* The false-sharing evidence and the padding that would separate the
  * writers, from the most transferred falsely shared block.  When each node
  * writes one run, the nodes own parts (per-node slots, or slices whose
@@ -477,6 +531,7 @@ static void false_sharing_text(json_object *s, uint64_t block_size, sbuf *ev, sb
                       (unsigned long long)elem, name, (unsigned long long)block_size);
         }
     }
+    named_fields(s, r, nr, maxnode, boff, ev, sug);
     free(r);
     free(first);
 }

@@ -39,6 +39,7 @@ typedef struct g_alloc {
     const profile_frame *site; /* kind "site": the allocation site (NULL: unknown) */
     char **path;               /* "function (file:line)", innermost first */
     size_t npath;
+    const profile_type *type;  /* its element type (the records'), or NULL */
     int bin;
 } g_alloc;
 
@@ -158,6 +159,7 @@ static int collect_alloc(builder *b, const profile_rec_alloc *r, int node)
     a.len = (size_t)r->len;
     a.seq = r->seq;
     a.node = node;
+    a.type = r->type;
     if (r->name) {
         a.name = dup_str(r->name);
         if (!a.name || asprintf(&a.key, "N%s", a.name) < 0) {
@@ -378,6 +380,11 @@ static int make_bins(builder *b)
         s->allocations++;
         if (!s->name)
             rc = name_structure(s, byk[i]);
+        /* the element type of its first allocation that has one */
+        if (!rc && !s->has_type && byk[i]->type) {
+            rc = profile_type_copy(&s->type, byk[i]->type);
+            s->has_type = !rc;
+        }
     }
     free(byk);
     if (rc || distinct_names(in, b->unnamed))
@@ -1121,6 +1128,7 @@ static void drop_structure(profile_input *in, size_t u)
     for (size_t k = 0; k < gone.nfs_blocks; k++)
         free_writers(gone.fs_blocks[k].writers, in->nnodes);
     free(gone.name);
+    profile_type_free(&gone.type);
     free(gone.per_node);
     free(gone.causes_per_node);
     free(gone.fs_blocks);

@@ -31,6 +31,26 @@
 #define PROFILE_GROUP_RUNS 16
 #define PROFILE_STRUCT_GROUPS 8
 
+/* A field of an element type: its name, offset and size in bytes. */
+typedef struct profile_field {
+    char *name;
+    uint64_t offset, size;
+} profile_field;
+
+/* The structure an allocation holds, from DWARF (dsm/prof/elemtype.c); records.c
+ * has the functions. */
+typedef struct profile_type {
+    char *name;
+    uint64_t size;
+    profile_field *fields;
+    uint32_t nfields;
+} profile_type;
+
+/* Free what a type owns (not the type itself); it is left empty. */
+void profile_type_free(profile_type *t);
+/* A deep copy; 0, or -1 when out of memory (*dst then empty). */
+int profile_type_copy(profile_type *dst, const profile_type *src);
+
 /* Miss causes (doc/profile-format.md): every miss is exactly one of cold,
  * invalidation, upgrade; cold_first_touch counts the cold misses that were
  * the first touch of the block by any node (FlashPoint's warm bit clear). */
@@ -101,6 +121,8 @@ typedef struct profile_structure {
     size_t nfs_blocks;
     profile_block *blocks;               /* NULL when nblocks > PROFILE_BLOCKS_LIMIT */
     size_t nblocks_listed;
+    int has_type;                        /* its element type is known (DWARF of the call) */
+    profile_type type;
 } profile_structure;
 
 /* Misses attributed to code: by the faulting instruction. */

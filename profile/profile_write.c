@@ -175,6 +175,20 @@ static json_object *structure(const profile_input *in, const profile_structure *
     }
     add(o, "bytes", u64(s->bytes));
     add(o, "allocations", u64(s->allocations));
+    if (s->has_type) {
+        json_object *t = json_object_new_object(), *fl = json_object_new_array();
+        add(t, "name", str(s->type.name));
+        add(t, "size", u64(s->type.size));
+        for (uint32_t k = 0; k < s->type.nfields; k++) {
+            json_object *f = json_object_new_object();
+            add(f, "name", str(s->type.fields[k].name));
+            add(f, "offset", u64(s->type.fields[k].offset));
+            add(f, "size", u64(s->type.fields[k].size));
+            json_object_array_add(fl, f);
+        }
+        add(t, "fields", fl);
+        add(o, "element_type", t);
+    }
     add(o, "blocks", u64(s->nblocks));
     add(o, "sharing_pattern", str(proto_pattern_name(profile_structure_dominant(s))));
     json_object *m = block_metrics(s->metrics);
@@ -416,6 +430,7 @@ void profile_input_free(profile_input *in)
     for (size_t i = 0; i < in->nstructures; i++) {
         profile_structure *s = &in->structures[i];
         free(s->name);
+        profile_type_free(&s->type);
         free(s->site_function);
         free(s->site_file);
         for (size_t k = 0; k < s->npath; k++)

@@ -51,6 +51,52 @@ static void put_str(profile_wbuf *w, const char *s)
     profile_wbuf_append(w, s ? s : "", n);
 }
 
+void profile_type_free(profile_type *t)
+{
+    free(t->name);
+    for (uint32_t i = 0; i < t->nfields; i++)
+        free(t->fields[i].name);
+    free(t->fields);
+    memset(t, 0, sizeof *t);
+}
+
+int profile_type_copy(profile_type *dst, const profile_type *src)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->name = strdup(src->name ? src->name : "");
+    dst->size = src->size;
+    if (src->nfields && !(dst->fields = calloc(src->nfields, sizeof *dst->fields)))
+        goto fail;
+    if (!dst->name)
+        goto fail;
+    for (; dst->nfields < src->nfields; dst->nfields++) {
+        const profile_field *f = &src->fields[dst->nfields];
+        char *n = strdup(f->name ? f->name : "");
+        if (!n)
+            goto fail;
+        dst->fields[dst->nfields] = (profile_field){ n, f->offset, f->size };
+    }
+    return 0;
+fail:
+    profile_type_free(dst);
+    return -1;
+}
+
+static void put_type(profile_wbuf *w, const profile_type *t)
+{
+    put8(w, t != NULL);
+    if (!t)
+        return;
+    put_str(w, t->name);
+    put64(w, t->size);
+    put32(w, t->nfields);
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        put_str(w, t->fields[i].name);
+        put64(w, t->fields[i].offset);
+        put64(w, t->fields[i].size);
+    }
+}
+
 void profile_put_alloc(profile_wbuf *w, const profile_rec_alloc *a)
 {
     put8(w, R_ALLOC);
@@ -61,15 +107,16 @@ void profile_put_alloc(profile_wbuf *w, const profile_rec_alloc *a)
     if (a->name) {
         put8(w, 0);
         put_str(w, a->name);
-        return;
+    } else {
+        put8(w, 1);
+        put32(w, a->npath);
+        for (uint32_t k = 0; k < a->npath; k++) {
+            put_str(w, a->path[k].function);
+            put_str(w, a->path[k].file);
+            put32(w, a->path[k].line);
+        }
     }
-    put8(w, 1);
-    put32(w, a->npath);
-    for (uint32_t k = 0; k < a->npath; k++) {
-        put_str(w, a->path[k].function);
-        put_str(w, a->path[k].file);
-        put32(w, a->path[k].line);
-    }
+    put_type(w, a->type);
 }
 
 void profile_put_cause(profile_wbuf *w, const profile_rec_cause *c)
@@ -222,6 +269,41 @@ static void alloc_free(profile_rec_alloc *a)
     for (uint32_t k = 0; k < a->npath; k++)
         frame_free(&a->path[k]);
     free(a->path);
+    if (a->type) {
+        profile_type_free(a->type);
+        free(a->type);
+    }
+}
+
+/* An element type, when the record has one: its fields lie inside it. */
+static void read_type(rd *r, profile_rec_alloc *a)
+{
+    if (!get8(r))
+        return;
+    profile_type *t = calloc(1, sizeof *t);
+    if (!t) {
+        rd_fail(r, "out of memory");
+        return;
+    }
+    a->type = t;
+    t->name = get_str(r);
+    t->size = get64(r);
+    uint32_t n = get32(r);
+    /* a field is at least 20 bytes: no allocation beyond what arrived */
+    if (n > rd_left(r) / 20)
+        rd_fail(r, "truncated profile data");
+    else if (n && !(t->fields = calloc(n, sizeof *t->fields)))
+        rd_fail(r, "out of memory");
+    for (uint32_t i = 0; i < n && !r->bad; i++, t->nfields++) {
+        profile_field *f = &t->fields[i];
+        f->name = get_str(r);
+        f->offset = get64(r);
+        f->size = get64(r);
+        if (f->offset > t->size || f->size > t->size - f->offset)
+            rd_fail(r, "bad profile data");
+    }
+    if (!t->size)
+        rd_fail(r, "bad profile data");
 }
 
 /* Push x (of the array's element type) onto v[n], capacity cap. */
@@ -261,6 +343,8 @@ static void read_alloc(rd *r, profile_node_records *o, caps *c)
         for (uint32_t k = 0; k < a.npath; k++)
             get_frame(r, &a.path[k]);
     }
+    if (!r->bad)
+        read_type(r, &a);
     if (!r->bad)
         PUSH(r, o->allocs, o->nallocs, c->allocs, a);
     if (r->bad)

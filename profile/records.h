@@ -38,6 +38,7 @@ typedef struct profile_rec_alloc {
     char *name;           /* the name it was given; NULL: named by its path */
     profile_frame *path;  /* the call path, the allocation site first */
     uint32_t npath;
+    profile_type *type;   /* its element type, or NULL when unknown */
 } profile_rec_alloc;
 
 /* The misses of one block at this node, by cause. */

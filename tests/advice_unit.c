@@ -213,6 +213,32 @@ static void layouts(void)
                 "the fields of one 32-byte element of part are written by different nodes");
     layout_case("fields named by offset", (const uint64_t (*)[3])rows, n,
                 "node 0 at +0 (8 bytes), node 1 at +8 (16 bytes)");
+    /* the same with the element type known (DWARF of the allocation): names */
+    reload();
+    set_writers((const uint64_t (*)[3])rows, n);
+    json_object *et = json_object_new_object(), *fl = json_object_new_array();
+    static const char *const fname[] = { "key", "val", "pad" };
+    static const uint64_t foff[] = { 0, 8, 24 }, fsz[] = { 8, 16, 8 };
+    for (int k = 0; k < 3; k++) {
+        json_object *f = json_object_new_object();
+        json_object_object_add(f, "name", json_object_new_string(fname[k]));
+        set_u64(f, "offset", foff[k]);
+        set_u64(f, "size", fsz[k]);
+        json_object_array_add(fl, f);
+    }
+    json_object_object_add(et, "name", json_object_new_string("rec"));
+    set_u64(et, "size", 32);
+    json_object_object_add(et, "fields", fl);
+    json_object_object_add(structure_named("part"), "element_type", et);
+    /* part's top block is at structure offset 8192: a multiple of 32 */
+    advice_thresholds t;
+    advice_thresholds_default(&t);
+    run r = go(&t);
+    const advice_finding *f = find(&r, ADVICE_FALSE_SHARING, 0, "structure part");
+    CHECK(has(f, "evidence", "fields of struct rec (32 bytes) written: node 0: key; node 1: val") &&
+              has(f, "suggestion", "the colliding fields of struct rec: key (node 0), val (node 1)"),
+          "fields named from the element type: %s | %s", f ? f->evidence : "", f ? f->suggestion : "");
+    done(&r);
     /* 32-byte elements dealt round robin to 4 nodes (each node's stride 128) */
     n = 0;
     for (uint64_t j = 0; j < 8; j++)

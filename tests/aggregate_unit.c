@@ -36,14 +36,14 @@
 
 static profile_rec_alloc named(uint64_t off, uint64_t len, uint32_t seq, const char *name)
 {
-    profile_rec_alloc a = { off, len, 0, seq, (char *)name, NULL, 0 };
+    profile_rec_alloc a = { off, len, 0, seq, (char *)name, NULL, 0, NULL };
     return a;
 }
 
 static profile_rec_alloc site(uint64_t off, uint64_t len, uint32_t seq, profile_frame *path,
                               uint32_t npath)
 {
-    profile_rec_alloc a = { off, len, 0, seq, NULL, path, npath };
+    profile_rec_alloc a = { off, len, 0, seq, NULL, path, npath, NULL };
     return a;
 }
 
@@ -492,6 +492,10 @@ static void exact_job(profile_wbuf w[2])
     run_used = 0;
     profile_rec_alloc a = named(0, 16 * BS, 0, "s");
     a.collective = 1;
+    /* its element type, as DWARF gave it at the allocation */
+    profile_field f[2] = { { (char *)"v", 0, 8 }, { (char *)"w", 8, 8 } };
+    profile_type cell = { (char *)"cell", 16, f, 2 };
+    a.type = &cell;
     profile_put_alloc(&w[0], &a);
     profile_range even[17], odd[17];
     for (uint32_t k = 0; k < 17; k++) {
@@ -557,6 +561,13 @@ START_TEST(exact_sharing_and_groups)
     char err[128];
     ck_assert_int_eq(profile_aggregate(&job, &st, r, &in, err, sizeof err), 0);
     const profile_structure *s = find(&in, "s", NULL);
+    ck_assert(s->has_type);
+    ck_assert_str_eq(s->type.name, "cell");
+    ck_assert_uint_eq(s->type.size, 16);
+    ck_assert_uint_eq(s->type.nfields, 2);
+    ck_assert_str_eq(s->type.fields[1].name, "w");
+    ck_assert_uint_eq(s->type.fields[1].offset, 8);
+    ck_assert_uint_eq(s->type.fields[1].size, 8);
     /* 3 (block 0) + 1 (block 1, the last) + 1 (block 2) false; 2 true */
     ck_assert_uint_eq(s->fs_transfers, 5);
     ck_assert_uint_eq(s->ts_transfers, 2);
@@ -778,6 +789,17 @@ START_TEST(corrupt)
             put32(&w, bad_runs[k][q]);
         expect_refused(&w, 2, "bad profile data");
     }
+    /* an element type of no size, a field past its end */
+    profile_field bf[1] = { { (char *)"x", 12, 8 } };
+    profile_type bt = { (char *)"t", 16, bf, 1 };
+    profile_rec_alloc ta = named(0, BS, 0, "x");
+    ta.type = &bt;
+    profile_put_alloc(&w, &ta);
+    expect_refused(&w, 2, "bad profile data");
+    bt.size = 0;
+    bt.nfields = 0;
+    profile_put_alloc(&w, &ta);
+    expect_refused(&w, 2, "bad profile data");
     /* a read of no bytes */
     profile_rec_read rd = { 0, 8, 8, 5 };
     profile_put_read(&w, &rd);

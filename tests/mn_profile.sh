@@ -97,6 +97,11 @@ if not bad:
                                          for w in fs["top_blocks"][0]["writers"]),
           [(0, [[0, 8]], 1), (1, [[2048, 2056]], 1)])
     check("pair: sharing pattern", pair["sharing_pattern"], "write_shared")
+    et = pair.get("element_type", {})
+    check("pair: element type", (et.get("name"), et.get("size"),
+                                 [(f["name"], f["offset"], f["size"]) for f in et.get("fields", [])]),
+          ("pair_fields", 2056, [("a", 0, 8), ("gap", 8, 2040), ("b", 2048, 8)]))
+    check("counter: no element type (a long)", "element_type" in counter, False)
     check("counter: sharing pattern", counter["sharing_pattern"], "migratory")
     check("pair: top block transfers", fs["top_blocks"][0]["transfers"], 2 * rounds - 2)
     check("pair: blocks listed", len(pair["block_list"]), 1)
@@ -174,6 +179,10 @@ done
 grep -q 'node 0 wrote bytes \[0,8)' "$dir/rep" && grep -q 'node 1 wrote bytes \[2048,2056)' "$dir/rep" ||
     say "dsmprof report --structure pair: offsets missing: $(cat "$dir/rep")"
 grep -q 'misses by cause: cold' "$dir/rep" || say "dsmprof report --structure pair: no causes"
+"$dsmprof" advice "$dir/p.json" --threshold-structure-min=0 > "$dir/adv" 2>&1 || say "dsmprof advice failed"
+grep -q 'fields of struct pair_fields (2056 bytes) written: node 0: a; node 1: b' "$dir/adv" &&
+    grep -q 'the colliding fields of struct pair_fields: a (node 0), b (node 1)' "$dir/adv" ||
+    say "dsmprof advice does not name pair's colliding fields: $(cat "$dir/adv")"
 "$dsmprof" csv "$dir/p.json" > "$dir/csv" 2>&1 || say "dsmprof csv failed"
 for v in structures procedures pairs nodes blocks false_sharing groups; do
     grep -q "^# $v\$" "$dir/csv" || say "dsmprof csv: no table $v"

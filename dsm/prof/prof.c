@@ -78,12 +78,11 @@ void dsm_prof_alloc(dsm_rt *rt, size_t off, size_t len, const char *name, int co
     a.off = off;
     a.len = len;
     a.collective = collective;
-    if (name) {
+    if (name)
         a.name = strdup(name);
-    } else {
-        /* raw addresses only: symbolized at finalize, off the hot path */
-        a.nframes = backtrace(a.frames, MAX_FRAMES);
-    }
+    /* raw addresses only: symbolized at finalize, off the hot path (a named
+     * allocation's call site still tells its element type: elemtype.c) */
+    a.nframes = backtrace(a.frames, MAX_FRAMES);
     pthread_mutex_lock(&p->reg_lock);
     if (p->nallocs == p->capallocs && GROWABLE_RESERVE(p->allocs, p->capallocs, p->nallocs + 1))
         dsm_fatal(collective ? "dsm_alloc" : "dsm_malloc", "out of memory in the profile");

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "aggregate.h"
+#include "elemtype.h"
 #include "error.h"
 #include "futex.h"
 #include "node.h"
@@ -126,16 +127,21 @@ static void put_allocs(dsm_rt *rt, profile_wbuf *w, const self_module *m)
         if (a->collective && rt->self != 0)
             continue;
         profile_frame path[PATH_FRAMES];
-        profile_rec_alloc r = { a->off, a->len, a->collective, (uint32_t)i, a->name, path, 0 };
+        profile_type type;
+        profile_rec_alloc r = { a->off, a->len, a->collective, (uint32_t)i, a->name, path, 0, NULL };
+        int f = first_program_frame(a, m);
         if (!a->name) {
-            int f = first_program_frame(a, m);
             int nf = a->nframes - f < PATH_FRAMES ? a->nframes - f : PATH_FRAMES;
             for (int k = 0; k < nf; k++)
                 path[r.npath++] = symbolize((uintptr_t)a->frames[f + k], 1);
         }
+        if (f < a->nframes && prof_element_type(dsm_symbols_self(), (uintptr_t)a->frames[f], &type))
+            r.type = &type;
         profile_put_alloc(w, &r);
         for (uint32_t k = 0; k < r.npath; k++)
             frame_free(&path[k]);
+        if (r.type)
+            profile_type_free(&type);
     }
     pthread_mutex_unlock(&p->reg_lock);
 }
