@@ -212,7 +212,7 @@ int dsm_stats_table_write(dsm_stats_table *t, FILE *f)
     fprintf(f, "# tab-separated; times in ns; metric definitions in doc/metrics.md\n"
                "# total METRIC VALUE | node N METRIC VALUE | block B METRIC VALUE (sum over "
                "nodes, non-zero) |\n"
-               "# nodeblock N B METRIC VALUE (non-zero) | pattern B DOMINANT key=value...\n");
+               "# nodeblock N B METRIC VALUE (non-zero) | pattern B SHARING key=value...\n");
     for (int m = 0; m < CM_NMETRICS; m++)
         fprintf(f, "total\t%s\t%llu\n", counters_metric_name(m),
                 (unsigned long long)dsm_stats_table_total(t, m));

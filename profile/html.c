@@ -80,6 +80,8 @@ static const char css[] =
     "section{background:#fff;border:1px solid #dde1e6;border-radius:8px;padding:16px 18px;"
     "margin:14px 0}"
     ".note{color:#52606d;font-size:13px;margin:2px 0 10px}"
+    "table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid #dde1e6;"
+    "padding:3px 10px;text-align:left}"
     ".cards{display:flex;gap:12px;flex-wrap:wrap}"
     ".card{flex:1 1 150px;background:#fff;border:1px solid #dde1e6;border-radius:8px;"
     "padding:10px 14px}.card b{display:block;font-size:22px}.card span{color:#52606d;font-size:12px}"
@@ -248,6 +250,41 @@ static void section_advice(FILE *f, const advice_finding *v, size_t n, const adv
 }
 
 #define MAX_ROWS 15
+
+/* The groups of blocks fetched together (Figure 2), what a bulk fetch of
+ * each would save; apart from the sharing patterns (doc/patterns.md). */
+static void section_groups(FILE *f, json_object *groups)
+{
+    size_t n = pj_len(groups);
+    if (!n)
+        return;
+    fputs("<section id=\"groups\"><h2>Groups of blocks fetched together</h2>\n<p class=\"note\">"
+          "Blocks a node requests one after another, every time (the paper's Figure 2): a bulk "
+          "fetch of the group would save the misses of the blocks that followed. This says "
+          "which blocks travel together, not who shares them.</p>\n<table><tr><th>group</th>"
+          "<th>blocks</th><th>misses saved</th><th>gain</th><th>members</th></tr>\n",
+          f);
+    for (size_t i = 0; i < n && i < MAX_ROWS; i++) {
+        json_object *g = pj_at(groups, i), *mem = pj_arr(g, "members");
+        char b[32];
+        fmt_ms(b, sizeof b, (double)pj_u64(g, "gain"));
+        fprintf(f, "<tr><td>%lld</td><td>%llu</td><td>%llu</td><td>%s</td><td>",
+                (long long)json_object_get_int64(pj_get(g, "id")),
+                (unsigned long long)pj_u64(g, "blocks"),
+                (unsigned long long)pj_u64(g, "misses_saved"), b);
+        for (size_t k = 0; k < pj_len(mem); k++) {
+            json_object *x = pj_at(mem, k);
+            fputs(k ? ", " : "", f);
+            esc(f, pj_str(x, "structure"));
+            fprintf(f, "+%llu (%llu)", (unsigned long long)pj_u64(x, "offset"),
+                    (unsigned long long)pj_u64(x, "blocks"));
+        }
+        if (pj_u64(g, "members_total") > pj_len(mem))
+            fprintf(f, " ... (%llu runs)", (unsigned long long)pj_u64(g, "members_total"));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table></section>\n", f);
+}
 
 /* Figure 7: memory blocking time per structure, split by miss cause. */
 static void chart_structures(FILE *f, json_object *structures)
@@ -870,6 +907,7 @@ int html_write_with(json_object *p, const advice_thresholds *t, const char *titl
     chart_structure_nodes(f, structures, nodes);
     chart_procedures(f, pj_arr(p, "procedures"));
     int js = blockmap(f, structures, block_size);
+    section_groups(f, pj_arr(p, "groups"));
     timeline(f, p, per_node);
     fputs("<footer>Written by <code>dsmprof html</code> from a " PROFILE_SCHEMA " file; self-contained "
           "(no network). Times are sums over nodes unless a chart says per node.</footer>\n</main>\n",

@@ -8,8 +8,9 @@
 # (the "group" structure's blocks in one group listed in "groups"), false
 # sharing (only "slots": node k wrote exactly [8k, 8k+8); "ring" and the
 # others none: padding would not save a miss) with a share of at most 1,
-# no coherence miss on "private"; and dsmprof advice: FalseSharing for
-# slots only, with the per-node slot advice.
+# no coherence miss on "private"; dsmprof advice: FalseSharing for slots
+# only, with the per-node slot advice; and the groups in dsmprof's report,
+# csv and html.  KNOWN_SHARING_ROUNDS sets the rounds (default 8).
 top=${top_builddir:-.}
 srcdir=${srcdir:-.}
 dsmprof=$top/dsmprof
@@ -132,6 +133,13 @@ for t in $transports; do
             # the advisor: false sharing named for slots alone, with the slot fix
             "$dsmprof" advice "$json" --threshold-structure-min=0 > "$tmp/adv" 2>&1 ||
                 { echo "FAIL $what: dsmprof advice: $(cat "$tmp/adv")"; fail=1; continue; }
+            # the views: the report's, csv's and the page's groups name the group structure
+            "$dsmprof" report "$json" > "$tmp/rep" 2>&1 &&
+                grep -q '^Groups (blocks fetched together' "$tmp/rep" &&
+                "$dsmprof" csv "$json" --view groups | grep -q ',"group",' &&
+                "$dsmprof" html "$json" | grep -q '<section id="groups">' &&
+                "$dsmprof" report "$json" --structure slots | grep -q 'sharing pattern migratory' ||
+                { echo "FAIL $what: dsmprof views without the groups or the sharing pattern"; fail=1; }
             fsl=$(grep -o 'FalseSharing (structure [a-z0-9]*)' "$tmp/adv" | sort -u | tr '\n' ' ')
             if [ "$fsl" = "FalseSharing (structure slots) " ] &&
                     grep -q "give each node's slot of slots a block of its own" "$tmp/adv"; then
