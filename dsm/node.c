@@ -402,6 +402,8 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
     if (rt->ctr) {
         kind = miss_kind(rt, block, is_write);
         dsm_stats_call_begin(rt, block);
+    } else if (rt->prof) {
+        kind = miss_kind(rt, block, is_write); /* for the profile's read evidence */
     }
     int rc = proto_access(rt->eng, block, is_write, &rt->acts);
     if (rc) {
@@ -442,6 +444,8 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
         }
         if (rt->prof && (kind >= 0 || waits))
             dsm_prof_slice(rt, t0 + wall, kind >= 0, wall);
+    } else if (rt->prof && kind >= 0) {
+        dsm_prof_read(rt, block); /* counts stay zero; what a miss read still judges sharing */
     }
     pthread_mutex_unlock(&rt->eng_lock);
 }

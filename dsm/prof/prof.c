@@ -130,9 +130,11 @@ static ip_ent *ip_get(dsm_prof *p, uintptr_t ip, uint32_t block)
 
 /* The bytes of block the missing access read (dsm_prof_fault_access),
  * when it read: the evidence that what arrived was used (true sharing). */
-static void record_read(dsm_rt *rt, uint32_t block)
+void dsm_prof_read(dsm_rt *rt, uint32_t block)
 {
     dsm_prof *p = rt->prof;
+    if (!p->recording)
+        return;
     const dsm_prof_access *a = &dsm_prof_fault_access;
     if (!a->reads || !a->len)
         return;
@@ -179,7 +181,7 @@ void dsm_prof_miss(dsm_rt *rt, uint32_t block, int kind, uint64_t wall)
         b->first_tick = dsm_ticks() - wall;
     }
     b->had = 1;
-    record_read(rt, block);
+    dsm_prof_read(rt, block);
     ip_ent *e = ip_get(p, dsm_prof_fault_ip, block);
     if (e) {
         if (upgrade)

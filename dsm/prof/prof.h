@@ -45,6 +45,11 @@ void dsm_prof_alloc(dsm_rt *rt, size_t off, size_t len, const char *name, int co
  * block completed after `wall` ticks (dsm_ticks; eng_lock held). */
 void dsm_prof_miss(dsm_rt *rt, uint32_t block, int kind, uint64_t wall);
 
+/* The bytes the miss on block just completed read (dsm_prof_fault_access),
+ * logged as the evidence that a transfer's data was used; dsm_prof_miss
+ * does it too.  For a run without counters (eng_lock held). */
+void dsm_prof_read(dsm_rt *rt, uint32_t block);
+
 /* A fault that ended at tick `end` (dsm_ticks) after `wall` ticks, a miss
  * or not (a wait for a request in flight): counted in its timeslice
  * (eng_lock held). */
