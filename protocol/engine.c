@@ -557,7 +557,6 @@ static int queue_push(dir_entry *d, int node, int type)
         d->q = q = nq;
     }
     q->w[(q->head + q->len++) % q->cap] = (dir_waiter){ node, (uint8_t)type };
-    /* the request's PROTO_MSG_READS rides in the type's spare bit */
     return PROTO_OK;
 }
 
@@ -579,7 +578,8 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
     case ST_D_PENDING_S: d->pending = req; d->grant = GRANT_S; return PROTO_OK;
     case ST_D_PENDING_X: d->pending = req; d->grant = GRANT_X; return PROTO_OK;
     case ST_D_PENDING_UPG: d->pending = req; d->grant = GRANT_UPG; return PROTO_OK;
-    case ST_D_QUEUE: return queue_push(d, req, type | (e->req_flags ? DIR_WAITER_READS : 0));
+    case ST_D_QUEUE: /* the request's PROTO_MSG_READS rides in the type's spare bit */
+        return queue_push(d, req, type | (e->req_flags ? DIR_WAITER_READS : 0));
     case ST_D_ACK: d->acks--; return PROTO_OK;
     case ST_D_INSTALL:
         return req == e->self ? PROTO_OK : simple_action(out, PA_INSTALL, block, 0);
