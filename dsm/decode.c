@@ -5,7 +5,12 @@
  * the process's own code: at most 15 bytes, never across into a page that
  * may not be mapped (the decoder tries the bytes up to the page's end
  * first, and only if that is too short reads the rest with
- * process_vm_readv, which fails cleanly on an unmapped page). */
+ * process_vm_readv, which fails cleanly on an unmapped page).  Faults come
+ * from the same few instructions again and again (a loop over a shared
+ * array), so each thread keeps its last answers per instruction: a repeated
+ * decode costs a lookup, not Capstone's half microsecond (code does not
+ * change under a running program; a library unloaded and another loaded at
+ * its addresses would be misread, and is not worth a check per fault). */
 #define _GNU_SOURCE 1
 #include "decode.h"
 
@@ -17,6 +22,15 @@
 static __thread csh handle;
 static __thread cs_insn *insn;
 static __thread int state; /* 0: not opened, 1: ready, -1: Capstone unusable */
+
+/* the answers of this thread, by instruction (and kind of fault) */
+#define DECODE_CACHE 256
+typedef struct decoded_entry {
+    uintptr_t ip; /* 0: empty */
+    int is_write;
+    dsm_decoded_access d;
+} decoded_entry;
+static __thread decoded_entry cache[DECODE_CACHE];
 
 static int open_decoder(void)
 {
@@ -45,7 +59,20 @@ static int decode_bytes(const uint8_t *code, size_t n, uintptr_t ip)
     return cs_disasm_iter(handle, &p, &left, &addr, insn);
 }
 
+static dsm_decoded_access decode(uintptr_t ip, int is_write);
+
 dsm_decoded_access dsm_decode_access(uintptr_t ip, int is_write)
+{
+    decoded_entry *c = &cache[((ip >> 4) ^ (ip >> 12) ^ (uintptr_t)is_write) & (DECODE_CACHE - 1)];
+    if (ip && c->ip == ip && c->is_write == is_write)
+        return c->d;
+    dsm_decoded_access d = decode(ip, is_write);
+    if (ip)
+        *c = (decoded_entry){ ip, is_write, d };
+    return d;
+}
+
+static dsm_decoded_access decode(uintptr_t ip, int is_write)
 {
     dsm_decoded_access d = { 0, 1, is_write, 1 };
     if (!ip || !open_decoder())
