@@ -334,7 +334,7 @@ START_TEST(read_only_then_written)
 END_TEST
 
 /* Read-only needs a read by a node other than the writer. */
-START_TEST(read_only_needs_two_readers)
+START_TEST(read_only_needs_another_reader)
 {
     setup_sys(1, 0);
     W(1, 0); R(1, 0);
@@ -414,7 +414,7 @@ int main(void)
     tcase_add_test(tc, group_regex);
     tcase_add_test(tc, group_broken_by_other_order);
     tcase_add_test(tc, read_only_then_written);
-    tcase_add_test(tc, read_only_needs_two_readers);
+    tcase_add_test(tc, read_only_needs_another_reader);
     tcase_add_test(tc, augmentation_off);
     tcase_add_test(tc, dominant_ties_and_none);
     tcase_add_test(tc, home_node_takes_part);
