@@ -375,6 +375,17 @@ static void csv_str(const char *s)
 static const char *const views[] = { "structures", "procedures", "pairs", "nodes", "blocks",
                                      "false_sharing", NULL };
 
+/* The miss counts a procedure row and a (procedure, structure) row share,
+ * ending the CSV line. */
+static void csv_miss_counts(json_object *x)
+{
+    static const char *const keys[] = { "misses", "read_misses", "write_misses", "upgrades",
+                                        "wall" };
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+        printf(",%llu", (unsigned long long)pj_u64(x, keys[k]));
+    putchar('\n');
+}
+
 static void csv_view(json_object *root, const char *view)
 {
     json_object *st = pj_arr(root, "structures");
@@ -414,11 +425,8 @@ static void csv_view(json_object *root, const char *view)
             csv_str(pj_str(x, "name"));
             putchar(',');
             csv_str(pj_str(x, "file"));
-            printf(",%llu,%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)pj_u64(x, "line"),
-                   (unsigned long long)pj_u64(x, "misses"),
-                   (unsigned long long)pj_u64(x, "read_misses"),
-                   (unsigned long long)pj_u64(x, "write_misses"),
-                   (unsigned long long)pj_u64(x, "upgrades"), (unsigned long long)pj_u64(x, "wall"));
+            printf(",%llu", (unsigned long long)pj_u64(x, "line"));
+            csv_miss_counts(x);
         }
     } else if (!strcmp(view, "pairs")) {
         printf("procedure,structure,misses,read_misses,write_misses,upgrades,wall\n");
@@ -428,10 +436,7 @@ static void csv_view(json_object *root, const char *view)
             csv_str(pj_str(x, "procedure"));
             putchar(',');
             csv_str(pj_str(x, "structure"));
-            printf(",%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)pj_u64(x, "misses"),
-                   (unsigned long long)pj_u64(x, "read_misses"),
-                   (unsigned long long)pj_u64(x, "write_misses"),
-                   (unsigned long long)pj_u64(x, "upgrades"), (unsigned long long)pj_u64(x, "wall"));
+            csv_miss_counts(x);
         }
     } else if (!strcmp(view, "nodes")) {
         printf("node,memoryBlockTime,barriers,barrier_wait,lock_acquires,lock_wait\n");
