@@ -71,11 +71,15 @@ int main(int argc, char **argv)
             pair[2048 / sizeof(long)] = 0x0101010101010101L * r;
         dsm_barrier();
     }
-    /* true sharing */
+    /* true sharing: a barrier per round, so both nodes write the counter
+     * every round whatever the lock's timing (without it, one node may take
+     * all its rounds before the other starts: a single transfer, before the
+     * home twins the block, records no writer-to-writer transfer) */
     for (int r = 0; r < ROUNDS; r++) {
         dsm_lock(1);
         (*counter)++;
         dsm_unlock(1);
+        dsm_barrier();
     }
     dsm_barrier();
     /* table: cold, cold, invalidation, upgrade */
