@@ -270,16 +270,22 @@ static int states_ok(const dsm_region *r, uint32_t b0, uint32_t b1, int need)
 
 /* Makes blocks b0..b1 at least `need`, then opens the window `win` and
  * returns once the states are still good under it. */
-static void make_present(dsm_rt *rt, uint32_t b0, uint32_t b1, int need, uintptr_t win,
-                         uintptr_t ip)
+static void make_present(dsm_rt *rt, uint32_t b0, uint32_t b1, int need, int reads,
+                         uintptr_t win, uintptr_t addr, uint32_t len, uintptr_t ip)
 {
     dsm_region *r = &rt->region;
+    /* the check knows what the group does: a write group that also reads
+     * is a read-modify-write (the migratory rule), and its bytes are the
+     * profile's evidence of what a read took */
+    int how = need == DSM_BLK_WRITE ? (reads ? PROTO_WRITE_READS : 1) : 0;
     for (;;) {
         for (uint32_t b = b0; b <= b1; b++)
             if (atomic_load((_Atomic uint8_t *)&r->state[b]) < need) {
                 dsm_prof_fault_ip = ip; /* code attribution, as the fault handler does */
-                dsm_rt_access(rt, b, need == DSM_BLK_WRITE);
+                dsm_prof_fault_access = (dsm_prof_access){ addr, len, (uint8_t)reads };
+                dsm_rt_access(rt, b, how);
                 dsm_prof_fault_ip = 0;
+                dsm_prof_fault_access = (dsm_prof_access){ 0, 0, 0 };
             }
         atomic_store(( _Atomic(uintptr_t) *)&__dsm_blk_window[0], win);
         atomic_thread_fence(memory_order_seq_cst);
@@ -311,6 +317,8 @@ DSM_API void __dsm_blk_miss(uint64_t addr, uint64_t len, uint32_t need)
     dsm_region *r = &rt->region;
     if (len == 0)
         len = 1;
+    int reads = need == DSM_BLK_READ || (need & DSM_BLK_ALSO_READS);
+    need &= ~(uint32_t)DSM_BLK_ALSO_READS;
     uintptr_t off = addr - (uintptr_t)r->app;
     if (off >= r->size || len > r->size - off)
         dsm_fatal(need == DSM_BLK_WRITE ? "write" : "read",
@@ -320,7 +328,8 @@ DSM_API void __dsm_blk_miss(uint64_t addr, uint64_t len, uint32_t need)
         dsm_fatal("block mode", "access check asks for state %u", need);
     uint32_t b0 = (uint32_t)(off >> r->block_shift);
     uint32_t b1 = (uint32_t)((off + len - 1) >> r->block_shift);
-    make_present(rt, b0, b1, (int)need, len > DSM_BLK_MAX_SPAN ? DSM_BLK_WINDOW_ALL : addr, ip);
+    make_present(rt, b0, b1, (int)need, reads, len > DSM_BLK_MAX_SPAN ? DSM_BLK_WINDOW_ALL : addr,
+                 (uintptr_t)addr, len > UINT32_MAX ? UINT32_MAX : (uint32_t)len, ip);
 }
 
 /* ---- memcpy, memmove, memset on possibly shared memory ---- */
@@ -361,10 +370,13 @@ static void chunk_present(dsm_rt *rt, const void *p, size_t n, int need)
     uint32_t b = dsm_region_block_of(r, p);
     if (atomic_load((_Atomic uint8_t *)&r->state[b]) < need) {
         dsm_prof_fault_ip = (uintptr_t)__builtin_return_address(0);
+        /* a copy's destination is written, not read; its source is read */
+        dsm_prof_fault_access = (dsm_prof_access){ (uintptr_t)p, (uint32_t)n,
+                                                   (uint8_t)(need == DSM_BLK_READ) };
         dsm_rt_access(rt, b, need == DSM_BLK_WRITE);
         dsm_prof_fault_ip = 0;
+        dsm_prof_fault_access = (dsm_prof_access){ 0, 0, 0 };
     }
-    (void)n;
 }
 
 static int chunk_ok(const dsm_region *r, const void *p, int need)

@@ -20,7 +20,7 @@
 
 /* The layout of __dsm_blk and the meaning of the state bytes; a module
  * built for another ABI is refused at start-up. */
-#define DSM_BLK_ABI 2
+#define DSM_BLK_ABI 3
 /* The widest group of accesses one inline check covers (dsmcheck.cpp). */
 #define DSM_BLK_MAX_SPAN 64
 /* Range windows per thread: the spans a versioned loop checked before it
@@ -31,6 +31,9 @@
 #define DSM_BLK_WINDOW_ALL ((uintptr_t)1)
 
 enum { DSM_BLK_INVALID = 0, DSM_BLK_READ = 1, DSM_BLK_WRITE = 2 };
+/* In the slow path's need only (ABI 3): the checked group needing write
+ * access also reads its bytes (a load or an atomic among its accesses). */
+#define DSM_BLK_ALSO_READS 4
 
 /* What the inline check reads.  All zero until dsm_init has set up block
  * mode, so a checked program that never joins a job (or runs in page mode)

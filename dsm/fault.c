@@ -19,6 +19,7 @@
 #include <string.h>
 #include <ucontext.h>
 
+#include "decode.h"
 #include "error.h"
 #include "node.h"
 
@@ -80,8 +81,19 @@ static int on_fault(void *addr, int serious)
     if (atomic_load(&rt->stopping))
         dsm_fatal(is_write ? "write" : "read", "%s shared memory at %p after dsm_finalize",
                   is_write ? "store to" : "load from", addr);
-    dsm_rt_access(rt, block, is_write);
+    /* what the instruction does with its operand: a write that also reads
+     * is a read-modify-write (the migratory rule), and the bytes a read
+     * takes are the profile's evidence of true sharing */
+    int how = is_write;
+    if (rt->prof || proto_augment_enabled(rt->eng)) {
+        dsm_decoded_access d = dsm_decode_access(dsm_prof_fault_ip, is_write);
+        if (is_write && d.reads)
+            how = PROTO_WRITE_READS;
+        dsm_prof_fault_access = (dsm_prof_access){ (uintptr_t)addr, d.size, (uint8_t)d.reads };
+    }
+    dsm_rt_access(rt, block, how);
     dsm_prof_fault_ip = 0;
+    dsm_prof_fault_access = (dsm_prof_access){ 0, 0, 0 };
     dsm_rt_fault_leave(&outer);
     return 1;
 }

@@ -14,6 +14,7 @@ libdsm_internal_la_SOURCES = \
 	dsm/node.h dsm/node.c \
 	dsm/msg.h dsm/msg.c \
 	dsm/fault.c \
+	dsm/decode.h dsm/decode.c \
 	dsm/access.h dsm/access.c \
 	dsm/alloc.c \
 	dsm/sync.c \
@@ -22,7 +23,7 @@ libdsm_internal_la_SOURCES = \
 	dsm/backend.h dsm/backend.c \
 	dsm/api.c
 libdsm_internal_la_LIBADD = libdsmproto.la libdsmsim.la libdsmprofile.la \
-	$(SIGSEGV_LIBS) $(PTHREAD_LIBS)
+	$(SIGSEGV_LIBS) $(PTHREAD_LIBS) $(CAPSTONE_LIBS)
 
 lib_LTLIBRARIES += libdsm.la
 libdsm_la_SOURCES =

@@ -41,7 +41,8 @@ int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why,
         return dsm_msg_why(why, whylen, "sender %d is not a node (0..%d)", h->src, lim->nnodes - 1);
     if (h->dst != lim->self)
         return dsm_msg_why(why, whylen, "addressed to node %d, received by node %d", h->dst, lim->self);
-    if (h->flags)
+    /* the one flag: a write request whose access also reads (proto.h) */
+    if (h->flags && !((h->type == PM_GETX || h->type == PM_UPGRADE) && h->flags == PROTO_MSG_READS))
         return dsm_msg_why(why, whylen, "type %u with unknown flags %#x", h->type, h->flags);
     unsigned t = h->type;
     /* The engine's hardware messages (evictions, exclusive-clean grants)

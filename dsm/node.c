@@ -223,6 +223,7 @@ static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload
             dsm_msg_hdr h = { 0 };
             h.magic = DSM_MSG_MAGIC;
             h.type = act->msg.type;
+            h.flags = act->msg.flags; /* PROTO_MSG_READS: for the home's augmentation */
             h.src = rt->self;
             h.dst = act->msg.dst;
             h.block = act->block;
@@ -401,6 +402,8 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
     if (rt->ctr) {
         kind = miss_kind(rt, block, is_write);
         dsm_stats_call_begin(rt, block);
+    } else if (rt->prof) {
+        kind = miss_kind(rt, block, is_write); /* for the profile's read evidence */
     }
     int rc = proto_access(rt->eng, block, is_write, &rt->acts);
     if (rc) {
@@ -441,6 +444,8 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
         }
         if (rt->prof && (kind >= 0 || waits))
             dsm_prof_slice(rt, t0 + wall, kind >= 0, wall);
+    } else if (rt->prof && kind >= 0) {
+        dsm_prof_read(rt, block); /* counts stay zero; what a miss read still judges sharing */
     }
     pthread_mutex_unlock(&rt->eng_lock);
 }
@@ -458,7 +463,7 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
     if (dsm_msg_validate(h, &lim, why, sizeof why))
         dsm_fatal("transport", "malformed message from node %d: %s", h->src, why);
     if (h->type > 0 && h->type < PM_NTYPES) {
-        proto_msg m = { (uint8_t)h->type, h->src, h->dst, h->block };
+        proto_msg m = { (uint8_t)h->type, h->src, h->dst, h->block, (uint8_t)h->flags };
         uint64_t t0 = rt->ctr ? dsm_ticks() : 0;
         pthread_mutex_lock(&rt->eng_lock);
         rt->acts.n = 0;

@@ -212,7 +212,7 @@ int dsm_stats_table_write(dsm_stats_table *t, FILE *f)
     fprintf(f, "# tab-separated; times in ns; metric definitions in doc/metrics.md\n"
                "# total METRIC VALUE | node N METRIC VALUE | block B METRIC VALUE (sum over "
                "nodes, non-zero) |\n"
-               "# nodeblock N B METRIC VALUE (non-zero) | pattern B DOMINANT key=value...\n");
+               "# nodeblock N B METRIC VALUE (non-zero) | pattern B SHARING key=value...\n");
     for (int m = 0; m < CM_NMETRICS; m++)
         fprintf(f, "total\t%s\t%llu\n", counters_metric_name(m),
                 (unsigned long long)dsm_stats_table_total(t, m));
@@ -254,7 +254,7 @@ int dsm_stats_table_write(dsm_stats_table *t, FILE *f)
         fprintf(f,
                 "pattern\t%u\t%s\tmigratory=%u\tproducer_consumer=%u\tgroup=%u\tread_only=%u\t"
                 "last_owner=%d\tgroup_id=%d\thome=%d\trequests=%u\n",
-                p->block, proto_pattern_name(proto_dominant_pattern(p->p.detections)),
+                p->block, proto_pattern_name(proto_sharing_pattern(&p->p)),
                 p->p.detections[PP_MIGRATORY], p->p.detections[PP_PRODUCER_CONSUMER],
                 p->p.detections[PP_GROUP], p->p.detections[PP_READ_ONLY], p->p.last_owner,
                 p->p.group_id, p->home, p->p.requests);

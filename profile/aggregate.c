@@ -8,7 +8,11 @@
  *   block_metrics    counters, patterns and the listed blocks per bin
  *   add_causes       miss causes and the warm bit
  *   find_sharing     false- and true-sharing transfers between write epochs
+ *                    (exact byte sets; a receiver's read of bytes written
+ *                    since it last wrote makes a transfer true sharing)
  *   keep_fs_blocks   the most transferred falsely shared blocks per bin
+ *   find_groups      blocks fetched together (Figure 2's groups) and the
+ *                    gain of fetching each group in bulk
  *   attribute_code   procedures and (procedure, structure) pairs
  *   order_*          structures, procedures and pairs ranked
  *   merge_slices     the nodes' timeslices on one interval
@@ -35,6 +39,7 @@ typedef struct g_alloc {
     const profile_frame *site; /* kind "site": the allocation site (NULL: unknown) */
     char **path;               /* "function (file:line)", innermost first */
     size_t npath;
+    const profile_type *type;  /* its element type (the records'), or NULL */
     int bin;
 } g_alloc;
 
@@ -52,8 +57,13 @@ typedef struct g_miss {
 typedef struct fs_cand {
     uint32_t block;
     uint64_t transfers;
-    profile_ranges *writers;   /* [nnodes] */
+    profile_runs *writers;     /* [nnodes] */
 } fs_cand;
+
+typedef struct g_read {
+    profile_rec_read r;
+    int node;
+} g_read;
 
 typedef struct fs_list {
     fs_cand *v;
@@ -72,6 +82,8 @@ typedef struct builder {
     size_t nc, capc;
     profile_rec_epoch *e;
     size_t ne, cape;
+    g_read *rd;
+    size_t nrd, caprd;
     g_miss *m;
     size_t nm, capm;
     profile_input in;
@@ -147,6 +159,7 @@ static int collect_alloc(builder *b, const profile_rec_alloc *r, int node)
     a.len = (size_t)r->len;
     a.seq = r->seq;
     a.node = node;
+    a.type = r->type;
     if (r->name) {
         a.name = dup_str(r->name);
         if (!a.name || asprintf(&a.key, "N%s", a.name) < 0) {
@@ -240,12 +253,18 @@ static int collect(builder *b)
         for (size_t i = 0; i < r->nepochs; i++) {
             if (GROWABLE_RESERVE(b->e, b->cape, b->ne + 1))
                 return -1;
-            b->e[b->ne++] = r->epochs[i];
+            b->e[b->ne++] = r->epochs[i]; /* its runs stay the records' */
+        }
+        for (size_t i = 0; i < r->nreads; i++) {
+            if (GROWABLE_RESERVE(b->rd, b->caprd, b->nrd + 1))
+                return -1;
+            b->rd[b->nrd++] = (g_read){ r->reads[i], n };
         }
         if (collect_code(b, r))
             return -1;
         b->in.epochs_dropped += r->epochs_dropped;
         b->in.twins_skipped += r->twins_skipped;
+        b->in.reads_dropped += r->reads_dropped;
         if (!r->symbolized)
             b->in.code_attribution = 0;
     }
@@ -339,8 +358,7 @@ static int per_node_arrays(builder *b)
         profile_structure *s = &b->in.structures[i];
         s->per_node = calloc(nn * CM_NBLOCK_METRICS, sizeof *s->per_node);
         s->causes_per_node = calloc(nn, sizeof *s->causes_per_node);
-        s->fs_written = calloc(nn, sizeof *s->fs_written);
-        if (!s->per_node || !s->causes_per_node || !s->fs_written)
+        if (!s->per_node || !s->causes_per_node)
             return -1;
     }
     return 0;
@@ -362,6 +380,11 @@ static int make_bins(builder *b)
         s->allocations++;
         if (!s->name)
             rc = name_structure(s, byk[i]);
+        /* the element type of its first allocation that has one */
+        if (!rc && !s->has_type && byk[i]->type) {
+            rc = profile_type_copy(&s->type, byk[i]->type);
+            s->has_type = !rc;
+        }
     }
     free(byk);
     if (rc || distinct_names(in, b->unnamed))
@@ -589,8 +612,9 @@ static void add_block(builder *b, int x, uint32_t blk, const profile_pattern *pa
     for (int m = 0; m < CM_NBLOCK_METRICS; m++)
         s->metrics[m] += v[m];
     const profile_pattern *pr = pattern_of(pat, npat, blk);
-    int dom = pr ? (int)proto_dominant_pattern(pr->p.detections) : PP_NONE;
+    int dom = pr ? (int)proto_sharing_pattern(&pr->p) : PP_NONE;
     s->patterns[dom]++;
+    s->pattern_misses[dom] += block_misses(v);
     if (!s->blocks)
         return;
     profile_block *pb = &s->blocks[s->nblocks_listed++];
@@ -600,7 +624,7 @@ static void add_block(builder *b, int x, uint32_t blk, const profile_pattern *pa
     pb->misses = block_misses(v);
     pb->memory_block_time = v[CM_MEMORY_BLOCK_TIME];
     pb->invalidations = v[CM_INV_RO] + v[CM_INV_RW];
-    pb->dominant = dom;
+    pb->pattern = dom;
     pb->group_id = pr ? pr->p.group_id : -1;
     if (pr)
         memcpy(pb->detections, pr->p.detections, sizeof pb->detections);
@@ -689,8 +713,16 @@ static int cmp_epoch(const void *x, const void *y)
     return (a->t0 > b->t0) - (a->t0 < b->t0);
 }
 
-/* A false-sharing transfer between two epochs: what each wrote, on the
- * block and on its structure. */
+static int cmp_read(const void *x, const void *y)
+{
+    const profile_rec_read *a = &((const g_read *)x)->r, *b = &((const g_read *)y)->r;
+    if (a->block != b->block)
+        return (a->block > b->block) - (a->block < b->block);
+    return (a->t > b->t) - (a->t < b->t);
+}
+
+/* A false-sharing transfer between two epochs: the bytes each wrote, on
+ * the block (exact). */
 static int record_fs(builder *b, profile_structure *s, fs_cand *fc, const profile_rec_epoch *prev,
                      const profile_rec_epoch *e)
 {
@@ -698,18 +730,53 @@ static int record_fs(builder *b, profile_structure *s, fs_cand *fc, const profil
     fc->transfers++;
     if (!fc->writers && !(fc->writers = calloc((size_t)b->nnodes, sizeof *fc->writers)))
         return -1;
-    const profile_rec_epoch *pe[2] = { prev, e };
-    for (int q = 0; q < 2; q++)
-        for (uint32_t r = 0; r < pe[q]->w.n; r++) {
-            profile_ranges_add(&fc->writers[pe[q]->node], pe[q]->w.r[r].lo, pe[q]->w.r[r].hi);
-            profile_ranges_add(&s->fs_written[pe[q]->node], pe[q]->w.r[r].lo, pe[q]->w.r[r].hi);
-        }
+    if (profile_runs_add_all(&fc->writers[prev->node], prev->w, prev->nw) ||
+        profile_runs_add_all(&fc->writers[e->node], e->w, e->nw))
+        return -1;
     return 0;
 }
 
-/* The epochs e[0..n) of one block, in time order: consecutive epochs of
- * different nodes are a transfer, false when their ranges do not overlap. */
-static int block_sharing(builder *b, const profile_rec_epoch *e, size_t n, fs_list *cand)
+/* Epochs looked back at for the bytes a receiver had not seen. */
+#define FRESH_LOOKBACK 64
+
+/* The bytes other nodes wrote since node `node`'s previous epoch of the
+ * block (at most FRESH_LOOKBACK epochs back), epochs e[0..k) in time order:
+ * what the receiver of a transfer may not have seen yet. */
+static int fresh_bytes(const profile_rec_epoch *e, size_t k, int node, profile_runs *out)
+{
+    out->n = 0;
+    for (size_t j = k, seen = 0; j-- > 0 && seen < FRESH_LOOKBACK; seen++) {
+        if (e[j].node == node)
+            break;
+        if (profile_runs_add_all(out, e[j].w, e[j].nw))
+            return -1;
+    }
+    return 0;
+}
+
+/* Did node read, in a miss that completed in (t0, t1], a byte of fresh?
+ * rd[0..n) are the block's reads in time order. */
+static int read_fresh(const g_read *rd, size_t n, int node, uint64_t t0, uint64_t t1,
+                      const profile_runs *fresh)
+{
+    for (size_t i = 0; i < n && rd[i].r.t <= t1; i++) {
+        if (rd[i].node != node || rd[i].r.t <= t0)
+            continue;
+        profile_range x = { rd[i].r.lo, rd[i].r.hi };
+        if (profile_runs_overlap(&x, 1, fresh->r, fresh->n))
+            return 1;
+    }
+    return 0;
+}
+
+/* The epochs e[0..n) of one block, in time order, and its reads rd[0..nrd):
+ * consecutive epochs of different nodes are a transfer.  It is true
+ * sharing when their written bytes overlap, or when the receiver read, in
+ * a miss after the previous epoch ended and before its own ended, a byte
+ * other nodes wrote since it last wrote (communication: padding would not
+ * save the miss); otherwise false sharing. */
+static int block_sharing(builder *b, const profile_rec_epoch *e, size_t n, const g_read *rd,
+                         size_t nrd, fs_list *cand)
 {
     uint32_t blk = e[0].block;
     int x = bin_of(b, blk);
@@ -717,32 +784,55 @@ static int block_sharing(builder *b, const profile_rec_epoch *e, size_t n, fs_li
         return 0;
     profile_structure *s = &b->in.structures[x];
     fs_cand fc = { blk, 0, NULL };
+    profile_runs fresh = { 0, 0, NULL };
     const profile_rec_epoch *prev = NULL;
-    for (size_t k = 0; k < n; k++) {
-        if (!e[k].w.n)
+    int rc = 0;
+    for (size_t k = 0; k < n && !rc; k++) {
+        if (!e[k].nw)
             continue; /* wrote nothing that changed: no evidence either way */
         if (prev && prev->node != e[k].node) {
-            if (profile_ranges_overlap(&prev->w, &e[k].w))
-                s->ts_transfers++;
-            else if (record_fs(b, s, &fc, prev, &e[k])) {
-                free(fc.writers);
-                return -1;
+            int same_bytes = profile_runs_overlap(prev->w, prev->nw, e[k].w, e[k].nw);
+            int used = 0;
+            if (!same_bytes) {
+                if (fresh_bytes(e, k, e[k].node, &fresh)) {
+                    rc = -1;
+                    break;
+                }
+                used = read_fresh(rd, nrd, e[k].node, prev->t1, e[k].t1, &fresh);
             }
+            if (same_bytes || used)
+                s->ts_transfers++;
+            else
+                rc = record_fs(b, s, &fc, prev, &e[k]);
         }
         prev = &e[k];
     }
-    if (!fc.transfers)
-        return 0;
-    fs_list *l = &cand[x];
-    if (GROWABLE_RESERVE(l->v, l->cap, l->n + 1)) {
-        free(fc.writers);
-        return -1;
+    profile_runs_free(&fresh);
+    if (!rc && fc.transfers) {
+        fs_list *l = &cand[x];
+        if (GROWABLE_RESERVE(l->v, l->cap, l->n + 1))
+            rc = -1;
+        else {
+            l->v[l->n++] = fc;
+            fc.writers = NULL;
+            profile_block *pb = listed_block(s, blk);
+            if (pb)
+                pb->fs_transfers = fc.transfers;
+        }
     }
-    l->v[l->n++] = fc;
-    for (size_t q = 0; s->blocks && q < s->nblocks_listed; q++)
-        if (s->blocks[q].index == blk)
-            s->blocks[q].fs_transfers = fc.transfers;
-    return 0;
+    if (fc.writers) {
+        for (int k = 0; k < b->nnodes; k++)
+            profile_runs_free(&fc.writers[k]);
+        free(fc.writers);
+    }
+    return rc;
+}
+
+static void free_writers(profile_runs *w, int nnodes)
+{
+    for (int k = 0; w && k < nnodes; k++)
+        profile_runs_free(&w[k]);
+    free(w);
 }
 
 static int cmp_fs_cand(const void *x, const void *y)
@@ -782,20 +872,159 @@ static int find_sharing(builder *b)
     if (!cand)
         return -1;
     int rc = 0;
+    sort(b->rd, b->nrd, sizeof *b->rd, cmp_read);
+    size_t r0 = 0;
     for (size_t i = 0, j; !rc && i < b->ne; i = j) {
-        for (j = i; j < b->ne && b->e[j].block == b->e[i].block; j++)
+        uint32_t blk = b->e[i].block;
+        for (j = i; j < b->ne && b->e[j].block == blk; j++)
             ;
-        rc = block_sharing(b, &b->e[i], j - i, cand);
+        while (r0 < b->nrd && b->rd[r0].r.block < blk)
+            r0++;
+        size_t r1 = r0;
+        while (r1 < b->nrd && b->rd[r1].r.block == blk)
+            r1++;
+        rc = block_sharing(b, &b->e[i], j - i, b->rd + r0, r1 - r0, cand);
+        r0 = r1;
     }
     for (size_t x = 0; x < b->nbins; x++) {
         if (!rc)
             rc = keep_fs_blocks(b, x, &cand[x]);
         for (size_t q = 0; q < cand[x].n; q++)
-            free(cand[x].v[q].writers);
+            free_writers(cand[x].v[q].writers, b->nnodes);
         free(cand[x].v);
     }
     free(cand);
     return rc;
+}
+
+/* ---- groups: blocks fetched together ---- */
+
+typedef struct g_member {
+    int32_t group;
+    uint32_t block;
+    uint32_t together;         /* requests that followed its guess */
+} g_member;
+
+static int cmp_member(const void *x, const void *y)
+{
+    const g_member *a = x, *b = y;
+    if (a->group != b->group)
+        return (a->group > b->group) - (a->group < b->group);
+    return (a->block > b->block) - (a->block < b->block);
+}
+
+static int cmp_group(const void *x, const void *y)
+{
+    const profile_group *a = x, *b = y;
+    if (a->gain != b->gain)
+        return a->gain < b->gain ? 1 : -1;
+    if (a->fetched_together != b->fetched_together)
+        return a->fetched_together < b->fetched_together ? 1 : -1;
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+/* The mean time of a miss on block over every node (0: none). */
+static uint64_t block_miss_time(const builder *b, uint32_t blk)
+{
+    uint64_t v[CM_NBLOCK_METRICS] = { 0 };
+    for (int n = 0; n < b->nnodes; n++) {
+        const counters *c = b->st->node[n];
+        if (!c || !counters_chunk_used(c, blk))
+            continue;
+        for (int m = 0; m < CM_NBLOCK_METRICS; m++)
+            v[m] += counters_get(c, m, blk);
+    }
+    uint64_t nm = block_misses(v);
+    return nm ? v[CM_MEMORY_BLOCK_TIME] / nm : 0;
+}
+
+/* One group from its members m[0..n) (block order): its runs of
+ * consecutive blocks of one structure, what a bulk fetch would save, and
+ * its marks on its structures and listed blocks. */
+static int make_group(builder *b, const g_member *m, size_t n, profile_group *g)
+{
+    memset(g, 0, sizeof *g);
+    g->id = m[0].group;
+    g->blocks = (uint32_t)n;
+    size_t cap = 0;
+    int last_x = -1, listed = 0;
+    uint32_t next_block = 0;
+    for (size_t i = 0; i < n; i++) {
+        g->fetched_together += m[i].together;
+        g->gain += (uint64_t)m[i].together * block_miss_time(b, m[i].block);
+        int x = bin_of(b, m[i].block);
+        if (x < 0)
+            continue;
+        profile_structure *s = &b->in.structures[x];
+        s->group_blocks++;
+        int known = 0;
+        for (size_t k = 0; k < s->ngroup_ids; k++)
+            known |= s->group_ids[k] == g->id;
+        if (!known && s->ngroup_ids < PROFILE_STRUCT_GROUPS)
+            s->group_ids[s->ngroup_ids++] = g->id;
+        profile_block *pb = listed_block(s, m[i].block);
+        if (pb)
+            pb->in_group = 1;
+        if (x == last_x && m[i].block == next_block) { /* the run goes on */
+            if (listed)
+                g->runs[g->nruns - 1].blocks++;
+            next_block++;
+            continue;
+        }
+        g->nruns_total++;
+        last_x = x;
+        next_block = m[i].block + 1;
+        listed = g->nruns < PROFILE_GROUP_RUNS;
+        if (!listed)
+            continue;
+        if (GROWABLE_RESERVE(g->runs, cap, g->nruns + 1))
+            return -1;
+        size_t bo = (size_t)m[i].block * b->bs;
+        g->runs[g->nruns++] = (profile_group_run){
+            (size_t)x, bo >= b->first_off[x] ? bo - b->first_off[x] : 0, m[i].block, 1 };
+    }
+    return 0;
+}
+
+/* Figure 2's groups as sets of blocks: the blocks whose home last put them
+ * under one group id, two or more of them, at least one fetched right
+ * after its guess.  Listed by the time a bulk fetch would save. */
+static int find_groups(builder *b)
+{
+    const profile_stats *st = b->st;
+    g_member *m = malloc((st->npat ? st->npat : 1) * sizeof *m);
+    if (!m)
+        return -1;
+    size_t nm = 0;
+    for (size_t i = 0; i < st->npat; i++)
+        if (st->pat[i].p.group_id >= 0)
+            m[nm++] = (g_member){ st->pat[i].p.group_id, st->pat[i].block,
+                                  st->pat[i].p.detections[PP_GROUP] };
+    sort(m, nm, sizeof *m, cmp_member);
+    profile_input *in = &b->in;
+    size_t cap = 0;
+    int rc = 0;
+    for (size_t i = 0, j; !rc && i < nm; i = j) {
+        uint64_t together = 0;
+        for (j = i; j < nm && m[j].group == m[i].group; j++)
+            together += m[j].together;
+        if (j - i < 2 || !together)
+            continue;
+        if (GROWABLE_RESERVE(in->groups, cap, in->ngroups + 1)) {
+            rc = -1;
+            break;
+        }
+        rc = make_group(b, &m[i], j - i, &in->groups[in->ngroups]);
+        in->ngroups++;
+    }
+    free(m);
+    if (rc)
+        return -1;
+    sort(in->groups, in->ngroups, sizeof *in->groups, cmp_group);
+    in->ngroups_total = in->ngroups;
+    while (in->ngroups > PROFILE_GROUPS_LISTED)
+        free(in->groups[--in->ngroups].runs);
+    return 0;
 }
 
 /* ---- procedures and (procedure, structure) pairs ---- */
@@ -893,10 +1122,16 @@ static void drop_structure(profile_input *in, size_t u)
     for (size_t i = 0; i < in->npairs; i++)
         if (in->pairs[i].structure > u)
             in->pairs[i].structure--;
+    for (size_t i = 0; i < in->ngroups; i++)
+        for (size_t k = 0; k < in->groups[i].nruns; k++)
+            if (in->groups[i].runs[k].structure > u)
+                in->groups[i].runs[k].structure--;
+    for (size_t k = 0; k < gone.nfs_blocks; k++)
+        free_writers(gone.fs_blocks[k].writers, in->nnodes);
     free(gone.name);
+    profile_type_free(&gone.type);
     free(gone.per_node);
     free(gone.causes_per_node);
-    free(gone.fs_written);
     free(gone.fs_blocks);
     free(gone.blocks);
 }
@@ -927,6 +1162,9 @@ static int order_structures(builder *b)
     in->structures = sorted;
     for (size_t i = 0; i < in->npairs; i++)
         in->pairs[i].structure = inv[in->pairs[i].structure];
+    for (size_t i = 0; i < in->ngroups; i++)
+        for (size_t k = 0; k < in->groups[i].nruns; k++)
+            in->groups[i].runs[k].structure = inv[in->groups[i].runs[k].structure];
     if (!in->structures[inv[b->unnamed]].nblocks) {
         drop_structure(in, inv[b->unnamed]);
         b->unnamed = SIZE_MAX;
@@ -1014,6 +1252,7 @@ static void builder_free(builder *b)
     free(b->a);
     free(b->c);
     free(b->e);
+    free(b->rd);
     free(b->m);
     free(b->proc_best);
     free(b->first_off);
@@ -1056,6 +1295,8 @@ int profile_aggregate(const profile_job *job, const profile_stats *st,
         add_causes(&b);
         rc = find_sharing(&b);
     }
+    if (!rc)
+        rc = find_groups(&b);
     if (!rc)
         rc = attribute_code(&b);
     if (!rc)

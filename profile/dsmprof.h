@@ -1,7 +1,7 @@
 /* dsmprof.h - what dsmprof's commands share.
  *
  * dsmprof (doc/dsmprof.1) renders reports from the files a run leaves:
- * the data-centric profile (dsm-profile/1) and a simulated run's
+ * the data-centric profile (dsm-profile/2) and a simulated run's
  * statistics (dsm-sim/1).  profile/dsmprof.c holds the command table, the
  * dispatch and --help; each command is a function of its command line
  * (argv[0] its name) returning the exit status:

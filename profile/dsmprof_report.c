@@ -1,5 +1,5 @@
 /* dsmprof_report.c - `dsmprof report`, `csv` and `diff`: text from a
- * dsm-profile/1 file (doc/profile-format.md), without the program:
+ * dsm-profile/2 file (doc/profile-format.md), without the program:
  * MemSpy-like rankings (report), one CSV table per view (csv), and a
  * before/after comparison of two runs (diff).  The documents come from
  * dsmprof_load, so every field read here has its schema's type and range
@@ -110,10 +110,10 @@ static void report_structure(json_object *root, json_object *s, int top)
 {
     json_object *m = pj_get(s, "metrics"), *c = pj_get(s, "causes"), *p = pj_get(s, "patterns"),
                 *fs = pj_get(s, "false_sharing");
-    printf("Structure %s (%s): %llu bytes, %llu blocks, %llu allocation(s), dominant pattern %s\n",
+    printf("Structure %s (%s): %llu bytes, %llu blocks, %llu allocation(s), sharing pattern %s\n",
            s_(s, "name"), s_(s, "kind"), (unsigned long long)pj_u64(s, "bytes"),
            (unsigned long long)pj_u64(s, "blocks"), (unsigned long long)pj_u64(s, "allocations"),
-           s_(s, "dominant_pattern"));
+           s_(s, "sharing_pattern"));
     json_object *site = pj_get(s, "site");
     if (site) {
         printf("  allocated at %s (%s:%llu), call path:", s_(site, "function"), s_(site, "file"),
@@ -148,24 +148,26 @@ static void report_structure(json_object *root, json_object *s, int top)
                (unsigned long long)pj_u64(x, "cold"), (unsigned long long)pj_u64(x, "invalidation"),
                (unsigned long long)pj_u64(x, "upgrade"));
     }
-    printf("  blocks by dominant pattern: migratory %llu  producer_consumer %llu  group %llu  "
-           "read_only %llu  none %llu\n",
+    printf("  blocks by sharing pattern: migratory %llu  producer_consumer %llu  read_only %llu  "
+           "private %llu  write_shared %llu  none %llu\n",
            (unsigned long long)pj_u64(p, "migratory"),
            (unsigned long long)pj_u64(p, "producer_consumer"),
-           (unsigned long long)pj_u64(p, "group"), (unsigned long long)pj_u64(p, "read_only"),
-           (unsigned long long)pj_u64(p, "none"));
+           (unsigned long long)pj_u64(p, "read_only"), (unsigned long long)pj_u64(p, "private"),
+           (unsigned long long)pj_u64(p, "write_shared"), (unsigned long long)pj_u64(p, "none"));
+    json_object *g = pj_get(s, "groups"), *gid = pj_arr(g, "ids");
+    if (pj_u64(g, "blocks")) {
+        printf("  blocks in groups (fetched together): %llu, in group(s)",
+               (unsigned long long)pj_u64(g, "blocks"));
+        for (size_t i = 0; i < pj_len(gid); i++)
+            printf(" %lld", (long long)json_object_get_int64(pj_at(gid, i)));
+        printf(" (dsmprof report shows what a bulk fetch would save)\n");
+    }
     printf("  false sharing: %llu transfers between writers of disjoint bytes (%.0f%% of %llu "
            "coherence misses), %llu true-sharing transfers, %llu block(s)\n",
            (unsigned long long)pj_u64(fs, "count"), 100.0 * pj_double(fs, "share"),
            (unsigned long long)pj_u64(fs, "coherence_misses"),
            (unsigned long long)pj_u64(fs, "true_sharing_transfers"),
            (unsigned long long)pj_u64(fs, "blocks"));
-    json_object *w = pj_arr(fs, "written");
-    for (size_t i = 0; i < pj_len(w); i++) {
-        printf("    node %llu wrote bytes ", (unsigned long long)pj_u64(pj_at(w, i), "node"));
-        print_ranges(stdout, pj_arr(pj_at(w, i), "ranges"));
-        printf(" (offsets inside the block)\n");
-    }
     json_object *tb = pj_arr(fs, "top_blocks");
     for (size_t i = 0; i < pj_len(tb); i++) {
         json_object *b = pj_at(tb, i);
@@ -174,10 +176,14 @@ static void report_structure(json_object *root, json_object *s, int top)
                (unsigned long long)pj_u64(b, "transfers"));
         json_object *bw = pj_arr(b, "writers");
         for (size_t k = 0; k < pj_len(bw); k++) {
-            printf(" node %llu ", (unsigned long long)pj_u64(pj_at(bw, k), "node"));
-            print_ranges(stdout, pj_arr(pj_at(bw, k), "ranges"));
+            json_object *x = pj_at(bw, k);
+            printf(" node %llu wrote bytes ", (unsigned long long)pj_u64(x, "node"));
+            print_ranges(stdout, pj_arr(x, "ranges"));
+            if (pj_u64(x, "ranges_total") > pj_len(pj_arr(x, "ranges")))
+                printf(" (first %zu of %llu ranges)", pj_len(pj_arr(x, "ranges")),
+                       (unsigned long long)pj_u64(x, "ranges_total"));
         }
-        printf("\n");
+        printf(" (offsets inside the block)\n");
     }
     json_object *bl = pj_arr(s, "block_list");
     size_t n = pj_len(bl);
@@ -247,8 +253,29 @@ static void report(const char *file, json_object *root, int top)
         printf("  %-32s %10.3f %6.1f %8llu %8llu %8llu %8llu %-17s %llu\n", s_(s, "name"), ms(t),
                mbt ? 100.0 * (double)t / (double)mbt : 0.0, (unsigned long long)misses_of(m),
                (unsigned long long)pj_u64(c, "cold"), (unsigned long long)pj_u64(c, "invalidation"),
-               (unsigned long long)pj_u64(c, "upgrade"), s_(s, "dominant_pattern"),
+               (unsigned long long)pj_u64(c, "upgrade"), s_(s, "sharing_pattern"),
                (unsigned long long)pj_u64(fs, "count"));
+    }
+    json_object *gs = pj_arr(root, "groups");
+    if (pj_len(gs)) {
+        printf("\nGroups (blocks fetched together; a bulk fetch would save the misses of the "
+               "blocks that followed):\n");
+        printf("  %10s %7s %10s %12s  %s\n", "group", "blocks", "saved", "gain ms", "members");
+    }
+    for (size_t i = 0; i < pj_len(gs) && i < (size_t)top; i++) {
+        json_object *g = pj_at(gs, i), *mem = pj_arr(g, "members");
+        printf("  %10lld %7llu %10llu %12.3f ", (long long)json_object_get_int64(pj_get(g, "id")),
+               (unsigned long long)pj_u64(g, "blocks"),
+               (unsigned long long)pj_u64(g, "misses_saved"), ms(pj_u64(g, "gain")));
+        for (size_t k = 0; k < pj_len(mem); k++) {
+            json_object *x = pj_at(mem, k);
+            printf(" %s%s+%llu (%llu block%s)", k ? "," : "", s_(x, "structure"),
+                   (unsigned long long)pj_u64(x, "offset"), (unsigned long long)pj_u64(x, "blocks"),
+                   pj_u64(x, "blocks") == 1 ? "" : "s");
+        }
+        if (pj_u64(g, "members_total") > pj_len(mem))
+            printf(" ... (%llu runs)", (unsigned long long)pj_u64(g, "members_total"));
+        printf("\n");
     }
     json_object *pr = pj_arr(root, "procedures");
     printf("\nBy procedure (time blocked in its misses):\n");
@@ -373,7 +400,7 @@ static void csv_str(const char *s)
 }
 
 static const char *const views[] = { "structures", "procedures", "pairs", "nodes", "blocks",
-                                     "false_sharing", NULL };
+                                     "false_sharing", "groups", NULL };
 
 /* The miss counts a procedure row and a (procedure, structure) row share,
  * ending the CSV line. */
@@ -390,16 +417,16 @@ static void csv_view(json_object *root, const char *view)
 {
     json_object *st = pj_arr(root, "structures");
     if (!strcmp(view, "structures")) {
-        printf("name,kind,bytes,blocks,dominant_pattern,memoryBlockTime,misses,stacheReadMisses,"
+        printf("name,kind,bytes,blocks,sharing_pattern,memoryBlockTime,misses,stacheReadMisses,"
                "homeReadMisses,stacheWriteRO,homeWriteRO,stacheWriteInv,homeWriteInv,invRO,invRW,"
-               "cold,cold_first_touch,invalidation,upgrade,migratory,producer_consumer,group,"
-               "read_only,none,false_sharing,false_sharing_share\n");
+               "cold,cold_first_touch,invalidation,upgrade,migratory,producer_consumer,read_only,"
+               "private,write_shared,none,group_blocks,false_sharing,false_sharing_share\n");
         for (size_t i = 0; i < pj_len(st); i++) {
             json_object *s = pj_at(st, i), *m = pj_get(s, "metrics"), *c = pj_get(s, "causes"),
                         *p = pj_get(s, "patterns"), *fs = pj_get(s, "false_sharing");
             csv_str(pj_str(s, "name"));
             printf(",%s,%llu,%llu,%s,%llu,%llu", s_(s, "kind"), (unsigned long long)pj_u64(s, "bytes"),
-                   (unsigned long long)pj_u64(s, "blocks"), s_(s, "dominant_pattern"),
+                   (unsigned long long)pj_u64(s, "blocks"), s_(s, "sharing_pattern"),
                    (unsigned long long)pj_u64(m, "memoryBlockTime"),
                    (unsigned long long)misses_of(m));
             static const char *const mk[] = { "stacheReadMisses", "homeReadMisses", "stacheWriteRO",
@@ -411,10 +438,11 @@ static void csv_view(json_object *root, const char *view)
                                               "upgrade" };
             for (size_t k = 0; k < sizeof ck / sizeof *ck; k++)
                 printf(",%llu", (unsigned long long)pj_u64(c, ck[k]));
-            static const char *const pk[] = { "migratory", "producer_consumer", "group",
-                                              "read_only", "none" };
+            static const char *const pk[] = { "migratory", "producer_consumer", "read_only",
+                                              "private", "write_shared", "none" };
             for (size_t k = 0; k < sizeof pk / sizeof *pk; k++)
                 printf(",%llu", (unsigned long long)pj_u64(p, pk[k]));
+            printf(",%llu", (unsigned long long)pj_u64(pj_get(s, "groups"), "blocks"));
             printf(",%llu,%.4f\n", (unsigned long long)pj_u64(fs, "count"), pj_double(fs, "share"));
         }
     } else if (!strcmp(view, "procedures")) {
@@ -452,13 +480,13 @@ static void csv_view(json_object *root, const char *view)
         }
     } else if (!strcmp(view, "blocks")) {
         printf("structure,index,offset,misses,memoryBlockTime,invalidations,cold,invalidation,"
-               "upgrade,false_sharing,pattern\n");
+               "upgrade,false_sharing,pattern,group_id,in_group\n");
         for (size_t i = 0; i < pj_len(st); i++) {
             json_object *bl = pj_arr(pj_at(st, i), "block_list");
             for (size_t k = 0; k < pj_len(bl); k++) {
                 json_object *b = pj_at(bl, k);
                 csv_str(pj_str(pj_at(st, i), "name"));
-                printf(",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%s\n",
+                printf(",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%s,%lld,%d\n",
                        (unsigned long long)pj_u64(b, "index"), (unsigned long long)pj_u64(b, "offset"),
                        (unsigned long long)pj_u64(b, "misses"),
                        (unsigned long long)pj_u64(b, "memoryBlockTime"),
@@ -466,20 +494,47 @@ static void csv_view(json_object *root, const char *view)
                        (unsigned long long)pj_u64(b, "cold"),
                        (unsigned long long)pj_u64(b, "invalidation"),
                        (unsigned long long)pj_u64(b, "upgrade"),
-                       (unsigned long long)pj_u64(b, "false_sharing"), s_(b, "pattern"));
+                       (unsigned long long)pj_u64(b, "false_sharing"), s_(b, "pattern"),
+                       (long long)json_object_get_int64(pj_get(b, "group_id")),
+                       json_object_get_boolean(pj_get(b, "in_group")));
             }
         }
-    } else { /* false_sharing: the written byte ranges per node */
-        printf("structure,node,lo,hi\n");
+    } else if (!strcmp(view, "groups")) {
+        printf("group,blocks,fetched_together,misses_saved,gain,structure,offset,first_block,"
+               "run_blocks\n");
+        json_object *gs = pj_arr(root, "groups");
+        for (size_t i = 0; i < pj_len(gs); i++) {
+            json_object *g = pj_at(gs, i), *mem = pj_arr(g, "members");
+            for (size_t k = 0; k < pj_len(mem); k++) {
+                json_object *x = pj_at(mem, k);
+                printf("%lld,%llu,%llu,%llu,%llu,", (long long)json_object_get_int64(pj_get(g, "id")),
+                       (unsigned long long)pj_u64(g, "blocks"),
+                       (unsigned long long)pj_u64(g, "fetched_together"),
+                       (unsigned long long)pj_u64(g, "misses_saved"),
+                       (unsigned long long)pj_u64(g, "gain"));
+                csv_str(pj_str(x, "structure"));
+                printf(",%llu,%llu,%llu\n", (unsigned long long)pj_u64(x, "offset"),
+                       (unsigned long long)pj_u64(x, "first_block"),
+                       (unsigned long long)pj_u64(x, "blocks"));
+            }
+        }
+    } else { /* false_sharing: the bytes each node wrote in each listed falsely shared block */
+        printf("structure,block,offset,node,lo,hi\n");
         for (size_t i = 0; i < pj_len(st); i++) {
-            json_object *w = pj_arr(pj_get(pj_at(st, i), "false_sharing"), "written");
-            for (size_t k = 0; k < pj_len(w); k++) {
-                json_object *r = pj_arr(pj_at(w, k), "ranges");
-                for (size_t q = 0; q < pj_len(r); q++) {
-                    csv_str(pj_str(pj_at(st, i), "name"));
-                    printf(",%llu,%llu,%llu\n", (unsigned long long)pj_u64(pj_at(w, k), "node"),
-                           (unsigned long long)json_object_get_uint64(pj_at(pj_at(r, q), 0)),
-                           (unsigned long long)json_object_get_uint64(pj_at(pj_at(r, q), 1)));
+            json_object *tb = pj_arr(pj_get(pj_at(st, i), "false_sharing"), "top_blocks");
+            for (size_t t = 0; t < pj_len(tb); t++) {
+                json_object *w = pj_arr(pj_at(tb, t), "writers");
+                for (size_t k = 0; k < pj_len(w); k++) {
+                    json_object *r = pj_arr(pj_at(w, k), "ranges");
+                    for (size_t q = 0; q < pj_len(r); q++) {
+                        csv_str(pj_str(pj_at(st, i), "name"));
+                        printf(",%llu,%llu,%llu,%llu,%llu\n",
+                               (unsigned long long)pj_u64(pj_at(tb, t), "index"),
+                               (unsigned long long)pj_u64(pj_at(tb, t), "offset"),
+                               (unsigned long long)pj_u64(pj_at(w, k), "node"),
+                               (unsigned long long)json_object_get_uint64(pj_at(pj_at(r, q), 0)),
+                               (unsigned long long)json_object_get_uint64(pj_at(pj_at(r, q), 1)));
+                    }
                 }
             }
         }
@@ -504,7 +559,7 @@ int dsmprof_csv(int argc, char **argv)
             ok |= !strcmp(views[i], view);
         if (!ok) {
             fprintf(stderr, "dsmprof csv: unknown view '%s' (structures, procedures, pairs, nodes, "
-                            "blocks, false_sharing)\n", ptext_term(view));
+                            "blocks, false_sharing, groups)\n", ptext_term(view));
             return DSMPROF_USAGE;
         }
     }

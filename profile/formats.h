@@ -6,7 +6,7 @@
 #define DSM_FORMATS_H
 
 /* the data-centric profile of a run (doc/profile-format.md) */
-#define PROFILE_SCHEMA "dsm-profile/1"
+#define PROFILE_SCHEMA "dsm-profile/2"
 /* the statistics of a simulated run (doc/sim-format.md) */
 #define SIM_SCHEMA "dsm-sim/1"
 /* the "flashpoint" section of a dsm-sim/1 file (flashpoint_json.h) */

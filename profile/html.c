@@ -17,13 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Pattern colours follow the paper's Figure 9 where it has one: blue
- * migratory, green producer-consumer, yellow unknown ("none"). */
-static const char *const pattern_names[] = { "migratory", "producer_consumer", "group", "read_only",
-                                             "none" };
-static const char *const pattern_colours[] = { "#3366cc", "#2ca02c", "#9467bd", "#b8c0cc",
-                                               "#f2d45c" };
-#define NPATTERNS 5
+/* Sharing-pattern colours follow the paper's Figure 9 where it has one:
+ * blue migratory, green producer-consumer, yellow unknown ("none").  Group
+ * is not a sharing pattern: the map marks a block's group with an X. */
+static const char *const pattern_names[] = { "migratory", "producer_consumer", "read_only",
+                                             "private", "write_shared", "none" };
+static const char *const pattern_colours[] = { "#3366cc", "#2ca02c", "#b8c0cc", "#8fd3c7",
+                                               "#e07b39", "#f2d45c" };
+#define NPATTERNS 6
 
 static const char *pattern_colour(const char *p)
 {
@@ -79,6 +80,8 @@ static const char css[] =
     "section{background:#fff;border:1px solid #dde1e6;border-radius:8px;padding:16px 18px;"
     "margin:14px 0}"
     ".note{color:#52606d;font-size:13px;margin:2px 0 10px}"
+    "table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid #dde1e6;"
+    "padding:3px 10px;text-align:left}"
     ".cards{display:flex;gap:12px;flex-wrap:wrap}"
     ".card{flex:1 1 150px;background:#fff;border:1px solid #dde1e6;border-radius:8px;"
     "padding:10px 14px}.card b{display:block;font-size:22px}.card span{color:#52606d;font-size:12px}"
@@ -203,7 +206,7 @@ static void section_advice(FILE *f, const advice_finding *v, size_t n, const adv
     advice_thresholds tt = *t;
     double *vals[ADVICE_NTHRESHOLDS] = { &tt.memory_blocking, &tt.refine, &tt.min_share,
                                          &tt.false_sharing, &tt.producer_consumer, &tt.migratory,
-                                         &tt.imbalance };
+                                         &tt.imbalance, &tt.read_only, &tt.group };
     for (int i = 0; i < ADVICE_NTHRESHOLDS; i++)
         fprintf(f, "%s %s %.4g%%", i ? "," : "", advice_threshold_names[i], *vals[i] * 100);
     fputs("; <code>dsmprof advice</code> prints the same).</p>\n", f);
@@ -248,6 +251,41 @@ static void section_advice(FILE *f, const advice_finding *v, size_t n, const adv
 
 #define MAX_ROWS 15
 
+/* The groups of blocks fetched together (Figure 2), what a bulk fetch of
+ * each would save; apart from the sharing patterns (doc/patterns.md). */
+static void section_groups(FILE *f, json_object *groups)
+{
+    size_t n = pj_len(groups);
+    if (!n)
+        return;
+    fputs("<section id=\"groups\"><h2>Groups of blocks fetched together</h2>\n<p class=\"note\">"
+          "Blocks a node requests one after another, every time (the paper's Figure 2): a bulk "
+          "fetch of the group would save the misses of the blocks that followed. This says "
+          "which blocks travel together, not who shares them.</p>\n<table><tr><th>group</th>"
+          "<th>blocks</th><th>misses saved</th><th>gain</th><th>members</th></tr>\n",
+          f);
+    for (size_t i = 0; i < n && i < MAX_ROWS; i++) {
+        json_object *g = pj_at(groups, i), *mem = pj_arr(g, "members");
+        char b[32];
+        fmt_ms(b, sizeof b, (double)pj_u64(g, "gain"));
+        fprintf(f, "<tr><td>%lld</td><td>%llu</td><td>%llu</td><td>%s</td><td>",
+                (long long)json_object_get_int64(pj_get(g, "id")),
+                (unsigned long long)pj_u64(g, "blocks"),
+                (unsigned long long)pj_u64(g, "misses_saved"), b);
+        for (size_t k = 0; k < pj_len(mem); k++) {
+            json_object *x = pj_at(mem, k);
+            fputs(k ? ", " : "", f);
+            esc(f, pj_str(x, "structure"));
+            fprintf(f, "+%llu (%llu)", (unsigned long long)pj_u64(x, "offset"),
+                    (unsigned long long)pj_u64(x, "blocks"));
+        }
+        if (pj_u64(g, "members_total") > pj_len(mem))
+            fprintf(f, " ... (%llu runs)", (unsigned long long)pj_u64(g, "members_total"));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table></section>\n", f);
+}
+
 /* Figure 7: memory blocking time per structure, split by miss cause. */
 static void chart_structures(FILE *f, json_object *structures)
 {
@@ -258,7 +296,7 @@ static void chart_structures(FILE *f, json_object *structures)
     size_t rows = n < MAX_ROWS ? n : MAX_ROWS;
     fputs("<section><h2>Memory blocking time per structure</h2>\n<p class=\"note\">Time the nodes "
           "spent blocked in misses on each data structure, summed over nodes, by miss cause (the "
-          "paper's Figure 7). The pattern is the dominant sharing pattern of its blocks.",
+          "paper's Figure 7). The pattern is the sharing pattern most of its blocks have.",
           f);
     if (n > rows)
         fprintf(f, " The %zu largest of %zu structures.", rows, n);
@@ -307,7 +345,7 @@ static void chart_structures(FILE *f, json_object *structures)
         }
         char b[32];
         fmt_ms(b, sizeof b, total);
-        const char *dom = pj_str(s, "dominant_pattern");
+        const char *dom = pj_str(s, "sharing_pattern");
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#3e4c59\">%s</text>"
                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" rx=\"2\" fill=\"%s\"/>"
                    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#52606d\">",
@@ -478,7 +516,7 @@ static void chart_procedures(FILE *f, json_object *procs)
 }
 
 /* Figure 9: the block map.  One <g> per structure that lists its blocks,
- * one square per block coloured by dominant pattern; the script marks the
+ * one square per block coloured by its sharing pattern; the script marks the
  * selected block's group with an X. */
 #define BM_WIDTH 784
 /* Bigger squares for small structures, so a few blocks are easy to click. */
@@ -510,12 +548,12 @@ static int blockmap(FILE *f, json_object *structures, uint64_t block_size)
         return 0;
     }
     fprintf(f, "<p class=\"note\">One square per block (%llu bytes) of the structure, coloured by its "
-               "dominant sharing pattern (the paper's Figure 9). Click a block: its details show on "
+               "sharing pattern (the paper's Figure 9). Click a block: its details show on "
                "the right and the blocks of its group are marked with an X.",
             (unsigned long long)block_size);
     if (!groups)
         fputs(" <b>This profile has no group ids per block</b> (<code>block_list[].group_id</code>), "
-              "so the marked blocks are those with the selected block's dominant pattern.",
+              "so the marked blocks are those with the selected block's sharing pattern.",
               f);
     fputs("</p>\n<p>Structure: <select id=\"bm-select\">", f);
     size_t k = 0;
@@ -528,8 +566,8 @@ static int blockmap(FILE *f, json_object *structures, uint64_t block_size)
         fprintf(f, " (%zu blocks)</option>", pj_len(pj_arr(s, "block_list")));
     }
     fputs("</select></p>\n", f);
-    const char *const lnames[] = { "migratory", "producer_consumer", "group", "read_only",
-                                   "none (unknown)" };
+    const char *const lnames[] = { "migratory", "producer_consumer", "read_only", "private",
+                                   "write_shared", "none (unknown)" };
     legend(f, lnames, pattern_colours, NPATTERNS);
     fputs("<div class=\"bmrow\"><div>\n", f);
     /* the svg's height is that of the first map; the script resizes it */
@@ -571,7 +609,8 @@ static int blockmap(FILE *f, json_object *structures, uint64_t block_size)
                     (unsigned long long)pj_u64(x, "upgrade"),
                     (unsigned long long)pj_u64(d, "migratory"),
                     (unsigned long long)pj_u64(d, "producer_consumer"),
-                    (unsigned long long)pj_u64(d, "group"), (unsigned long long)pj_u64(d, "read_only"));
+                    (unsigned long long)pj_u64(d, "fetched_together"),
+                    (unsigned long long)pj_u64(d, "read_only"));
             int64_t g;
             if (pj_int_opt(x, "group_id", &g))
                 fprintf(f, " data-g=\"%lld\"", (long long)g);
@@ -765,7 +804,7 @@ static const char script[] =
     "var svg=document.getElementById('blockmap');if(!svg||!svg.querySelector)return;\n"
     "var sel=document.getElementById('bm-select'),marks=document.getElementById('bm-marks');\n"
     "var info=document.getElementById('blockinfo'),NS='http://www.w3.org/2000/svg';\n"
-    "var PN=['migratory','producer_consumer','group','read_only','none'];\n"
+    "var PN=['migratory','producer_consumer','read_only','private','write_shared','none'];\n"
     "var groups=svg.getAttribute('data-groups')==='1',cur=null;\n"
     "function g(k){return document.getElementById('bm-s'+k);}\n"
     "function X(r,c){var x=+r.getAttribute('x'),y=+r.getAttribute('y'),w=+r.getAttribute('width');\n"
@@ -786,7 +825,7 @@ static const char script[] =
     "  ' (offset '+r.getAttribute('data-o')+')\\npattern '+PN[+r.getAttribute('data-p')]+\n"
     "  '\\nmisses '+r.getAttribute('data-m')+' ('+c[0]+' cold, '+c[1]+' inval., '+c[2]+' upgr.)'+\n"
     "  '\\nblocked '+ms(+r.getAttribute('data-t'))+'\\nfalse-sharing transfers '+r.getAttribute('data-f')+\n"
-    "  '\\ndetections: migratory '+d[0]+', producer_consumer '+d[1]+', group '+d[2]+', read_only '+d[3]+\n"
+    "  '\\ndetections: migratory '+d[0]+', producer_consumer '+d[1]+', read_only '+d[3]+', fetched together '+d[2]+\n"
     "  '\\n\\nmarked: '+same.length+' block(s) '+(groups?(key!==null&&key!=='-1'?'of group '+key:'(no group)'):\n"
     "  'with this pattern (no group ids in the profile)');cur=r;}\n"
     "svg.addEventListener('click',function(e){var t=e.target;if(t&&t.classList&&t.classList.contains('b'))pick(t);});\n"
@@ -868,6 +907,7 @@ int html_write_with(json_object *p, const advice_thresholds *t, const char *titl
     chart_structure_nodes(f, structures, nodes);
     chart_procedures(f, pj_arr(p, "procedures"));
     int js = blockmap(f, structures, block_size);
+    section_groups(f, pj_arr(p, "groups"));
     timeline(f, p, per_node);
     fputs("<footer>Written by <code>dsmprof html</code> from a " PROFILE_SCHEMA " file; self-contained "
           "(no network). Times are sums over nodes unless a chart says per node.</footer>\n</main>\n",

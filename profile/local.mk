@@ -3,7 +3,7 @@
 #   records.c           one node's profile records on the wire (written by
 #                       every node, checked and decoded at node 0)
 #   aggregate.c         node 0 builds the profile from the records (pure)
-#   profile_write.c     the dsm-profile/1 file (json-c) and the exit summary
+#   profile_write.c     the dsm-profile/2 file (json-c) and the exit summary
 #                       (doc/profile-format.md)
 #   simprof.c           attaches the collectors to a simulated machine and
 #                       writes the dsm-sim/1 file (doc/sim-format.md);
@@ -22,7 +22,7 @@ AM_CPPFLAGS += -I$(top_srcdir)/profile $(JSON_C_CFLAGS) $(LIBDW_CFLAGS)
 # the layering holds by construction
 noinst_LTLIBRARIES += libdsmaggregate.la
 libdsmaggregate_la_SOURCES = profile/records.h profile/records.c \
-	profile/aggregate.h profile/aggregate.c
+	profile/aggregate.h profile/aggregate.c profile/runs.h profile/runs.c
 libdsmaggregate_la_CPPFLAGS = -I$(top_srcdir)/protocol -I$(top_srcdir)/profile
 libdsm_internal_la_LIBADD += libdsmaggregate.la
 

@@ -1,4 +1,4 @@
-/* pfile.h - how profile/ writes its files (the dsm-profile/1 file at
+/* pfile.h - how profile/ writes its files (the dsm-profile/2 file at
  * dsm_finalize, the dsm-sim/1 file of a simulated run, dsmprof html -o):
  * all or nothing, and never through something planted at the path.
  *

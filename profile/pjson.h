@@ -83,7 +83,7 @@ static inline json_object *pj_at(json_object *a, size_t i)
 }
 
 /* The renderers' cheap sanity check of their argument (the full check is
- * the loader's, pschema.h): a dsm-profile/1 object with its required
+ * the loader's, pschema.h): a dsm-profile/2 object with its required
  * members.  0, or -1 with a one-line reason in err. */
 static inline int pjson_check(json_object *p, char *err, size_t errlen)
 {

@@ -1,4 +1,4 @@
-/* profile_write.c - the dsm-profile/1 JSON file (json-c) and the exit
+/* profile_write.c - the dsm-profile/2 JSON file (json-c) and the exit
  * summary, from the plain profile_input the runtime filled (profile.h).
  * The schema is documented in doc/profile-format.md and declared for the
  * reader in pschema_defs.c; keep the three in step and bump the schema
@@ -14,57 +14,6 @@
 #include "pfile.h"
 #include "ptext.h"
 
-/* ---- byte ranges ---- */
-
-void profile_ranges_add(profile_ranges *s, uint32_t lo, uint32_t hi)
-{
-    if (lo >= hi)
-        return;
-    /* insert, then coalesce overlapping or adjacent neighbours */
-    profile_range tmp[PROFILE_MAX_RANGES + 1];
-    uint32_t n = 0, i = 0;
-    while (i < s->n && s->r[i].lo < lo)
-        tmp[n++] = s->r[i++];
-    tmp[n++] = (profile_range){ lo, hi };
-    while (i < s->n)
-        tmp[n++] = s->r[i++];
-    uint32_t m = 0;
-    for (i = 0; i < n; i++) {
-        if (m && tmp[i].lo <= tmp[m - 1].hi) {
-            if (tmp[i].hi > tmp[m - 1].hi)
-                tmp[m - 1].hi = tmp[i].hi;
-        } else {
-            tmp[m++] = tmp[i];
-        }
-    }
-    if (m > PROFILE_MAX_RANGES) {
-        /* one too many: merge the two closest neighbours */
-        uint32_t best = 0;
-        for (i = 1; i + 1 < m; i++)
-            if (tmp[i + 1].lo - tmp[i].hi < tmp[best + 1].lo - tmp[best].hi)
-                best = i;
-        tmp[best].hi = tmp[best + 1].hi;
-        memmove(&tmp[best + 1], &tmp[best + 2], (m - best - 2) * sizeof tmp[0]);
-        m--;
-    }
-    memcpy(s->r, tmp, m * sizeof tmp[0]);
-    s->n = m;
-}
-
-int profile_ranges_overlap(const profile_ranges *a, const profile_ranges *b)
-{
-    uint32_t i = 0, j = 0;
-    while (i < a->n && j < b->n) {
-        if (a->r[i].hi <= b->r[j].lo)
-            i++;
-        else if (b->r[j].hi <= a->r[i].lo)
-            j++;
-        else
-            return 1;
-    }
-    return 0;
-}
-
 void profile_causes_add(profile_causes *d, const profile_causes *s)
 {
     d->cold += s->cold;
@@ -76,9 +25,24 @@ void profile_causes_add(profile_causes *d, const profile_causes *s)
     d->upgrade_wall += s->upgrade_wall;
 }
 
+double profile_fs_share(uint64_t fs, uint64_t ts, uint64_t coherence_misses)
+{
+    uint64_t d = fs + ts > coherence_misses ? fs + ts : coherence_misses;
+    return d ? (double)fs / (double)d : 0.0;
+}
+
+/* The pattern whose blocks carry most of the structure's misses: what a
+ * user must act on (a grid whose few boundary blocks pass data every
+ * iteration is producer-consumer, however many interior blocks are read
+ * once); without misses, the pattern most blocks have. */
 int profile_structure_dominant(const profile_structure *s)
 {
     int best = PP_NONE;
+    for (int p = 1; p < PP_NPATTERNS; p++)
+        if (s->pattern_misses[p] > (best == PP_NONE ? 0 : s->pattern_misses[best]))
+            best = p;
+    if (best != PP_NONE)
+        return best;
     for (int p = 1; p < PP_NPATTERNS; p++)
         if (s->patterns[p] > (best == PP_NONE ? 0 : s->patterns[best]))
             best = p;
@@ -115,10 +79,12 @@ static json_object *causes(const profile_causes *c)
     return o;
 }
 
-static json_object *ranges(const profile_ranges *r)
+/* The first PROFILE_RANGES_LISTED runs (exact; the count says how many
+ * there are). */
+static json_object *ranges(const profile_runs *r)
 {
     json_object *a = json_object_new_array();
-    for (uint32_t i = 0; i < r->n; i++) {
+    for (uint32_t i = 0; i < r->n && i < PROFILE_RANGES_LISTED; i++) {
         json_object *p = json_object_new_array();
         json_object_array_add(p, u64(r->r[i].lo));
         json_object_array_add(p, u64(r->r[i].hi));
@@ -127,15 +93,17 @@ static json_object *ranges(const profile_ranges *r)
     return a;
 }
 
-static json_object *writers(const profile_ranges *w, int nnodes)
+static json_object *writers(const profile_runs *w, int nnodes)
 {
     json_object *a = json_object_new_array();
-    for (int n = 0; n < nnodes; n++) {
+    for (int n = 0; w && n < nnodes; n++) {
         if (!w[n].n)
             continue;
         json_object *o = json_object_new_object();
         add(o, "node", json_object_new_int(n));
         add(o, "ranges", ranges(&w[n]));
+        add(o, "ranges_total", u64(w[n].n));
+        add(o, "bytes", u64(profile_runs_bytes(w[n].r, w[n].n)));
         json_object_array_add(a, o);
     }
     return a;
@@ -152,12 +120,49 @@ static json_object *misses(const profile_misses *m)
     return o;
 }
 
+/* Blocks per sharing pattern (group is not one). */
 static json_object *patterns(const uint32_t *p)
 {
+    static const int order[] = { PP_MIGRATORY, PP_PRODUCER_CONSUMER, PP_READ_ONLY, PP_PRIVATE,
+                                 PP_WRITE_SHARED, PP_NONE };
     json_object *o = json_object_new_object();
-    for (int k = PP_MIGRATORY; k < PP_NPATTERNS; k++)
-        add(o, proto_pattern_name(k), u64(p[k]));
-    add(o, "none", u64(p[PP_NONE]));
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+        add(o, proto_pattern_name(order[k]), u64(p[order[k]]));
+    return o;
+}
+
+/* A block's detection counts, and how often it was fetched together with
+ * the block before it (its group). */
+static json_object *detections(const uint32_t *d)
+{
+    json_object *o = json_object_new_object();
+    add(o, "migratory", u64(d[PP_MIGRATORY]));
+    add(o, "producer_consumer", u64(d[PP_PRODUCER_CONSUMER]));
+    add(o, "read_only", u64(d[PP_READ_ONLY]));
+    add(o, "fetched_together", u64(d[PP_GROUP]));
+    return o;
+}
+
+static json_object *group(const profile_input *in, const profile_group *g)
+{
+    json_object *o = json_object_new_object();
+    add(o, "id", json_object_new_int(g->id));
+    add(o, "blocks", u64(g->blocks));
+    add(o, "fetched_together", u64(g->fetched_together));
+    add(o, "misses_saved", u64(g->fetched_together));
+    add(o, "gain", u64(g->gain));
+    json_object *runs = json_object_new_array();
+    for (size_t k = 0; k < g->nruns; k++) {
+        const profile_group_run *r = &g->runs[k];
+        json_object *x = json_object_new_object();
+        add(x, "structure", str(in->structures[r->structure].name));
+        add(x, "offset", u64(r->offset));
+        add(x, "first_block", u64(r->first_block));
+        add(x, "blocks", u64(r->blocks));
+        json_object_array_add(runs, x);
+    }
+    add(o, "members", runs);
+    add(o, "members_total", u64(g->nruns_total));
     return o;
 }
 
@@ -179,8 +184,22 @@ static json_object *structure(const profile_input *in, const profile_structure *
     }
     add(o, "bytes", u64(s->bytes));
     add(o, "allocations", u64(s->allocations));
+    if (s->has_type) {
+        json_object *t = json_object_new_object(), *fl = json_object_new_array();
+        add(t, "name", str(s->type.name));
+        add(t, "size", u64(s->type.size));
+        for (uint32_t k = 0; k < s->type.nfields; k++) {
+            json_object *f = json_object_new_object();
+            add(f, "name", str(s->type.fields[k].name));
+            add(f, "offset", u64(s->type.fields[k].offset));
+            add(f, "size", u64(s->type.fields[k].size));
+            json_object_array_add(fl, f);
+        }
+        add(t, "fields", fl);
+        add(o, "element_type", t);
+    }
     add(o, "blocks", u64(s->nblocks));
-    add(o, "dominant_pattern", str(proto_pattern_name(profile_structure_dominant(s))));
+    add(o, "sharing_pattern", str(proto_pattern_name(profile_structure_dominant(s))));
     json_object *m = block_metrics(s->metrics);
     json_object *pn = json_object_new_array();
     for (int n = 0; n < in->nnodes; n++)
@@ -188,6 +207,13 @@ static json_object *structure(const profile_input *in, const profile_structure *
     add(m, "per_node", pn);
     add(o, "metrics", m);
     add(o, "patterns", patterns(s->patterns));
+    json_object *gr = json_object_new_object();
+    add(gr, "blocks", u64(s->group_blocks));
+    json_object *ids = json_object_new_array();
+    for (size_t k = 0; k < s->ngroup_ids; k++)
+        json_object_array_add(ids, json_object_new_int(s->group_ids[k]));
+    add(gr, "ids", ids);
+    add(o, "groups", gr);
     json_object *c = causes(&s->causes);
     json_object *cpn = json_object_new_array();
     for (int n = 0; n < in->nnodes; n++)
@@ -200,10 +226,9 @@ static json_object *structure(const profile_input *in, const profile_structure *
     add(fs, "count", u64(s->fs_transfers));
     add(fs, "true_sharing_transfers", u64(s->ts_transfers));
     add(fs, "coherence_misses", u64(coherence));
-    add(fs, "share", json_object_new_double(coherence ? (double)s->fs_transfers / (double)coherence
-                                                      : 0.0));
+    add(fs, "share",
+        json_object_new_double(profile_fs_share(s->fs_transfers, s->ts_transfers, coherence)));
     add(fs, "blocks", u64(s->nfs_blocks));
-    add(fs, "written", writers(s->fs_written, in->nnodes));
     json_object *fb = json_object_new_array();
     for (size_t i = 0; i < s->nfs_blocks; i++) {
         const profile_fs_block *b = &s->fs_blocks[i];
@@ -231,9 +256,10 @@ static json_object *structure(const profile_input *in, const profile_structure *
             add(x, "invalidation", u64(b->causes.invalidation));
             add(x, "upgrade", u64(b->causes.upgrade));
             add(x, "false_sharing", u64(b->fs_transfers));
-            add(x, "pattern", str(proto_pattern_name(b->dominant)));
+            add(x, "pattern", str(proto_pattern_name(b->pattern)));
             add(x, "group_id", json_object_new_int(b->group_id));
-            add(x, "detections", patterns(b->detections));
+            add(x, "in_group", json_object_new_boolean(b->in_group));
+            add(x, "detections", detections(b->detections));
             json_object_array_add(bl, x);
         }
         add(o, "block_list", bl); /* "blocks" is the count */
@@ -258,6 +284,7 @@ static json_object *build(const profile_input *in)
     json_object *lim = json_object_new_object();
     add(lim, "epochs_dropped", u64(in->epochs_dropped));
     add(lim, "twins_skipped", u64(in->twins_skipped));
+    add(lim, "reads_dropped", u64(in->reads_dropped));
     add(root, "false_sharing_evidence_lost", lim);
 
     /* totals over the job, per node */
@@ -304,6 +331,12 @@ static json_object *build(const profile_input *in)
         json_object_array_add(pa, o);
     }
     add(root, "pairs", pa);
+
+    json_object *gs = json_object_new_array();
+    for (size_t i = 0; i < in->ngroups; i++)
+        json_object_array_add(gs, group(in, &in->groups[i]));
+    add(root, "groups", gs);
+    add(root, "groups_total", u64(in->ngroups_total));
 
     /* the timeline: every slice of the job, empty ones too */
     json_object *ts = json_object_new_object();
@@ -408,6 +441,7 @@ void profile_input_free(profile_input *in)
     for (size_t i = 0; i < in->nstructures; i++) {
         profile_structure *s = &in->structures[i];
         free(s->name);
+        profile_type_free(&s->type);
         free(s->site_function);
         free(s->site_file);
         for (size_t k = 0; k < s->npath; k++)
@@ -415,9 +449,11 @@ void profile_input_free(profile_input *in)
         free(s->path);
         free(s->per_node);
         free(s->causes_per_node);
-        free(s->fs_written);
-        for (size_t k = 0; k < s->nfs_blocks; k++)
+        for (size_t k = 0; k < s->nfs_blocks; k++) {
+            for (int n = 0; s->fs_blocks[k].writers && n < in->nnodes; n++)
+                profile_runs_free(&s->fs_blocks[k].writers[n]);
             free(s->fs_blocks[k].writers);
+        }
         free(s->fs_blocks);
         free(s->blocks);
     }
@@ -428,6 +464,9 @@ void profile_input_free(profile_input *in)
     }
     free(in->procedures);
     free(in->pairs);
+    for (size_t i = 0; i < in->ngroups; i++)
+        free(in->groups[i].runs);
+    free(in->groups);
     free(in->node_metrics);
     free(in->slices);
     memset(in, 0, sizeof *in);

@@ -314,9 +314,20 @@ int pschema_parse(const char *buf, size_t len, const pschema *s, const pschema_n
         snprintf(err, errlen, "no \"schema\" member: not %s (%s)", s->what, s->name);
     else if (!json_object_is_type(schema, json_type_string))
         snprintf(err, errlen, "\"schema\" is not a string: not %s (%s)", s->what, s->name);
-    else if (strcmp(json_object_get_string(schema), s->name))
-        snprintf(err, errlen, "schema is \"%s\", expected \"%s\" (%s)",
-                 quote(json_object_get_string(schema), q, sizeof q), s->name, s->what);
+    else if (strcmp(json_object_get_string(schema), s->name)) {
+        /* the same format at another version: say which one this reads */
+        const char *got = json_object_get_string(schema), *slash = strchr(s->name, '/');
+        size_t stem = slash ? (size_t)(slash - s->name) + 1 : 0;
+        if (stem && !strncmp(got, s->name, stem))
+            snprintf(err, errlen,
+                     "schema is \"%s\", expected \"%s\": %s of another version, which this "
+                     "dsmprof does not read (run the program again with this libdsm to write "
+                     "one it reads)",
+                     quote(got, q, sizeof q), s->name, s->what);
+        else
+            snprintf(err, errlen, "schema is \"%s\", expected \"%s\" (%s)", quote(got, q, sizeof q),
+                     s->name, s->what);
+    }
     else if (pschema_validate(doc, s, err, errlen) == 0) {
         for (; need && need->path; need++)
             if (!has(doc, need->path)) {

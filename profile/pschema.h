@@ -63,7 +63,7 @@ typedef struct pschema_need {
     const char *why;  /* the message when it is missing */
 } pschema_need;
 
-/* The formats: dsm-profile/1 (doc/profile-format.md) and dsm-sim/1 with
+/* The formats: dsm-profile/2 (doc/profile-format.md) and dsm-sim/1 with
  * its flashpoint/1 section (doc/sim-format.md). */
 extern const pschema pschema_profile;
 extern const pschema pschema_sim;

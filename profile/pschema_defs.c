@@ -1,5 +1,5 @@
 /* pschema_defs.c - the schemas of the files dsmprof reads (pschema.h):
- * dsm-profile/1 (doc/profile-format.md) and dsm-sim/1 with its flashpoint/1
+ * dsm-profile/2 (doc/profile-format.md) and dsm-sim/1 with its flashpoint/1
  * section (doc/sim-format.md).  Every field a renderer reads is here, with
  * the range the renderer may then rely on; the documents list the same
  * ranges.  Counts are integers; a number a renderer converts to an
@@ -93,8 +93,16 @@ static const pschema_field profile_fields[] = {
     STR("structures[].site.path[]"),
     COUNT("structures[].bytes"),
     COUNT("structures[].allocations"),
+    OBJ("structures[].element_type"),
+    STR("structures[].element_type.name"),
+    INT("structures[].element_type.size", 1, U64),
+    ARR("structures[].element_type.fields"),
+    OBJ("structures[].element_type.fields[]"),
+    STR("structures[].element_type.fields[].name"),
+    COUNT("structures[].element_type.fields[].offset"),
+    COUNT("structures[].element_type.fields[].size"),
     COUNT("structures[].blocks"),
-    STR("structures[].dominant_pattern"),
+    STR("structures[].sharing_pattern"),
     OBJ("structures[].metrics"),
     ARR("structures[].metrics.per_node"),
     COUNTS("structures[].metrics.*", "per_node"),
@@ -102,6 +110,10 @@ static const pschema_field profile_fields[] = {
     COUNTS("structures[].metrics.per_node[].*", NULL),
     OBJ("structures[].patterns"),
     COUNTS("structures[].patterns.*", NULL),
+    OBJ("structures[].groups"),
+    COUNT("structures[].groups.blocks"),
+    ARR("structures[].groups.ids"),
+    INT("structures[].groups.ids[]", -1, 4294967295.0),
     OBJ("structures[].causes"),
     ARR("structures[].causes.per_node"),
     COUNTS("structures[].causes.*", "per_node"),
@@ -113,10 +125,6 @@ static const pschema_field profile_fields[] = {
     COUNT("structures[].false_sharing.coherence_misses"),
     NUM("structures[].false_sharing.share", 0, 1),
     COUNT("structures[].false_sharing.blocks"),
-    ARR("structures[].false_sharing.written"),
-    OBJ("structures[].false_sharing.written[]"),
-    INT("structures[].false_sharing.written[].node", 0, MAXNODES - 1),
-    RANGES("structures[].false_sharing.written[].ranges"),
     ARR("structures[].false_sharing.top_blocks"),
     OBJ("structures[].false_sharing.top_blocks[]"),
     COUNT("structures[].false_sharing.top_blocks[].index"),
@@ -126,6 +134,8 @@ static const pschema_field profile_fields[] = {
     OBJ("structures[].false_sharing.top_blocks[].writers[]"),
     INT("structures[].false_sharing.top_blocks[].writers[].node", 0, MAXNODES - 1),
     RANGES("structures[].false_sharing.top_blocks[].writers[].ranges"),
+    COUNT("structures[].false_sharing.top_blocks[].writers[].ranges_total"),
+    COUNT("structures[].false_sharing.top_blocks[].writers[].bytes"),
     F("structures[].block_list", PS_ARRAY | PS_NULL, 0, 0, 0),
     OBJ("structures[].block_list[]"),
     COUNT("structures[].block_list[].index"),
@@ -139,6 +149,7 @@ static const pschema_field profile_fields[] = {
     COUNT("structures[].block_list[].false_sharing"),
     STR("structures[].block_list[].pattern"),
     INT("structures[].block_list[].group_id", -1, 4294967295.0),
+    BOOL("structures[].block_list[].in_group"),
     OBJ("structures[].block_list[].detections"),
     COUNTS("structures[].block_list[].detections.*", NULL),
 
@@ -154,6 +165,21 @@ static const pschema_field profile_fields[] = {
     STR("pairs[].procedure"),
     STR("pairs[].structure"),
     MISSES("pairs[]"),
+    ARR("groups"),
+    OBJ("groups[]"),
+    INT("groups[].id", -1, 4294967295.0),
+    COUNT("groups[].blocks"),
+    COUNT("groups[].fetched_together"),
+    COUNT("groups[].misses_saved"),
+    COUNT("groups[].gain"),
+    ARR("groups[].members"),
+    OBJ("groups[].members[]"),
+    STR("groups[].members[].structure"),
+    COUNT("groups[].members[].offset"),
+    COUNT("groups[].members[].first_block"),
+    COUNT("groups[].members[].blocks"),
+    COUNT("groups[].members_total"),
+    COUNT("groups_total"),
 
     /* the writer's object; dsmprof html also reads a bare list of slices
      * and intervals in ms or ns.  An interval of 0: no node kept slices. */

@@ -12,6 +12,7 @@ enum {
     R_ALLOC = 'A',
     R_CAUSE = 'C',
     R_EPOCH = 'E',
+    R_READ = 'R',
     R_IP = 'F',
     R_MISS = 'P',
     R_LOST = 'D',
@@ -50,6 +51,52 @@ static void put_str(profile_wbuf *w, const char *s)
     profile_wbuf_append(w, s ? s : "", n);
 }
 
+void profile_type_free(profile_type *t)
+{
+    free(t->name);
+    for (uint32_t i = 0; i < t->nfields; i++)
+        free(t->fields[i].name);
+    free(t->fields);
+    memset(t, 0, sizeof *t);
+}
+
+int profile_type_copy(profile_type *dst, const profile_type *src)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->name = strdup(src->name ? src->name : "");
+    dst->size = src->size;
+    if (src->nfields && !(dst->fields = calloc(src->nfields, sizeof *dst->fields)))
+        goto fail;
+    if (!dst->name)
+        goto fail;
+    for (; dst->nfields < src->nfields; dst->nfields++) {
+        const profile_field *f = &src->fields[dst->nfields];
+        char *n = strdup(f->name ? f->name : "");
+        if (!n)
+            goto fail;
+        dst->fields[dst->nfields] = (profile_field){ n, f->offset, f->size };
+    }
+    return 0;
+fail:
+    profile_type_free(dst);
+    return -1;
+}
+
+static void put_type(profile_wbuf *w, const profile_type *t)
+{
+    put8(w, t != NULL);
+    if (!t)
+        return;
+    put_str(w, t->name);
+    put64(w, t->size);
+    put32(w, t->nfields);
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        put_str(w, t->fields[i].name);
+        put64(w, t->fields[i].offset);
+        put64(w, t->fields[i].size);
+    }
+}
+
 void profile_put_alloc(profile_wbuf *w, const profile_rec_alloc *a)
 {
     put8(w, R_ALLOC);
@@ -60,15 +107,16 @@ void profile_put_alloc(profile_wbuf *w, const profile_rec_alloc *a)
     if (a->name) {
         put8(w, 0);
         put_str(w, a->name);
-        return;
+    } else {
+        put8(w, 1);
+        put32(w, a->npath);
+        for (uint32_t k = 0; k < a->npath; k++) {
+            put_str(w, a->path[k].function);
+            put_str(w, a->path[k].file);
+            put32(w, a->path[k].line);
+        }
     }
-    put8(w, 1);
-    put32(w, a->npath);
-    for (uint32_t k = 0; k < a->npath; k++) {
-        put_str(w, a->path[k].function);
-        put_str(w, a->path[k].file);
-        put32(w, a->path[k].line);
-    }
+    put_type(w, a->type);
 }
 
 void profile_put_cause(profile_wbuf *w, const profile_rec_cause *c)
@@ -91,11 +139,20 @@ void profile_put_epoch(profile_wbuf *w, const profile_rec_epoch *e)
     put32(w, (uint32_t)e->node);
     put64(w, e->t0);
     put64(w, e->t1);
-    put32(w, e->w.n);
-    for (uint32_t r = 0; r < e->w.n; r++) {
-        put32(w, e->w.r[r].lo);
-        put32(w, e->w.r[r].hi);
+    put32(w, e->nw);
+    for (uint32_t r = 0; r < e->nw; r++) {
+        put32(w, e->w[r].lo);
+        put32(w, e->w[r].hi);
     }
+}
+
+void profile_put_read(profile_wbuf *w, const profile_rec_read *r)
+{
+    put8(w, R_READ);
+    put32(w, r->block);
+    put32(w, r->lo);
+    put32(w, r->hi);
+    put64(w, r->t);
 }
 
 void profile_put_ip(profile_wbuf *w, uint32_t id, const profile_frame *f)
@@ -131,11 +188,12 @@ void profile_put_slices(profile_wbuf *w, uint64_t slice_ns, const profile_rec_sl
 }
 
 void profile_put_lost(profile_wbuf *w, uint64_t epochs_dropped, uint64_t twins_skipped,
-                      int symbolized)
+                      uint64_t reads_dropped, int symbolized)
 {
     put8(w, R_LOST);
     put64(w, epochs_dropped);
     put64(w, twins_skipped);
+    put64(w, reads_dropped);
     put8(w, symbolized != 0);
 }
 
@@ -211,6 +269,41 @@ static void alloc_free(profile_rec_alloc *a)
     for (uint32_t k = 0; k < a->npath; k++)
         frame_free(&a->path[k]);
     free(a->path);
+    if (a->type) {
+        profile_type_free(a->type);
+        free(a->type);
+    }
+}
+
+/* An element type, when the record has one: its fields lie inside it. */
+static void read_type(rd *r, profile_rec_alloc *a)
+{
+    if (!get8(r))
+        return;
+    profile_type *t = calloc(1, sizeof *t);
+    if (!t) {
+        rd_fail(r, "out of memory");
+        return;
+    }
+    a->type = t;
+    t->name = get_str(r);
+    t->size = get64(r);
+    uint32_t n = get32(r);
+    /* a field is at least 20 bytes: no allocation beyond what arrived */
+    if (n > rd_left(r) / 20)
+        rd_fail(r, "truncated profile data");
+    else if (n && !(t->fields = calloc(n, sizeof *t->fields)))
+        rd_fail(r, "out of memory");
+    for (uint32_t i = 0; i < n && !r->bad; i++, t->nfields++) {
+        profile_field *f = &t->fields[i];
+        f->name = get_str(r);
+        f->offset = get64(r);
+        f->size = get64(r);
+        if (f->offset > t->size || f->size > t->size - f->offset)
+            rd_fail(r, "bad profile data");
+    }
+    if (!t->size)
+        rd_fail(r, "bad profile data");
 }
 
 /* Push x (of the array's element type) onto v[n], capacity cap. */
@@ -223,7 +316,7 @@ static void alloc_free(profile_rec_alloc *a)
     } while (0)
 
 typedef struct caps {
-    size_t allocs, causes, epochs, ips, misses;
+    size_t allocs, causes, epochs, reads, ips, misses;
 } caps;
 
 static void read_alloc(rd *r, profile_node_records *o, caps *c)
@@ -250,6 +343,8 @@ static void read_alloc(rd *r, profile_node_records *o, caps *c)
         for (uint32_t k = 0; k < a.npath; k++)
             get_frame(r, &a.path[k]);
     }
+    if (!r->bad)
+        read_type(r, &a);
     if (!r->bad)
         PUSH(r, o->allocs, o->nallocs, c->allocs, a);
     if (r->bad)
@@ -282,14 +377,36 @@ static void read_epoch(rd *r, profile_node_records *o, caps *c, int nnodes)
     e.t0 = get64(r);
     e.t1 = get64(r);
     uint32_t n = get32(r);
-    if (n > PROFILE_MAX_RANGES)
-        rd_fail(r, "bad profile data");
+    /* a run is 8 bytes: no allocation beyond what arrived */
+    if (n > rd_left(r) / 8)
+        rd_fail(r, "truncated profile data");
+    else if (n && !(e.w = malloc(n * sizeof *e.w)))
+        rd_fail(r, "out of memory");
     for (uint32_t k = 0; k < n && !r->bad; k++) {
         uint32_t lo = get32(r), hi = get32(r);
-        profile_ranges_add(&e.w, lo, hi); /* sorted and merged whatever arrived */
+        /* exact runs: sorted, disjoint, not adjacent, none empty */
+        if (lo >= hi || (k && lo <= e.w[k - 1].hi))
+            rd_fail(r, "bad profile data");
+        e.w[k] = (profile_range){ lo, hi };
     }
+    e.nw = r->bad ? 0 : n;
     if (!r->bad)
         PUSH(r, o->epochs, o->nepochs, c->epochs, e);
+    if (r->bad)
+        free(e.w);
+}
+
+static void read_read(rd *r, profile_node_records *o, caps *c)
+{
+    profile_rec_read x;
+    x.block = get32(r);
+    x.lo = get32(r);
+    x.hi = get32(r);
+    x.t = get64(r);
+    if (x.lo >= x.hi)
+        rd_fail(r, "bad profile data");
+    if (!r->bad)
+        PUSH(r, o->reads, o->nreads, c->reads, x);
 }
 
 static void read_ip(rd *r, profile_node_records *o, caps *c)
@@ -356,12 +473,14 @@ int profile_records_parse(const void *data, size_t len, int nnodes, profile_node
         case R_ALLOC: read_alloc(&r, out, &c); break;
         case R_CAUSE: read_cause(&r, out, &c); break;
         case R_EPOCH: read_epoch(&r, out, &c, nnodes); break;
+        case R_READ: read_read(&r, out, &c); break;
         case R_IP: read_ip(&r, out, &c); break;
         case R_MISS: read_miss(&r, out, &c); break;
         case R_SLICES: read_slices(&r, out); break;
         case R_LOST:
             out->epochs_dropped += get64(&r);
             out->twins_skipped += get64(&r);
+            out->reads_dropped += get64(&r);
             if (!get8(&r))
                 out->symbolized = 0;
             break;
@@ -383,7 +502,10 @@ void profile_node_records_free(profile_node_records *r)
         alloc_free(&r->allocs[i]);
     free(r->allocs);
     free(r->causes);
+    for (size_t i = 0; i < r->nepochs; i++)
+        free(r->epochs[i].w);
     free(r->epochs);
+    free(r->reads);
     for (size_t i = 0; i < r->nips; i++)
         frame_free(&r->ips[i]);
     free(r->ips);

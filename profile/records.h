@@ -6,7 +6,7 @@
  * The format is a sequence of records, each a tag byte and fixed-size
  * fields in the host's byte order (every node of a job runs the same
  * build); strings are a 32-bit length and the bytes.  A node writes its
- * allocations, then miss causes, write epochs, symbolized instructions,
+ * allocations, then miss causes, write epochs, reads, symbolized instructions,
  * (instruction, block) misses, its timeslices and what it lost.  The reader
  * trusts nothing: a truncated buffer, an unknown tag or a field out of its
  * range is an error with a reason, never a read out of bounds.  Pure: no
@@ -38,6 +38,7 @@ typedef struct profile_rec_alloc {
     char *name;           /* the name it was given; NULL: named by its path */
     profile_frame *path;  /* the call path, the allocation site first */
     uint32_t npath;
+    profile_type *type;   /* its element type, or NULL when unknown */
 } profile_rec_alloc;
 
 /* The misses of one block at this node, by cause. */
@@ -57,8 +58,18 @@ typedef struct profile_rec_epoch {
     uint32_t block;
     int32_t node;
     uint64_t t0, t1;
-    profile_ranges w;
+    uint32_t nw;           /* the bytes it changed: runs w[0..nw), exact */
+    profile_range *w;      /* owned by the records (profile_records_parse) */
 } profile_rec_epoch;
+
+/* A miss whose access read bytes of the block: the bytes [lo, hi) it read
+ * (offsets inside the block) and when the miss completed (CLOCK_MONOTONIC
+ * ns, as epochs).  The node is the one that shipped the record. */
+typedef struct profile_rec_read {
+    uint32_t block;
+    uint32_t lo, hi;
+    uint64_t t;
+} profile_rec_read;
 
 /* The misses of one (instruction, block) at this node. */
 typedef struct profile_rec_miss {
@@ -81,6 +92,8 @@ typedef struct profile_node_records {
     size_t ncauses;
     profile_rec_epoch *epochs;
     size_t nepochs;
+    profile_rec_read *reads;
+    size_t nreads;
     profile_frame *ips;       /* the faulting instructions, symbolized */
     size_t nips;
     profile_rec_miss *misses;
@@ -88,7 +101,7 @@ typedef struct profile_node_records {
     uint64_t slice_ns;        /* the slices' interval; 0: no slices shipped */
     profile_rec_slice *slices;
     size_t nslices;
-    uint64_t epochs_dropped, twins_skipped;
+    uint64_t epochs_dropped, twins_skipped, reads_dropped;
     int symbolized;           /* 0: the node could not symbolize its code */
 } profile_node_records;
 
@@ -109,12 +122,13 @@ void profile_wbuf_free(profile_wbuf *w);
 void profile_put_alloc(profile_wbuf *w, const profile_rec_alloc *a);
 void profile_put_cause(profile_wbuf *w, const profile_rec_cause *c);
 void profile_put_epoch(profile_wbuf *w, const profile_rec_epoch *e);
+void profile_put_read(profile_wbuf *w, const profile_rec_read *r);
 /* Instructions are numbered from 0 in the order they are put. */
 void profile_put_ip(profile_wbuf *w, uint32_t id, const profile_frame *f);
 void profile_put_miss(profile_wbuf *w, const profile_rec_miss *m);
 void profile_put_slices(profile_wbuf *w, uint64_t slice_ns, const profile_rec_slice *s, size_t n);
 void profile_put_lost(profile_wbuf *w, uint64_t epochs_dropped, uint64_t twins_skipped,
-                      int symbolized);
+                      uint64_t reads_dropped, int symbolized);
 
 /* ---- the reader (node 0) ---- */
 

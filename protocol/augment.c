@@ -12,19 +12,25 @@
  *             clears the flag.  With downgrade_on_read (a simulated
  *             machine's option) two sharers, the requester and lastOwner
  *             (which kept a read copy), count as one.  A write request for
- *             a block another node owns is the same thing fused (R^j W^j
- *             of one read-modify-write instruction, which faults once, as
- *             a write).
+ *             a block another node owns is the same thing fused only when
+ *             the request says its access also reads (PROTO_MSG_READS: R^j
+ *             W^j of one read-modify-write instruction, which faults once,
+ *             as a write); a plain overwrite is not migration.
  *  producer-  at a write request (GETX or upgrade) on a read-shared block,
  *  consumer   a requester equal to lastOwner while the sharers include other
  *             nodes (the readers) marks it; another writer clears the flag.
  *  group      Figure 2, per requesting node, over the blocks of this home;
  *             a second request for the block last requested (a read miss
- *             then its upgrade) is not a new step of the sequence.
- *  read-only  reads by at least two distinct nodes and no write request
- *             after the first read request (the first write epoch is the
- *             writes before any read); a later write clears the flag and
- *             the block's read-only detections. */
+ *             then its upgrade) is not a new step of the sequence.  A
+ *             co-access pattern: it is counted, never a sharing pattern.
+ *  read-only  the first write epoch is every request of the first node
+ *             that requested the block (reads and writes: an initialisation
+ *             may read-modify-write); reads begin with the first request of
+ *             another node.  Each read request after reads began, with no
+ *             write request since, is a read-only detection; a later write
+ *             clears the flag and the block's read-only detections.
+ *  private    (the sharing pattern of a block one node alone requested)
+ *             needs no rule: requesters and writers are counted. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +43,8 @@ void augment_init_records(dir_aug *a, size_t n)
         a[i].pat.last_owner = -1;
         a[i].pat.group_id = -1;
         a[i].pat.guess = -1;
-        a[i].first_reader = -1;
+        a[i].first_node = -1;
+        a[i].first_writer = -1;
     }
 }
 
@@ -124,8 +131,55 @@ static void group_step(proto_engine *e, dir_aug *a, uint32_t block, int from)
     e->last_accessed[from] = (int32_t)block;
 }
 
+/* Distinct requesting (writing) nodes, saturating at two. */
+static void count_nodes(dir_aug *a, int write, int from)
+{
+    proto_block_patterns *p = &a->pat;
+    if (a->first_node < 0) {
+        a->first_node = from;
+        p->requesters = 1;
+    } else if (a->first_node != from) {
+        p->requesters = 2;
+    }
+    if (write) {
+        if (a->first_writer < 0) {
+            a->first_writer = from;
+            p->writers = 1;
+        } else if (a->first_writer != from) {
+            p->writers = 2;
+        }
+    }
+}
+
+/* Read-only: the first node's requests are the first write epoch, even its
+ * reads (an initialisation by read-modify-write); another node's request
+ * begins the reads, and a write from then on ends read-only for good. */
+static void read_only_step(dir_aug *a, int write, int from)
+{
+    proto_block_patterns *p = &a->pat;
+    if (!a->reading && from != a->first_node) {
+        if (write) {
+            a->written_after = 1; /* two writers before any reader: never read-only */
+            return;
+        }
+        a->reading = 1;
+    }
+    if (write) {
+        if (a->reading) {
+            a->written_after = 1;
+            p->read_only = 0;
+            p->detections[PP_READ_ONLY] = 0;
+        }
+        return;
+    }
+    if (a->reading && !a->written_after) {
+        p->read_only = 1;
+        detect(p, PP_READ_ONLY);
+    }
+}
+
 void augment_request(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int type,
-                     int from)
+                     int from, int flags)
 {
     dir_aug *chunk_records = chunk_aug(c);
     if (!chunk_records)
@@ -147,9 +201,12 @@ void augment_request(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
         /* R^j W^j fused: a read-modify-write instruction faults once, as a
          * write, so the home sees a write request for a block another node
          * owns.  Its read part would make the owner lastOwner and leave the
-         * requester the only sharer: the upgrade rule then reads so. */
-        p->migratory = 1;
-        detect(p, PP_MIGRATORY);
+         * requester the only sharer: the upgrade rule then reads so.  A
+         * write that does not read (the block overwritten in turn) is no
+         * migration: nothing the new owner uses came with the block. */
+        p->migratory = (flags & PROTO_MSG_READS) != 0;
+        if (p->migratory)
+            detect(p, PP_MIGRATORY);
     }
     if (write && d->state == PD_SHARED) {
         if (from == p->last_owner && other_sharer(d, from)) {
@@ -159,23 +216,8 @@ void augment_request(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
             p->producer_consumer = 0;
         }
     }
-    if (write) {
-        if (a->reading) {
-            a->written_after = 1;
-            p->read_only = 0;
-            p->detections[PP_READ_ONLY] = 0;
-        }
-    } else if (!a->written_after) {
-        a->reading = 1;
-        if (a->first_reader < 0)
-            a->first_reader = from;
-        else if (a->first_reader != from)
-            a->two_readers = 1;
-        if (a->two_readers) {
-            p->read_only = 1;
-            detect(p, PP_READ_ONLY);
-        }
-    }
+    count_nodes(a, write, from);
+    read_only_step(a, write, from);
     group_step(e, a, block, from);
     /* last: the rules above compare against the previous lastOwner */
     if (d->state == PD_EXCL && d->owner != from)
@@ -213,16 +255,28 @@ static proto_pattern most_detected(const uint32_t det[PP_NPATTERNS], const proto
 
 proto_pattern proto_dominant_pattern(const uint32_t det[PP_NPATTERNS])
 {
-    /* tie order: the more specific finding first */
-    static const proto_pattern order[] = { PP_MIGRATORY, PP_PRODUCER_CONSUMER, PP_READ_ONLY,
-                                           PP_GROUP };
-    /* A block with read-only detections has not been written since reads
-     * began, so group is the only pattern it can be showing besides (a
-     * table read in a fixed order): read-only, when it leads the other
-     * three, is not outvoted by the group count. */
-    if (most_detected(det, order, 3) == PP_READ_ONLY)
-        return PP_READ_ONLY;
-    return most_detected(det, order, 4);
+    /* Group is left out: it answers another question (which blocks travel
+     * together), and its count, one per request in a fixed order, would
+     * outvote the one detection per write of the sharing patterns.  A
+     * block with read-only detections has had no write since reads began,
+     * so read-only only speaks when the writing patterns are silent. */
+    static const proto_pattern order[] = { PP_MIGRATORY, PP_PRODUCER_CONSUMER };
+    proto_pattern w = most_detected(det, order, 2);
+    if (w != PP_NONE)
+        return w;
+    return det[PP_READ_ONLY] ? PP_READ_ONLY : PP_NONE;
+}
+
+proto_pattern proto_sharing_pattern(const proto_block_patterns *p)
+{
+    proto_pattern d = proto_dominant_pattern(p->detections);
+    if (d != PP_NONE)
+        return d;
+    if (p->requesters == 1)
+        return PP_PRIVATE;
+    if (p->requesters > 1 && p->writers > 0)
+        return PP_WRITE_SHARED;
+    return PP_NONE; /* no request, or several readers and no writer but one reader */
 }
 
 const char *proto_pattern_name(int p)
@@ -233,6 +287,8 @@ const char *proto_pattern_name(int p)
     case PP_PRODUCER_CONSUMER: return "producer_consumer";
     case PP_GROUP: return "group";
     case PP_READ_ONLY: return "read_only";
+    case PP_PRIVATE: return "private";
+    case PP_WRITE_SHARED: return "write_shared";
     default: return "?";
     }
 }

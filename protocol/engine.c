@@ -371,6 +371,7 @@ static int send_msg(proto_engine *e, proto_actions *out, int type, int dst, uint
         q->type = (uint8_t)type;
         selfq_put_ends(q, e->self, dst);
         q->block = block;
+        q->flags = type == PM_GETX || type == PM_UPGRADE ? e->req_flags : 0;
         return PROTO_OK;
     }
     proto_action *a = emit_slot(out);
@@ -383,6 +384,7 @@ static int send_msg(proto_engine *e, proto_actions *out, int type, int dst, uint
     a->msg.src = e->self;
     a->msg.dst = dst;
     a->msg.block = block;
+    a->msg.flags = type == PM_GETX || type == PM_UPGRADE ? e->req_flags : 0;
     return PROTO_OK;
 }
 
@@ -602,7 +604,8 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
     case ST_D_PENDING_S: d->pending = req; d->grant = GRANT_S; return PROTO_OK;
     case ST_D_PENDING_X: d->pending = req; d->grant = GRANT_X; return PROTO_OK;
     case ST_D_PENDING_UPG: d->pending = req; d->grant = GRANT_UPG; return PROTO_OK;
-    case ST_D_QUEUE: return queue_push(d, req, type);
+    case ST_D_QUEUE: /* the request's PROTO_MSG_READS rides in the type's spare bit */
+        return queue_push(d, req, type | (e->req_flags ? DIR_WAITER_READS : 0));
     case ST_D_ACK:
         /* dir_event checked that req was invalidated and has not acked yet */
         d->acks--;
@@ -653,7 +656,7 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
 static int dir_is_busy(int st) { return st == PD_BUSY_INV || st == PD_BUSY_RECALL; }
 
 static int dir_event(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int type,
-                     int from, proto_actions *out)
+                     int from, int flags, proto_actions *out)
 {
     int ev = dir_classify(e, d, type, from);
     int st = d->state;
@@ -687,13 +690,18 @@ static int dir_event(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
      * entry's steps change the directory; it never emits anything */
     if (e->augment && t->steps[0] != ST_D_QUEUE &&
         (type == PM_GETS || type == PM_GETX || type == PM_UPGRADE))
-        augment_request(e, c, d, block, type, from);
+        augment_request(e, c, d, block, type, from, flags);
     d->state = t->next;
+    uint8_t caller_flags = e->req_flags; /* the request's flags, for ST_D_QUEUE */
+    e->req_flags = (uint8_t)flags;
     for (int i = 0; i < PROTO_MAX_STEPS && t->steps[i]; i++) {
         int rc = dir_step(e, d, t->steps[i], block, from, type, out);
-        if (rc)
+        if (rc) {
+            e->req_flags = caller_flags;
             return rc;
+        }
     }
+    e->req_flags = caller_flags;
     return PROTO_OK;
 }
 
@@ -706,7 +714,8 @@ static int dir_drain(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
         dir_waiter w = q->w[q->head];
         q->head = (q->head + 1) % q->cap;
         q->len--;
-        int rc = dir_event(e, c, d, block, w.type, w.node, out);
+        int rc = dir_event(e, c, d, block, w.type & ~DIR_WAITER_READS, w.node,
+                           w.type & DIR_WAITER_READS ? PROTO_MSG_READS : 0, out);
         if (rc)
             return rc;
     }
@@ -747,7 +756,7 @@ static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
         dir_entry *d = dir_get(e, m->block, &c);
         if (!d)
             return PROTO_ENOMEM;
-        int rc = dir_event(e, c, d, m->block, m->type, m->src, out);
+        int rc = dir_event(e, c, d, m->block, m->type, m->src, m->flags & PROTO_MSG_READS, out);
         if (rc)
             return rc;
         return dir_drain(e, c, d, m->block, out);
@@ -784,6 +793,7 @@ static int run_self_queue(proto_engine *e, proto_actions *out)
         m.type = q->type;
         selfq_get_ends(q, &m.src, &m.dst);
         m.block = q->block;
+        m.flags = q->flags;
         e->selfq_head = (e->selfq_head + 1) & (e->selfq_cap - 1);
         e->selfq_len--;
         int rc = dispatch(e, &m, out);
@@ -808,10 +818,12 @@ int proto_access(proto_engine *e, uint32_t block, int is_write, proto_actions *o
     int rc = check_block(e, block, is_write ? "write access" : "read access");
     if (rc)
         return rc;
+    e->req_flags = is_write == PROTO_WRITE_READS ? PROTO_MSG_READS : 0;
     rc = cache_event(e, block, is_write ? CE_STORE : CE_LOAD, e->self, out);
-    if (rc)
-        return rc;
-    return run_self_queue(e, out);
+    if (!rc)
+        rc = run_self_queue(e, out);
+    e->req_flags = 0;
+    return rc;
 }
 
 int proto_release(proto_engine *e, uint32_t block, proto_actions *out)
@@ -892,8 +904,7 @@ static uint8_t aug_flags(const dir_aug *a)
     const proto_block_patterns *p = &a->pat;
     return (uint8_t)((p->migratory != 0) | (p->producer_consumer != 0) << 1 |
                      (p->access_in_group != 0) << 2 | (p->read_only != 0) << 3 |
-                     (a->two_readers != 0) << 4 | (a->reading != 0) << 5 |
-                     (a->written_after != 0) << 6);
+                     (a->reading != 0) << 4 | (a->written_after != 0) << 5);
 }
 
 static void put_aug(wbuf *w, const dir_aug *a)
@@ -904,7 +915,10 @@ static void put_aug(wbuf *w, const dir_aug *a)
     put_svar(w, a->pat.group_id);
     put_svar(w, a->pat.guess);
     put_var(w, a->pat.requests);
-    put_svar(w, a->first_reader);
+    put_svar(w, a->first_node);
+    put_svar(w, a->first_writer);
+    put(w, &a->pat.requesters, 1);
+    put(w, &a->pat.writers, 1);
     uint8_t f = aug_flags(a);
     put(w, &f, 1);
 }
@@ -1010,18 +1024,22 @@ static int get_aug(const unsigned char **pp, const unsigned char *end, dir_aug *
             return -1;
     if (get_svar32(pp, end, &a->pat.last_owner) || get_svar32(pp, end, &a->pat.group_id) ||
         get_svar32(pp, end, &a->pat.guess) || get_var32(pp, end, &a->pat.requests) ||
-        get_svar32(pp, end, &a->first_reader) || *pp == end)
+        get_svar32(pp, end, &a->first_node) || get_svar32(pp, end, &a->first_writer) ||
+        end - *pp < 3)
+        return -1;
+    a->pat.requesters = *(*pp)++;
+    a->pat.writers = *(*pp)++;
+    if (a->pat.requesters > 2 || a->pat.writers > 2)
         return -1;
     uint8_t f = *(*pp)++;
-    if (f >> 7)
+    if (f >> 6)
         return -1;
     a->pat.migratory = f & 1;
     a->pat.producer_consumer = f >> 1 & 1;
     a->pat.access_in_group = f >> 2 & 1;
     a->pat.read_only = f >> 3 & 1;
-    a->two_readers = f >> 4 & 1;
-    a->reading = f >> 5 & 1;
-    a->written_after = f >> 6 & 1;
+    a->reading = f >> 4 & 1;
+    a->written_after = f >> 5 & 1;
     return 0;
 }
 

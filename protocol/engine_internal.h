@@ -61,15 +61,17 @@ enum dir_grant { GRANT_NONE, GRANT_S, GRANT_X, GRANT_UPG, GRANT_S_SHARED };
 
 typedef struct dir_waiter {
     int32_t node;
-    uint8_t type; /* proto_msg_type of the waiting request */
+    uint8_t type; /* proto_msg_type of the waiting request, | DIR_WAITER_READS */
 } dir_waiter;
+/* In a waiter's type: the request carried PROTO_MSG_READS (types fit in 5 bits). */
+#define DIR_WAITER_READS 0x80
 
 /* Augmentation fields of a directory entry (augment.c; section 3.1). */
 typedef struct dir_aug {
     proto_block_patterns pat;
-    int32_t first_reader;   /* read-only tracking: first node that read, -1 */
-    uint8_t two_readers;    /* a second distinct node has read */
-    uint8_t reading;        /* the first write epoch is over: reads began */
+    int32_t first_node;     /* the first requester (the initialiser), -1 */
+    int32_t first_writer;   /* the first node that made a write request, -1 */
+    uint8_t reading;        /* the first write epoch is over: another node read */
     uint8_t written_after;  /* written after reads began: not read-only */
 } dir_aug;
 
@@ -139,6 +141,7 @@ struct proto_engine {
     int32_t *last_accessed; /* augmentation: per requesting node, the block of
                                this home it requested last (-1) */
     uint64_t self_msgs;     /* messages sent to self so far */
+    uint8_t req_flags;      /* PROTO_MSG_* of the access being handled (proto_access) */
     uint32_t ndeferred;     /* blocks with a message deferred by a hold */
     char err[256];
 };
@@ -165,7 +168,7 @@ static inline dir_entry *engine_dir_at(const proto_engine *e, uint32_t block)
  * Allocates the chunk's augmentation records when they are missing (no
  * memory: the request goes undetected, the protocol is unaffected). */
 void augment_request(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int type,
-                     int from);
+                     int from, int flags);
 void augment_init_records(dir_aug *a, size_t n);
 
 /* The home of a block (-1: not allocated). */

@@ -168,7 +168,13 @@ typedef struct proto_msg {
     int32_t src;
     int32_t dst;
     uint32_t block;
+    uint8_t flags;    /* PROTO_MSG_*: what the request tells the augmentation */
 } proto_msg;
+
+/* A write request (GETX, UPGRADE) whose access also reads the block (a
+ * read-modify-write instruction, an atomic): the migratory rule needs the
+ * new owner's read.  Meaningless to the protocol itself. */
+#define PROTO_MSG_READS 1
 
 /* Access rights of the application's view of a block. */
 enum { PROTO_ACCESS_NONE = 0, PROTO_ACCESS_READ = 1, PROTO_ACCESS_WRITE = 2 };
@@ -247,7 +253,10 @@ size_t proto_engine_footprint(const proto_engine *e, size_t *home_table_bytes);
 int proto_set_home(proto_engine *e, uint32_t first_block, uint32_t count, int home);
 int proto_home(const proto_engine *e, uint32_t block);
 
-/* A local access to `block` faulted (or must be checked). */
+/* A local access to `block` faulted (or must be checked).  is_write: 0 a
+ * read, non-zero a write; PROTO_WRITE_READS: a write that also reads the
+ * block (its request carries PROTO_MSG_READS). */
+#define PROTO_WRITE_READS 2
 int proto_access(proto_engine *e, uint32_t block, int is_write, proto_actions *out);
 /* A message arrived for this node (m->dst == self). */
 int proto_receive(proto_engine *e, const proto_msg *m, proto_actions *out);
@@ -288,18 +297,26 @@ typedef enum proto_pattern {
     PP_NONE,
     PP_MIGRATORY,
     PP_PRODUCER_CONSUMER,
-    PP_GROUP,
+    PP_GROUP,           /* a co-access pattern, not a sharing pattern: never a block's
+                           sharing pattern (doc/patterns.md) */
     PP_READ_ONLY,
+    PP_PRIVATE,         /* sharing pattern only (no detections): one node requested it */
+    PP_WRITE_SHARED,    /* sharing pattern only: written and shared, no pattern above */
     PP_NPATTERNS
 } proto_pattern;
 
 typedef struct proto_block_patterns {
-    uint32_t detections[PP_NPATTERNS]; /* times each pattern was detected ([PP_NONE] unused) */
+    uint32_t detections[PP_NPATTERNS]; /* times each pattern was detected ([PP_NONE],
+                                          [PP_PRIVATE], [PP_WRITE_SHARED] unused);
+                                          [PP_GROUP]: requests that followed the block's
+                                          guess (fetched together with it) */
     int32_t last_owner;                /* -1: none yet */
     int32_t group_id;                  /* block number naming the block's group, -1: none */
     int32_t guess;                     /* Figure 2's guess: the block expected before it, or -1 */
     uint8_t migratory, producer_consumer, access_in_group, read_only; /* current flags */
     uint32_t requests;                 /* requests the home saw for the block */
+    uint8_t requesters;                /* distinct requesting nodes, saturating at 2 */
+    uint8_t writers;                   /* distinct nodes that made write requests, at most 2 */
 } proto_block_patterns;
 
 /* On by default; off: the engine keeps no pattern state and spends nothing. */
@@ -307,13 +324,18 @@ void proto_set_augment(proto_engine *e, int on);
 int proto_augment_enabled(const proto_engine *e);
 /* The block's pattern record (meaningful at its home); 0, or PROTO_EINVAL. */
 int proto_patterns_of(const proto_engine *e, uint32_t block, proto_block_patterns *out);
-/* The dominant pattern of a block from its detection counts: the pattern
- * detected most often; ties go to the earlier of migratory,
- * producer-consumer, read-only, group, and read-only also beats a larger
- * group count (a read-only block can show no other pattern meanwhile);
- * PP_NONE when nothing was detected. */
+/* The dominant detected sharing pattern of a block from its detection
+ * counts: migratory or producer-consumer, whichever was detected more often
+ * (migratory on a tie), else read-only when detected; PP_NONE when none of
+ * them was.  The group count never takes part: being fetched together says
+ * nothing about who shares a block. */
 proto_pattern proto_dominant_pattern(const uint32_t detections[PP_NPATTERNS]);
-const char *proto_pattern_name(int p); /* "none", "migratory", "producer_consumer", "group", "read_only" */
+/* The sharing pattern of a block from its record: the dominant detected
+ * pattern, else PP_PRIVATE (one node requested it), PP_WRITE_SHARED
+ * (several nodes, written), PP_NONE (no request seen). */
+proto_pattern proto_sharing_pattern(const proto_block_patterns *p);
+/* "none", "migratory", "producer_consumer", "group", "read_only", "private", "write_shared" */
+const char *proto_pattern_name(int p);
 
 /* Messages this engine sent to itself so far (they never leave it): the
  * caller attributes the difference around a call to the call's block. */

@@ -36,18 +36,23 @@
 
 static profile_rec_alloc named(uint64_t off, uint64_t len, uint32_t seq, const char *name)
 {
-    profile_rec_alloc a = { off, len, 0, seq, (char *)name, NULL, 0 };
+    profile_rec_alloc a = { off, len, 0, seq, (char *)name, NULL, 0, NULL };
     return a;
 }
 
 static profile_rec_alloc site(uint64_t off, uint64_t len, uint32_t seq, profile_frame *path,
                               uint32_t npath)
 {
-    profile_rec_alloc a = { off, len, 0, seq, NULL, path, npath };
+    profile_rec_alloc a = { off, len, 0, seq, NULL, path, npath, NULL };
     return a;
 }
 
-static profile_rec_epoch epoch(uint32_t block, int node, uint64_t t0, uint32_t lo, uint32_t hi)
+/* the runs the synthetic epochs point to (the writer copies them out) */
+static profile_range run_pool[4096];
+static size_t run_used;
+
+static profile_rec_epoch epoch_runs(uint32_t block, int node, uint64_t t0, const profile_range *r,
+                                    uint32_t n)
 {
     profile_rec_epoch e;
     memset(&e, 0, sizeof e);
@@ -55,9 +60,18 @@ static profile_rec_epoch epoch(uint32_t block, int node, uint64_t t0, uint32_t l
     e.node = node;
     e.t0 = t0;
     e.t1 = t0 + 1;
-    if (lo < hi)
-        profile_ranges_add(&e.w, lo, hi);
+    ck_assert(run_used + n <= sizeof run_pool / sizeof run_pool[0]);
+    e.w = run_pool + run_used;
+    memcpy(e.w, r, n * sizeof *r);
+    run_used += n;
+    e.nw = n;
     return e;
+}
+
+static profile_rec_epoch epoch(uint32_t block, int node, uint64_t t0, uint32_t lo, uint32_t hi)
+{
+    profile_range r = { lo, hi };
+    return epoch_runs(block, node, t0, &r, lo < hi);
 }
 
 static profile_frame frame(const char *fn, const char *file, uint32_t line)
@@ -94,7 +108,7 @@ static void job_bytes(profile_wbuf w[3])
         profile_put_miss(&w[0], &m0[i]);
     profile_rec_slice s0[] = { { 1, 100, 0 }, { 2, 200, 5 }, { 0, 0, 7 } };
     profile_put_slices(&w[0], 10 * MS, s0, 3);
-    profile_put_lost(&w[0], 0, 0, 1);
+    profile_put_lost(&w[0], 0, 0, 0, 1);
 
     /* node 1: more of "grid" (blocks 8-9), a site reached through init */
     profile_rec_alloc grid1 = named(512, 128, 0, "grid");
@@ -115,7 +129,7 @@ static void job_bytes(profile_wbuf w[3])
     profile_put_miss(&w[1], &m1);
     profile_rec_slice s1s = { 4, 400, 9 };
     profile_put_slices(&w[1], 20 * MS, &s1s, 1);
-    profile_put_lost(&w[1], 2, 1, 1);
+    profile_put_lost(&w[1], 2, 1, 3, 1);
 
     /* node 2: the same site through main; a touched block outside every
      * allocation; an epoch that changed nothing; no code symbols */
@@ -127,7 +141,7 @@ static void job_bytes(profile_wbuf w[3])
     profile_rec_epoch e2[] = { epoch(2, 2, 25, 0, 0), epoch(8, 2, 1, 0, 4) };
     profile_put_epoch(&w[2], &e2[0]);
     profile_put_epoch(&w[2], &e2[1]);
-    profile_put_lost(&w[2], 0, 0, 0);
+    profile_put_lost(&w[2], 0, 0, 0, 0);
 }
 
 static int job_bytes_ok(const profile_wbuf w[3])
@@ -208,7 +222,7 @@ static void check_causes(const profile_causes *c, uint64_t cold, uint64_t first,
     ck_assert_uint_eq(c->upgrade_wall, upgrade_wall);
 }
 
-static void check_ranges(const profile_ranges *r, uint32_t n, const uint32_t *lohi)
+static void check_ranges(const profile_runs *r, uint32_t n, const uint32_t *lohi)
 {
     ck_assert_uint_eq(r->n, n);
     for (uint32_t i = 0; i < n; i++) {
@@ -245,6 +259,7 @@ START_TEST(job_structures)
     ck_assert_int_eq(in.code_attribution, 0); /* node 2 could not symbolize */
     ck_assert_uint_eq(in.epochs_dropped, 2);
     ck_assert_uint_eq(in.twins_skipped, 1);
+    ck_assert_uint_eq(in.reads_dropped, 3);
     ck_assert_uint_eq(in.node_metrics[1 * CM_NMETRICS + CM_LOCK_ACQUIRES], 7);
     ck_assert_uint_eq(in.node_metrics[0 * CM_NMETRICS + CM_STACHE_READ_MISSES], 8);
     ck_assert_uint_eq(in.node_metrics[2 * CM_NMETRICS + CM_MEMORY_BLOCK_TIME], 0);
@@ -279,14 +294,14 @@ START_TEST(job_structures)
     }
     ck_assert_uint_eq(g->blocks[0].misses, 3);
     ck_assert_uint_eq(g->blocks[0].memory_block_time, 300);
-    ck_assert_int_eq(g->blocks[0].dominant, PP_MIGRATORY);
+    ck_assert_int_eq(g->blocks[0].pattern, PP_MIGRATORY);
     ck_assert_int_eq(g->blocks[0].group_id, 0);
     ck_assert_uint_eq(g->blocks[0].detections[PP_MIGRATORY], 3);
-    ck_assert_int_eq(g->blocks[1].dominant, PP_PRODUCER_CONSUMER);
+    ck_assert_int_eq(g->blocks[1].pattern, PP_PRODUCER_CONSUMER);
     ck_assert_int_eq(g->blocks[1].group_id, 1);
     ck_assert_uint_eq(g->blocks[1].misses, 2);
     ck_assert_uint_eq(g->blocks[2].invalidations, 1);
-    ck_assert_int_eq(g->blocks[2].dominant, PP_NONE);
+    ck_assert_int_eq(g->blocks[2].pattern, PP_NONE);
     ck_assert_int_eq(g->blocks[2].group_id, -1);
 
     /* the same site through two paths: two structures, the second renamed */
@@ -370,9 +385,6 @@ START_TEST(job_false_sharing)
     ck_assert_uint_eq(g->fs_transfers, 3);
     ck_assert_uint_eq(g->ts_transfers, 1);
     static const uint32_t w0[] = { 0, 8, 60, 64 }, w1[] = { 32, 40 }, w2[] = { 0, 4 };
-    check_ranges(&g->fs_written[0], 2, w0);
-    check_ranges(&g->fs_written[1], 1, w1);
-    check_ranges(&g->fs_written[2], 1, w2);
     ck_assert_uint_eq(g->nfs_blocks, 2);
     ck_assert_uint_eq(g->fs_blocks[0].index, 2);
     ck_assert_uint_eq(g->fs_blocks[0].offset, 2 * BS);
@@ -457,6 +469,159 @@ START_TEST(job_code_and_slices)
     for (int n = 0; n < 3; n++)
         profile_node_records_free(&r[n]);
     job_stats_free(&js);
+}
+END_TEST
+
+/* Exact false sharing, read evidence, the share, sharing patterns and
+ * groups, on a 2-node job of one structure "s" (blocks 0-15, node 0):
+ *   block 0  17 single bytes each, interleaved (0,2,..,32 / 1,3,..,33),
+ *            written in turn 0,1,0,1: 3 false-sharing transfers (a summary
+ *            of 16 ranges would have merged them into overlap)
+ *   block 1  a token: node 0 writes [0,8), node 1 reads [0,8) then writes
+ *            [8,16), node 0 reads [8,16) then writes [0,8): 2 transfers,
+ *            true sharing though the writes are disjoint; then node 1 reads
+ *            only its own bytes [8,16) and writes them: false
+ *   block 2  the reader's read came before the previous epoch ended: no
+ *            evidence for the transfer (false)
+ *   blocks 4-7 group 4: fetched together 0, 3, 3, 9 times; block 4 private,
+ *            5 write-shared, 6 read-only, 7 migratory
+ * Only cold misses: the share stays at most 1 (false / all transfers). */
+static void exact_job(profile_wbuf w[2])
+{
+    memset(w, 0, 2 * sizeof *w);
+    run_used = 0;
+    profile_rec_alloc a = named(0, 16 * BS, 0, "s");
+    a.collective = 1;
+    /* its element type, as DWARF gave it at the allocation */
+    profile_field f[2] = { { (char *)"v", 0, 8 }, { (char *)"w", 8, 8 } };
+    profile_type cell = { (char *)"cell", 16, f, 2 };
+    a.type = &cell;
+    profile_put_alloc(&w[0], &a);
+    profile_range even[17], odd[17];
+    for (uint32_t k = 0; k < 17; k++) {
+        even[k] = (profile_range){ 2 * k, 2 * k + 1 };
+        odd[k] = (profile_range){ 2 * k + 1, 2 * k + 2 };
+    }
+    profile_rec_epoch e0[] = { epoch_runs(0, 0, 10, even, 17), epoch_runs(0, 0, 30, even, 17),
+                               epoch(1, 0, 10, 0, 8), epoch(1, 0, 30, 0, 8),
+                               epoch(2, 0, 10, 0, 8) };
+    for (size_t i = 0; i < sizeof e0 / sizeof e0[0]; i++)
+        profile_put_epoch(&w[0], &e0[i]);
+    profile_rec_epoch e1[] = { epoch_runs(0, 1, 20, odd, 17), epoch_runs(0, 1, 40, odd, 17),
+                               epoch(1, 1, 20, 8, 16), epoch(1, 1, 40, 8, 16),
+                               epoch(2, 1, 20, 8, 16) };
+    for (size_t i = 0; i < sizeof e1 / sizeof e1[0]; i++)
+        profile_put_epoch(&w[1], &e1[i]);
+    /* reads: node 1 takes the token after node 0's epoch 10..11 ended */
+    profile_rec_read r1[] = { { 1, 0, 8, 15 }, { 1, 8, 16, 35 }, { 2, 0, 8, 5 } };
+    for (size_t i = 0; i < 3; i++)
+        profile_put_read(&w[1], &r1[i]);
+    profile_rec_read r0 = { 1, 8, 16, 25 };
+    profile_put_read(&w[0], &r0);
+    profile_rec_cause c[] = { { 0, 2, 0, 0, 1, 10, 0, 0 }, { 1, 2, 0, 0, 2, 10, 0, 0 } };
+    profile_put_cause(&w[0], &c[0]);
+    profile_put_cause(&w[1], &c[1]);
+    profile_put_lost(&w[0], 0, 0, 0, 1);
+    profile_put_lost(&w[1], 0, 0, 0, 1);
+}
+
+START_TEST(exact_sharing_and_groups)
+{
+    profile_wbuf w[2];
+    exact_job(w);
+    ck_assert(!w[0].failed && !w[1].failed);
+    profile_node_records r[2];
+    parse_all(w, 2, r);
+    for (int n = 0; n < 2; n++)
+        profile_wbuf_free(&w[n]);
+    counters *cn[2] = { counters_create(NBLOCKS), counters_create(NBLOCKS) };
+    ck_assert(cn[0] && cn[1]);
+    for (uint32_t b = 4; b < 8; b++) { /* 2 misses of 100 ns per block */
+        counters_add(cn[0], CM_STACHE_READ_MISSES, b, 2);
+        counters_add(cn[0], CM_MEMORY_BLOCK_TIME, b, 200);
+    }
+    profile_pattern pat[4];
+    memset(pat, 0, sizeof pat);
+    static const uint32_t together[] = { 0, 3, 3, 2 };
+    for (int i = 0; i < 4; i++) {
+        pat[i].block = 4 + (uint32_t)i;
+        pat[i].p.group_id = 4;
+        pat[i].p.detections[PP_GROUP] = together[i];
+        pat[i].p.requesters = 2;
+        pat[i].p.writers = 1;
+    }
+    pat[0].p.requesters = 1;        /* private */
+    pat[1].p.writers = 2;           /* write-shared */
+    pat[2].p.detections[PP_READ_ONLY] = 4;
+    pat[3].p.detections[PP_MIGRATORY] = 2;
+    pat[3].p.detections[PP_GROUP] = 9; /* never outvotes the sharing pattern */
+    profile_stats st = { NBLOCKS, 1, 1, (const counters *const *)cn, pat, 4 };
+    profile_job job = { 2, BS, 1.0, 10 * MS };
+    profile_input in;
+    char err[128];
+    ck_assert_int_eq(profile_aggregate(&job, &st, r, &in, err, sizeof err), 0);
+    const profile_structure *s = find(&in, "s", NULL);
+    ck_assert(s->has_type);
+    ck_assert_str_eq(s->type.name, "cell");
+    ck_assert_uint_eq(s->type.size, 16);
+    ck_assert_uint_eq(s->type.nfields, 2);
+    ck_assert_str_eq(s->type.fields[1].name, "w");
+    ck_assert_uint_eq(s->type.fields[1].offset, 8);
+    ck_assert_uint_eq(s->type.fields[1].size, 8);
+    /* 3 (block 0) + 1 (block 1, the last) + 1 (block 2) false; 2 true */
+    ck_assert_uint_eq(s->fs_transfers, 5);
+    ck_assert_uint_eq(s->ts_transfers, 2);
+    ck_assert_uint_eq(s->blocks[0].fs_transfers, 3);
+    ck_assert_uint_eq(s->blocks[1].fs_transfers, 1);
+    ck_assert_uint_eq(s->blocks[2].fs_transfers, 1);
+    /* block 0's writers, exactly: 17 runs each, no summary */
+    const profile_fs_block *fb = &s->fs_blocks[0];
+    ck_assert_uint_eq(fb->index, 0);
+    ck_assert_uint_eq(fb->writers[0].n, 17);
+    ck_assert_uint_eq(fb->writers[1].n, 17);
+    for (uint32_t k = 0; k < 17; k++) {
+        ck_assert_uint_eq(fb->writers[0].r[k].lo, 2 * k);
+        ck_assert_uint_eq(fb->writers[1].r[k].hi, 2 * k + 2);
+    }
+    ck_assert(!profile_runs_overlap(fb->writers[0].r, fb->writers[0].n, fb->writers[1].r,
+                                    fb->writers[1].n));
+    /* only cold misses (no coherence miss): the share is of all transfers */
+    ck_assert_uint_eq(s->causes.invalidation + s->causes.upgrade, 0);
+    ck_assert(profile_fs_share(s->fs_transfers, s->ts_transfers, 0) == 5.0 / 7.0);
+    ck_assert(profile_fs_share(10, 0, 4) == 1.0);
+    ck_assert(profile_fs_share(1, 1, 4) == 0.25);
+    ck_assert(profile_fs_share(0, 0, 0) == 0.0);
+    /* sharing patterns: group counts never count */
+    ck_assert_uint_eq(s->patterns[PP_PRIVATE], 1);
+    ck_assert_uint_eq(s->patterns[PP_WRITE_SHARED], 1);
+    ck_assert_uint_eq(s->patterns[PP_READ_ONLY], 1);
+    ck_assert_uint_eq(s->patterns[PP_MIGRATORY], 1);
+    ck_assert_uint_eq(s->patterns[PP_GROUP], 0);
+    ck_assert_int_eq(s->blocks[4].pattern, PP_PRIVATE);
+    ck_assert_int_eq(s->blocks[7].pattern, PP_MIGRATORY);
+    /* one group of 4 blocks: 15 misses saved at 100 ns each */
+    ck_assert_uint_eq(in.ngroups, 1);
+    ck_assert_uint_eq(in.ngroups_total, 1);
+    const profile_group *g = &in.groups[0];
+    ck_assert_int_eq(g->id, 4);
+    ck_assert_uint_eq(g->blocks, 4);
+    ck_assert_uint_eq(g->fetched_together, 15);
+    ck_assert_uint_eq(g->gain, 1500);
+    ck_assert_uint_eq(g->nruns, 1);
+    ck_assert_uint_eq(g->nruns_total, 1);
+    ck_assert_str_eq(in.structures[g->runs[0].structure].name, "s");
+    ck_assert_uint_eq(g->runs[0].offset, 4 * BS);
+    ck_assert_uint_eq(g->runs[0].first_block, 4);
+    ck_assert_uint_eq(g->runs[0].blocks, 4);
+    ck_assert_uint_eq(s->group_blocks, 4);
+    ck_assert_uint_eq(s->ngroup_ids, 1);
+    ck_assert_int_eq(s->group_ids[0], 4);
+    ck_assert(s->blocks[5].in_group && !s->blocks[3].in_group);
+    profile_input_free(&in);
+    for (int n = 0; n < 2; n++) {
+        profile_node_records_free(&r[n]);
+        counters_destroy(cn[n]);
+    }
 }
 END_TEST
 
@@ -600,17 +765,44 @@ START_TEST(corrupt)
     e.node = -1;
     profile_put_epoch(&w, &e);
     expect_refused(&w, 2, "bad profile data");
-    /* more ranges than an epoch holds */
+    /* more runs than arrived */
     put8(&w, 'E');
     put32(&w, 0);
     put32(&w, 0);
     put64(&w, 1);
     put64(&w, 2);
-    put32(&w, PROFILE_MAX_RANGES + 1);
-    for (uint32_t i = 0; i <= PROFILE_MAX_RANGES; i++) {
-        put32(&w, 2 * i);
-        put32(&w, 2 * i + 1);
+    put32(&w, 3);
+    put32(&w, 0);
+    put32(&w, 1);
+    expect_refused(&w, 2, "truncated profile data");
+    /* runs out of order, overlapping, adjacent or empty */
+    static const uint32_t bad_runs[][4] = { { 4, 8, 0, 2 }, { 0, 4, 2, 6 }, { 0, 4, 4, 6 },
+                                            { 0, 4, 6, 6 } };
+    for (size_t k = 0; k < 4; k++) {
+        put8(&w, 'E');
+        put32(&w, 0);
+        put32(&w, 0);
+        put64(&w, 1);
+        put64(&w, 2);
+        put32(&w, 2);
+        for (int q = 0; q < 4; q++)
+            put32(&w, bad_runs[k][q]);
+        expect_refused(&w, 2, "bad profile data");
     }
+    /* an element type of no size, a field past its end */
+    profile_field bf[1] = { { (char *)"x", 12, 8 } };
+    profile_type bt = { (char *)"t", 16, bf, 1 };
+    profile_rec_alloc ta = named(0, BS, 0, "x");
+    ta.type = &bt;
+    profile_put_alloc(&w, &ta);
+    expect_refused(&w, 2, "bad profile data");
+    bt.size = 0;
+    bt.nfields = 0;
+    profile_put_alloc(&w, &ta);
+    expect_refused(&w, 2, "bad profile data");
+    /* a read of no bytes */
+    profile_rec_read rd = { 0, 8, 8, 5 };
+    profile_put_read(&w, &rd);
     expect_refused(&w, 2, "bad profile data");
     /* instructions out of order; a miss of an instruction never named */
     profile_put_ip(&w, 1, &f);
@@ -704,6 +896,26 @@ START_TEST(mutated)
 }
 END_TEST
 
+/* A structure's sharing pattern is the one its misses come from: a grid's
+ * 2 producer-consumer boundary blocks with 400 misses outweigh its 50
+ * read-only blocks read once each; without misses, the most blocks win. */
+START_TEST(structure_pattern_by_misses)
+{
+    profile_structure s;
+    memset(&s, 0, sizeof s);
+    s.patterns[PP_READ_ONLY] = 50;
+    s.pattern_misses[PP_READ_ONLY] = 50;
+    s.patterns[PP_PRODUCER_CONSUMER] = 2;
+    s.pattern_misses[PP_PRODUCER_CONSUMER] = 400;
+    ck_assert_int_eq(profile_structure_dominant(&s), PP_PRODUCER_CONSUMER);
+    memset(s.pattern_misses, 0, sizeof s.pattern_misses);
+    ck_assert_int_eq(profile_structure_dominant(&s), PP_READ_ONLY);
+    memset(s.patterns, 0, sizeof s.patterns);
+    s.patterns[PP_NONE] = 3;
+    ck_assert_int_eq(profile_structure_dominant(&s), PP_NONE);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--seed")) {
@@ -720,7 +932,9 @@ int main(int argc, char **argv)
     tcase_add_test(tc, job_false_sharing);
     tcase_add_test(tc, job_code_and_slices);
     tcase_add_test(tc, fs_ranking);
+    tcase_add_test(tc, exact_sharing_and_groups);
     tcase_add_test(tc, minimal);
+    tcase_add_test(tc, structure_pattern_by_misses);
     suite_add_tcase(s, tc);
     TCase *tr = tcase_create("records");
     tcase_add_test(tr, truncated);

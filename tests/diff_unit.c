@@ -1,7 +1,9 @@
 /* diff_unit.c - the write-epoch diff (dsm/prof/diff.c) against a byte-by-byte
  * reference on random blocks: unchanged, sparse, dense, all-changed, runs
- * across chunk and word boundaries, odd sizes, and more runs than the
- * profile keeps (the reduced ranges must cover every changed byte). */
+ * across chunk and word boundaries, odd sizes, and every other byte changed
+ * (the most runs a block can have): the runs must be the reference's,
+ * exactly, however many there are.  And the exact byte sets (runs.c):
+ * union and overlap never join disjoint runs. */
 #include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
@@ -25,35 +27,18 @@ static size_t ref_runs(const unsigned char *a, const unsigned char *b, size_t n,
     return nr;
 }
 
-static profile_range scratch[4096];
+static profile_range scratch[PROF_DIFF_MAX_RUNS(65536)];
 
 static void check_block(const unsigned char *a, const unsigned char *b, size_t n)
 {
     static profile_range ref[1 << 16];
     size_t nref = ref_runs(a, b, n, ref);
-    profile_ranges out;
-    prof_diff(a, b, n, scratch, sizeof scratch / sizeof scratch[0], &out);
-    ck_assert_uint_le(out.n, PROFILE_MAX_RANGES);
-    if (nref <= PROFILE_MAX_RANGES) {
-        ck_assert_uint_eq(out.n, nref);
-        for (size_t k = 0; k < nref; k++) {
-            ck_assert_uint_eq(out.r[k].lo, ref[k].lo);
-            ck_assert_uint_eq(out.r[k].hi, ref[k].hi);
-        }
-        return;
-    }
-    /* reduced: sorted, disjoint, every changed byte covered, ends exact */
-    ck_assert_uint_eq(out.n, PROFILE_MAX_RANGES);
-    ck_assert_uint_eq(out.r[0].lo, ref[0].lo);
-    ck_assert_uint_eq(out.r[out.n - 1].hi, ref[nref - 1].hi);
-    for (size_t k = 1; k < out.n; k++)
-        ck_assert_uint_lt(out.r[k - 1].hi, out.r[k].lo);
-    size_t k = 0;
-    for (size_t i = 0; i < nref; i++) {
-        while (k < out.n && out.r[k].hi < ref[i].hi)
-            k++;
-        ck_assert_uint_lt(k, out.n);
-        ck_assert_uint_le(out.r[k].lo, ref[i].lo);
+    size_t nout = prof_diff(a, b, n, scratch);
+    ck_assert_uint_le(nout, PROF_DIFF_MAX_RUNS(n));
+    ck_assert_uint_eq(nout, nref);
+    for (size_t k = 0; k < nref; k++) {
+        ck_assert_uint_eq(scratch[k].lo, ref[k].lo);
+        ck_assert_uint_eq(scratch[k].hi, ref[k].hi);
     }
 }
 
@@ -64,7 +49,7 @@ START_TEST(patterns)
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         size_t n = sizes[si];
         unsigned char *a = malloc(n), *b = malloc(n);
-        for (int kind = 0; kind < 7; kind++) {
+        for (int kind = 0; kind < 8; kind++) {
             for (size_t i = 0; i < n; i++)
                 a[i] = (unsigned char)rand();
             memcpy(b, a, n);
@@ -77,7 +62,8 @@ START_TEST(patterns)
                 case 3: change = rand() % 3 == 0; break;             /* dense */
                 case 4: change = 1; break;                           /* all */
                 case 5: change = i % 64 >= 60 || i % 64 < 4; break;  /* runs across chunks */
-                case 6: change = i % 8 == 0; break;                  /* many runs: reduced */
+                case 6: change = i % 8 == 0; break;                  /* many runs */
+                case 7: change = i % 2 == 0; break;                  /* the most runs */
                 }
                 if (change)
                     b[i] = (unsigned char)(a[i] + 1 + rand() % 255);
@@ -90,17 +76,27 @@ START_TEST(patterns)
 }
 END_TEST
 
-START_TEST(reduce_keeps_widest_gaps)
+/* 17 interleaved fields: the union of one node's runs stays 17 runs and
+ * never meets the other node's (the old 16-range summary merged them). */
+START_TEST(runs_stay_exact)
 {
-    profile_range r[5] = { { 0, 1 }, { 3, 4 }, { 20, 21 }, { 22, 23 }, { 40, 41 } };
-    size_t n = 5;
-    prof_runs_reduce(r, &n, 3);
-    ck_assert_uint_eq(n, 3);
-    ck_assert_uint_eq(r[0].lo, 0);
-    ck_assert_uint_eq(r[0].hi, 4);
-    ck_assert_uint_eq(r[1].lo, 20);
-    ck_assert_uint_eq(r[1].hi, 23);
-    ck_assert_uint_eq(r[2].lo, 40);
+    profile_runs a = { 0 }, b = { 0 };
+    for (uint32_t k = 0; k < 17; k++) {
+        ck_assert_int_eq(profile_runs_add(&a, 16 * k, 16 * k + 8), 0);
+        ck_assert_int_eq(profile_runs_add(&b, 16 * k + 8, 16 * k + 16), 0);
+    }
+    ck_assert_uint_eq(a.n, 17);
+    ck_assert_uint_eq(b.n, 17);
+    ck_assert(!profile_runs_overlap(a.r, a.n, b.r, b.n));
+    ck_assert_uint_eq(profile_runs_bytes(a.r, a.n), 17 * 8);
+    /* adjacent and overlapping runs join, in any order */
+    ck_assert_int_eq(profile_runs_add(&a, 8, 16), 0);
+    ck_assert_uint_eq(a.n, 16);
+    ck_assert_uint_eq(a.r[0].lo, 0);
+    ck_assert_uint_eq(a.r[0].hi, 24);
+    ck_assert(profile_runs_overlap(a.r, a.n, b.r, b.n));
+    profile_runs_free(&a);
+    profile_runs_free(&b);
 }
 END_TEST
 
@@ -109,7 +105,7 @@ Suite *unit_suite(void)
     Suite *s = suite_create("prof_diff");
     TCase *tc = tcase_create("diff");
     tcase_add_test(tc, patterns);
-    tcase_add_test(tc, reduce_keeps_widest_gaps);
+    tcase_add_test(tc, runs_stay_exact);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -50,8 +50,8 @@ def save(doc, name):
         json.dump(doc, f)
 p = load("advice_sample.json")
 for s in p["structures"]:
-    if s["false_sharing"]["written"]:
-        s["false_sharing"]["written"][0]["ranges"] = [5]
+    if s["false_sharing"]["top_blocks"]:
+        s["false_sharing"]["top_blocks"][0]["writers"][0]["ranges"] = [5]
         save(p, "range_number.json")
         break
 p = load("advice_sample.json")
@@ -104,7 +104,7 @@ save(c, "evil_control.json")
 EOF
 
 # 1. wrong types: csv and report --structure used to abort in json-c
-expect 2 'range_number.json: structures\[[0-9]*\]\.false_sharing\.written\[0\]\.ranges\[0\]: expected an array' \
+expect 2 'range_number.json: structures\[[0-9]*\]\.false_sharing\.top_blocks\[0\]\.writers\[0\]\.ranges\[0\]: expected an array' \
     "csv, a range that is a number" "$prog" csv "$tmp/range_number.json"
 expect 2 'ranges\[0\]: expected an array' "report --structure, a range that is a number" \
     "$prog" report "$tmp/range_number.json" --structure part

@@ -54,7 +54,7 @@ static char *at(const char *name)
 static json_object *extreme_profile(double wall, double interval)
 {
     json_object *p = json_object_new_object();
-    json_object_object_add(p, "schema", json_object_new_string("dsm-profile/1"));
+    json_object_object_add(p, "schema", json_object_new_string("dsm-profile/2"));
     json_object_object_add(p, "nodes", json_object_new_int(2));
     json_object_object_add(p, "wall_seconds", json_object_new_double(wall));
     json_object *nodes = json_object_new_array();
@@ -276,7 +276,7 @@ static json_object *mutate(json_object *doc, const place *p, int kind)
 
 typedef struct sample {
     const char *file;
-    int sim;           /* dsm-sim/1, else dsm-profile/1 */
+    int sim;           /* dsm-sim/1, else dsm-profile/2 */
     char path[512];
     char name[256];    /* its first structure or bin, for --structure / --bin */
     json_object *doc;
@@ -432,7 +432,7 @@ static void mutate_sample(sample *s)
         try(text, cut, s, what);
         n++;
     }
-    static const char *const roots[] = { "[]", "null", "\"dsm-profile/1\"", "{}", "{\"schema\":null}" };
+    static const char *const roots[] = { "[]", "null", "\"dsm-profile/2\"", "{}", "{\"schema\":null}" };
     for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
         try(roots[i], strlen(roots[i]), s, roots[i]);
         n++;

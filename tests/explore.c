@@ -829,7 +829,7 @@ static int apply(world *w, const trans *t)
             h->dropped = 1;  /* the injected fault: this ack is lost */
             return 0;
         }
-        proto_msg m = { MSG_TYPE(c), s, n, MSG_BLOCK(c) };
+        proto_msg m = { MSG_TYPE(c), s, n, MSG_BLOCK(c), 0 };
         if (proto_msg_has_data(m.type))
             msg_data = MSG_FRESH(c);
         if (cfg_mutant == M_PUTX_NO_DATA && m.type == PM_PUTX)

@@ -31,7 +31,7 @@ if ! "$cc" -std=gnu11 -g -O1 -fsanitize=fuzzer,address -I"$p" -I"$src/protocol" 
 fi
 mkdir "$corpus/seeds"
 cp "$src"/tests/data/*.json "$corpus/seeds/"
-printf '{"schema":"dsm-profile/1","nodes":1,"wall_seconds":1,"structures":[{"name":"part"}]}' \
+printf '{"schema":"dsm-profile/2","nodes":1,"wall_seconds":1,"structures":[{"name":"part"}]}' \
     > "$corpus/seeds/minimal_profile.json"
 printf '{"schema":"dsm-sim/1","totals":{},"by_bin":[{"name":"Y"}],"pairs":[]}' \
     > "$corpus/seeds/minimal_sim.json"

@@ -19,7 +19,7 @@ trap 'rm -rf "$corpus"' EXIT
 # shellcheck disable=SC2086
 if ! "$cc" -std=gnu11 -g -O1 -fsanitize=fuzzer,address -I"$src/protocol" -I"$src/profile" \
         -o "$exe" "$src/tests/fuzz_records.c" "$src/profile/records.c" \
-        "$src/profile/aggregate.c" "$src/profile/profile_write.c" "$src/profile/pfile.c" \
+        "$src/profile/aggregate.c" "$src/profile/runs.c" "$src/profile/profile_write.c" "$src/profile/pfile.c" \
         "$src/profile/ptext.c" "$src"/protocol/engine.c \
         "$src"/protocol/table.c "$src"/protocol/names.c "$src"/protocol/augment.c \
         "$src"/protocol/sharers.c "$src"/protocol/sharers_list.c "$src"/protocol/counters.c \

@@ -45,6 +45,9 @@ int main(int argc, char **argv)
         } else if (!strcmp(mode, "grant-manager")) {
             h.type = RT_LOCK_GRANT;
             h.block = 2; /* even: managed by node 0, not by us */
+        } else if (!strcmp(mode, "flags")) { /* "also reads" is for write requests only */
+            h.type = PM_GETS;
+            h.flags = PROTO_MSG_READS;
         } else if (!strcmp(mode, "grant-unasked")) {
             h.type = RT_LOCK_GRANT;
             h.block = 1; /* odd: we manage it, but node 0's thread never asked */

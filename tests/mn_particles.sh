@@ -140,7 +140,8 @@ def part(p):
     return next(s for s in p["structures"] if s["name"] == "part")
 s2, s3 = part(p2), part(p3)
 f2, f3 = s2["false_sharing"], s3["false_sharing"]
-writers = [w for w in f2.get("written", []) if w.get("ranges")]
+top = f2.get("top_blocks") or [{}]
+writers = [w for w in top[0].get("writers", []) if w.get("ranges")]
 print(f2["count"], len(writers), f3["count"])
 PY
 ) || { echo "FAIL: cannot read the profiles of versions 2 and 3"; fail=1; }

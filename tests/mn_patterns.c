@@ -95,8 +95,10 @@ int main(int argc, char **argv)
     dsm_barrier();
     say("table", "read_only", table, 2);
 
-    /* 4. three blocks always touched in the same order: group (node 1
-     *    writes them in order, node 2 reads them in order, each phase) */
+    /* 4. three blocks always touched in the same order (node 1 writes them
+     *    in order, node 2 reads them in order, each phase): they form a
+     *    group, and their sharing pattern is producer-consumer (the group is
+     *    a co-access pattern, reported beside it: doc/patterns.md) */
     char *trio = blocks_at_node0(3, "trio");
     for (int r = 0; r < rounds; r++) {
         if (me == 1)
@@ -108,7 +110,7 @@ int main(int argc, char **argv)
                 sum += trio[(size_t)b * bs];
         dsm_barrier();
     }
-    say("trio", "group", trio, 3);
+    say("trio", "producer_consumer", trio, 3);
 
     /* 5. per-node slots packed into one block (false sharing), each node
      *    updating its own slot in turn: migratory */

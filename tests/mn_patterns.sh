@@ -1,7 +1,7 @@
 #!/bin/sh
-# mn_patterns.sh - the dominant pattern the augmented protocol reports for
+# mn_patterns.sh - the sharing pattern the augmented protocol reports for
 # data structures whose sharing is known (tests/mn_patterns.c), on 3, 4 and
-# 8 nodes, read from the DSM_STATS file ("pattern BLOCK DOMINANT ..." lines).
+# 8 nodes, read from the DSM_STATS file ("pattern BLOCK SHARING ..." lines).
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
 tmp=$(mktemp -d)

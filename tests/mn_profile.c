@@ -1,10 +1,12 @@
 /* mn_profile.c - sharing whose profile is known, for tests/mn_profile.sh to
- * check the dsm-profile/1 file (doc/profile-format.md).  Run on 2 nodes with
+ * check the dsm-profile/2 file (doc/profile-format.md).  Run on 2 nodes with
  * DSM_HOMES=blocked.
  *
  *   "pair"   one block, a struct whose field `a` (offset 0) only node 0
  *            writes and field `b` (offset 2048) only node 1 writes, ROUNDS
- *            rounds each: false sharing, written ranges [0,8) and [2048,2056)
+ *            rounds each: false sharing, written ranges [0,8) and [2048,2056);
+ *            its element type (struct pair_fields) found from DWARF, so the
+ *            advice names the fields
  *   "counter" one long incremented by both nodes under a lock: true sharing
  *   "table"  8 blocks: node 0 writes all (8 cold misses), node 1 reads all
  *            (8 cold), node 0 reads all again (8 invalidation misses), node 1
@@ -21,6 +23,12 @@
 #define TABLE_BLOCKS 8
 
 static size_t bs;
+
+struct pair_fields {
+    long a;
+    char gap[2040];
+    long b;
+};
 
 __attribute__((noinline)) static char *make_unnamed(void)
 {
@@ -53,7 +61,7 @@ int main(int argc, char **argv)
         return 1;
     }
     bs = dsm_block_size();
-    volatile long *pair = dsm_alloc(bs, "pair");
+    volatile struct pair_fields *pair = dsm_alloc(bs, "pair");
     volatile long *counter = dsm_alloc(sizeof(long), "counter");
     volatile char *table = dsm_alloc(TABLE_BLOCKS * bs, "table");
     volatile char *un = make_unnamed();
@@ -65,10 +73,10 @@ int main(int argc, char **argv)
     /* false sharing: every byte of the field changes each round */
     for (int r = 1; r <= ROUNDS; r++) {
         if (me == 0)
-            pair[0] = 0x0101010101010101L * r;
+            pair->a = 0x0101010101010101L * r;
         dsm_barrier();
         if (me == 1)
-            pair[2048 / sizeof(long)] = 0x0101010101010101L * r;
+            pair->b = 0x0101010101010101L * r;
         dsm_barrier();
     }
     /* true sharing: a barrier per round, so both nodes write the counter
@@ -99,7 +107,7 @@ int main(int argc, char **argv)
     /* unnamed: read by both */
     s += un[0] + un[bs] + un[2 * bs] + un[3 * bs];
     dsm_barrier();
-    int ok = *counter == 2 * ROUNDS && pair[0] == 0x0101010101010101L * ROUNDS;
+    int ok = *counter == 2 * ROUNDS && pair->a == 0x0101010101010101L * ROUNDS;
     if (me == 0)
         printf("mn_profile: %s (%ld)\n", ok ? "OK" : "WRONG", s);
     dsm_finalize();

@@ -1,11 +1,13 @@
 #!/bin/sh
-# mn_profile.sh - the dsm-profile/1 file (doc/profile-format.md) of a 2-node
+# mn_profile.sh - the dsm-profile/2 file (doc/profile-format.md) of a 2-node
 # program whose sharing is known (tests/mn_profile.c), and dsmprof on it:
 #   pair     false sharing: transfers counted, share of coherence misses, the
-#            written byte ranges [0,8) at node 0 and [2048,2056) at node 1
-#   counter  true sharing only (no false-sharing transfer)
-#   table    exact miss kinds and causes: 16 cold (8 first touches), 8
-#            invalidation (node 0), 8 upgrade (node 1); read_table and
+#            written byte ranges [0,8) at node 0 and [2048,2056) at node 1;
+#            overwritten in turn, never read: write_shared, not migratory
+#   counter  true sharing only (no false-sharing transfer); migratory
+#   table    exact miss kinds and causes: 24 cold (8 first touches, and node
+#            1's 8 upgrades of the copies its own cold reads brought: first
+#            writes, not coherence), 8 invalidation (node 0); read_table and
 #            write_table attributed 16 misses each, as pairs with "table"
 #   unnamed  binned by its allocation site: make_unnamed (mn_profile.c:LINE)
 #   every structure: causes add up to its misses; schema, nodes, block size
@@ -63,7 +65,7 @@ bad = []
 def check(what, got, want):
     if got != want:
         bad.append("%s is %r, expected %r" % (what, got, want))
-check("schema", p["schema"], "dsm-profile/1")
+check("schema", p["schema"], "dsm-profile/2")
 check("nodes", p["nodes"], 2)
 bs = p["block_size"]
 check("wall_seconds > 0", p["wall_seconds"] > 0, True)
@@ -90,8 +92,17 @@ if not bad:
     check("pair: false-sharing transfers", fs["count"], 2 * rounds - 2)
     check("pair: true-sharing transfers", fs["true_sharing_transfers"], 0)
     check("pair: share", round(fs["share"], 3), round(fs["count"] / fs["coherence_misses"], 3))
-    check("pair: written ranges", sorted((w["node"], w["ranges"]) for w in fs["written"]),
-          [(0, [[0, 8]]), (1, [[2048, 2056]])])
+    check("pair: share at most 1", fs["share"] <= 1, True)
+    check("pair: written ranges", sorted((w["node"], w["ranges"], w["ranges_total"])
+                                         for w in fs["top_blocks"][0]["writers"]),
+          [(0, [[0, 8]], 1), (1, [[2048, 2056]], 1)])
+    check("pair: sharing pattern", pair["sharing_pattern"], "write_shared")
+    et = pair.get("element_type", {})
+    check("pair: element type", (et.get("name"), et.get("size"),
+                                 [(f["name"], f["offset"], f["size"]) for f in et.get("fields", [])]),
+          ("pair_fields", 2056, [("a", 0, 8), ("gap", 8, 2040), ("b", 2048, 8)]))
+    check("counter: no element type (a long)", "element_type" in counter, False)
+    check("counter: sharing pattern", counter["sharing_pattern"], "migratory")
     check("pair: top block transfers", fs["top_blocks"][0]["transfers"], 2 * rounds - 2)
     check("pair: blocks listed", len(pair["block_list"]), 1)
     check("counter: false sharing", counter["false_sharing"]["count"], 0)
@@ -99,12 +110,12 @@ if not bad:
     c = table["causes"]
     check("table: blocks", table["blocks"], 8)
     check("table: bytes", table["bytes"], 8 * bs)
-    check("table: cold", c["cold"], 16)
+    check("table: cold", c["cold"], 24)
     check("table: cold_first_touch", c["cold_first_touch"], 8)
     check("table: invalidation", c["invalidation"], 8)
-    check("table: upgrade", c["upgrade"], 8)
+    check("table: upgrade", c["upgrade"], 0)
     check("table: node 0 causes", [c["per_node"][0][k] for k in ("cold", "invalidation", "upgrade")], [8, 8, 0])
-    check("table: node 1 causes", [c["per_node"][1][k] for k in ("cold", "invalidation", "upgrade")], [8, 0, 8])
+    check("table: node 1 causes", [c["per_node"][1][k] for k in ("cold", "invalidation", "upgrade")], [16, 0, 0])
     m = table["metrics"]
     check("table: read misses at node 1",
           m["per_node"][1]["stacheReadMisses"] + m["per_node"][1]["homeReadMisses"], 8)
@@ -140,7 +151,7 @@ EOF
 # 2. the exit summary
 n=$(grep -c '^dsm profile:' "$dir/out")
 [ "$n" -ge 2 ] && [ "$n" -le 15 ] || say "exit summary has $n lines (want 2..15): $(cat "$dir/out")"
-grep -q '^dsm profile:   pair .*migratory  false sharing$' "$dir/out" || say "exit summary does not show pair with false sharing: $(cat "$dir/out")"
+grep -q '^dsm profile:   pair .*write_shared  false sharing$' "$dir/out" || say "exit summary does not show pair with false sharing: $(cat "$dir/out")"
 
 # 3. DSM_PROFILE=off: no file, no summary; unset: dsm-profile.json
 run DSM_PROFILE=off
@@ -168,12 +179,16 @@ done
 grep -q 'node 0 wrote bytes \[0,8)' "$dir/rep" && grep -q 'node 1 wrote bytes \[2048,2056)' "$dir/rep" ||
     say "dsmprof report --structure pair: offsets missing: $(cat "$dir/rep")"
 grep -q 'misses by cause: cold' "$dir/rep" || say "dsmprof report --structure pair: no causes"
+"$dsmprof" advice "$dir/p.json" --threshold-structure-min=0 > "$dir/adv" 2>&1 || say "dsmprof advice failed"
+grep -q 'fields of struct pair_fields (2056 bytes) written: node 0: a; node 1: b' "$dir/adv" &&
+    grep -q 'the colliding fields of struct pair_fields: a (node 0), b (node 1)' "$dir/adv" ||
+    say "dsmprof advice does not name pair's colliding fields: $(cat "$dir/adv")"
 "$dsmprof" csv "$dir/p.json" > "$dir/csv" 2>&1 || say "dsmprof csv failed"
-for v in structures procedures pairs nodes blocks false_sharing; do
+for v in structures procedures pairs nodes blocks false_sharing groups; do
     grep -q "^# $v\$" "$dir/csv" || say "dsmprof csv: no table $v"
 done
 got=$("$dsmprof" csv "$dir/p.json" --view structures | awk -F, '$1 == "\"table\"" { print $16 "/" $18 "/" $19 }')
-[ "$got" = "16/8/8" ] || say "dsmprof csv structures: table cold/invalidation/upgrade is $got, expected 16/8/8"
+[ "$got" = "24/8/0" ] || say "dsmprof csv structures: table cold/invalidation/upgrade is $got, expected 24/8/0"
 got=$("$dsmprof" csv "$dir/p.json" --view false_sharing | grep -c '^"pair",')
 [ "$got" = 2 ] || say "dsmprof csv false_sharing: $got rows for pair, expected 2"
 if [ -s "$dir/q.json" ]; then
@@ -224,8 +239,15 @@ if trio and not bad:
     gs = [blocks.get(k, {}).get("group_id") for k in trio]
     if len(set(gs)) != 1 or gs[0] not in trio:
         bad.append("trio blocks %r have group ids %r, expected one id among them" % (trio, gs))
-    if [blocks.get(k, {}).get("pattern") for k in trio] != ["group"] * 3:
-        bad.append("trio blocks are not all dominantly group")
+    # a group, and apart from it their sharing pattern: node 1 writes, node 2 reads
+    if [blocks.get(k, {}).get("pattern") for k in trio] != ["producer_consumer"] * 3:
+        bad.append("trio blocks are not all producer_consumer: %r"
+                   % [blocks.get(k, {}).get("pattern") for k in trio])
+    if [blocks.get(k, {}).get("in_group") for k in trio] != [True] * 3:
+        bad.append("trio blocks are not all in a group")
+    ids = [g["id"] for g in p["groups"]]
+    if gs[0] not in ids:
+        bad.append("the trio's group %r is not among the profile's groups %r" % (gs[0], ids))
 for b in bad:
     print("FAIL: group ids: " + b)
 sys.exit(1 if bad else 0)

@@ -155,7 +155,7 @@ copy_sources() {
     mkdir -p "$1/protocol" "$1/tests" || return 1
     cp "$srcdir"/protocol/*.c "$srcdir"/protocol/*.h "$1/protocol/" &&
     cp "$srcdir/tests/explore.c" "$srcdir/tests/proto_unit.c" "$srcdir/tests/pattern_unit.c" \
-        "$srcdir/tests/check_main.c" "$srcdir/tests/check_main.h" "$1/tests/"
+        "$srcdir/tests/check_main.c" "$srcdir/tests/check_main.h" "$srcdir/tests/engine_sys.h" "$1/tests/"
 }
 
 # Every mutation must still apply, also those this run does not build.

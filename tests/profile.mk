@@ -1,6 +1,6 @@
 # tests/profile.mk - the data-centric profile (doc/profile-format.md).
 #   mn_profile.sh  a 2-node program with known sharing (tests/mn_profile.c):
-#                  checks the dsm-profile/1 file (false sharing with its byte
+#                  checks the dsm-profile/2 file (false sharing with its byte
 #                  offsets, miss causes, an unnamed allocation binned by its
 #                  site, procedures), the exit summary, DSM_PROFILE=off and
 #                  the default path, and dsmprof report/csv/diff with its
@@ -20,10 +20,10 @@ tests_mn_timeslices_LDADD = libdsm.la
 TESTS += tests/mn_timeslices.sh
 EXTRA_DIST += tests/mn_timeslices.sh
 #   diff_unit      the write-epoch diff (dsm/prof/diff.c) against a byte-by-byte
-#                  reference on random blocks, including reduced ranges
+#                  reference on random blocks, exactly; exact byte sets (runs.c)
 if HAVE_CHECK
 check_PROGRAMS += tests/diff_unit
-tests_diff_unit_SOURCES = tests/diff_unit.c dsm/prof/diff.c
+tests_diff_unit_SOURCES = tests/diff_unit.c dsm/prof/diff.c profile/runs.c
 tests_diff_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_diff_unit_LDADD = $(CHECK_MAIN)
 UNIT_TESTS += tests/diff_unit

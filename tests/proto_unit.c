@@ -47,7 +47,7 @@ static proto_engine *mk_home(int self, int nnodes, uint32_t nblocks, int home)
 
 static proto_msg msg(int type, int src, int dst, uint32_t block)
 {
-    proto_msg m = { (uint8_t)type, src, dst, block };
+    proto_msg m = { (uint8_t)type, src, dst, block, 0 };
     return m;
 }
 

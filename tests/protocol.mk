@@ -58,7 +58,7 @@ UNIT_TESTS += tests/proto_unit
 # pattern_unit: the augmented protocol's detection rules, one test per
 # regular expression of section 3.1 and per clearing case
 check_PROGRAMS += tests/pattern_unit
-tests_pattern_unit_SOURCES = tests/pattern_unit.c
+tests_pattern_unit_SOURCES = tests/pattern_unit.c tests/engine_sys.h
 tests_pattern_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_pattern_unit_LDADD = libdsmproto.la $(CHECK_MAIN)
 UNIT_TESTS += tests/pattern_unit
@@ -70,4 +70,13 @@ tests_growable_unit_SOURCES = tests/growable_unit.c
 tests_growable_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_growable_unit_LDADD = $(CHECK_MAIN)
 UNIT_TESTS += tests/growable_unit
+
+# sharing_unit: the sharing pattern of a block (migratory needs the new
+# owner's read, read-only after an initialisation by read-modify-write,
+# private, write-shared; group counts never outvote a sharing pattern)
+check_PROGRAMS += tests/sharing_unit
+tests_sharing_unit_SOURCES = tests/sharing_unit.c tests/engine_sys.h
+tests_sharing_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_sharing_unit_LDADD = libdsmproto.la $(CHECK_MAIN)
+UNIT_TESTS += tests/sharing_unit
 endif

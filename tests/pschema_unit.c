@@ -90,7 +90,7 @@ static char *get_file(const char *path, size_t *len)
 static void selfcheck(void)
 {
     char err[512];
-    CHECK(pschema_selfcheck(&pschema_profile, err, sizeof err) == 0, "dsm-profile/1 schema well formed %s",
+    CHECK(pschema_selfcheck(&pschema_profile, err, sizeof err) == 0, "dsm-profile/2 schema well formed %s",
           err);
     CHECK(pschema_selfcheck(&pschema_sim, err, sizeof err) == 0, "dsm-sim/1 schema well formed %s", err);
     /* and the check itself catches an undeclared parent */
@@ -123,7 +123,7 @@ static void samples(void)
     }
 }
 
-#define PROFILE_HEAD "{\"schema\":\"dsm-profile/1\",\"nodes\":2,\"wall_seconds\":1.5,"
+#define PROFILE_HEAD "{\"schema\":\"dsm-profile/2\",\"nodes\":2,\"wall_seconds\":1.5,"
 
 /* parse text as schema s: expect success (want NULL) or an error containing want */
 static void parse(const char *what, const char *text, const pschema *s, const pschema_need *need,
@@ -145,7 +145,7 @@ static void parsing(void)
     const pschema *P = &pschema_profile, *S = &pschema_sim;
     parse("empty", "", P, NULL, "empty");
     parse("blank", "  \n ", P, NULL, "empty");
-    parse("truncated", "{\"schema\": \"dsm-profile/1\", ", P, NULL, "truncated JSON");
+    parse("truncated", "{\"schema\": \"dsm-profile/2\", ", P, NULL, "truncated JSON");
     parse("an array", "[1, 2]", P, NULL, "not a JSON object");
     parse("null", "null", P, NULL, "not a JSON object");
     parse("a number", "5", P, NULL, "not a JSON object");
@@ -154,24 +154,24 @@ static void parsing(void)
     parse("no schema", "{\"nodes\": 1}", P, NULL, "no \"schema\" member");
     parse("schema not a string", "{\"schema\": 5}", P, NULL, "\"schema\" is not a string");
     parse("other schema, escaped", "{\"schema\": \"x\\u001b[2J\"}", P, NULL,
-          "schema is \"x\\x1b[2J\", expected \"dsm-profile/1\"");
+          "schema is \"x\\x1b[2J\", expected \"dsm-profile/2\"");
     parse("minimal profile", PROFILE_HEAD "\"structures\":[]}", P, NULL, NULL);
-    parse("nodes missing", "{\"schema\":\"dsm-profile/1\",\"wall_seconds\":1,\"structures\":[]}", P,
+    parse("nodes missing", "{\"schema\":\"dsm-profile/2\",\"wall_seconds\":1,\"structures\":[]}", P,
           NULL, "nodes: missing");
-    parse("nodes 0", "{\"schema\":\"dsm-profile/1\",\"nodes\":0,\"wall_seconds\":1,\"structures\":[]}",
+    parse("nodes 0", "{\"schema\":\"dsm-profile/2\",\"nodes\":0,\"wall_seconds\":1,\"structures\":[]}",
           P, NULL, "nodes: 0 is out of range [1, 65536]");
-    parse("nodes 2.5", "{\"schema\":\"dsm-profile/1\",\"nodes\":2.5,\"wall_seconds\":1,\"structures\":[]}",
+    parse("nodes 2.5", "{\"schema\":\"dsm-profile/2\",\"nodes\":2.5,\"wall_seconds\":1,\"structures\":[]}",
           P, NULL, "nodes: expected an integer, got the number 2.5");
-    parse("wall NaN", "{\"schema\":\"dsm-profile/1\",\"nodes\":1,\"wall_seconds\":NaN,\"structures\":[]}",
+    parse("wall NaN", "{\"schema\":\"dsm-profile/2\",\"nodes\":1,\"wall_seconds\":NaN,\"structures\":[]}",
           P, NULL, "wall_seconds: NaN is not a finite number");
-    parse("wall 1e400", "{\"schema\":\"dsm-profile/1\",\"nodes\":1,\"wall_seconds\":1e400,\"structures\":[]}",
+    parse("wall 1e400", "{\"schema\":\"dsm-profile/2\",\"nodes\":1,\"wall_seconds\":1e400,\"structures\":[]}",
           P, NULL, "wall_seconds: 1e400 is not a finite number");
     parse("wall near DBL_MAX",
-          "{\"schema\":\"dsm-profile/1\",\"nodes\":1,\"wall_seconds\":1.7e308,\"structures\":[]}", P,
+          "{\"schema\":\"dsm-profile/2\",\"nodes\":1,\"wall_seconds\":1.7e308,\"structures\":[]}", P,
           NULL, "wall_seconds: 1.7e308 is out of range");
-    parse("wall negative", "{\"schema\":\"dsm-profile/1\",\"nodes\":1,\"wall_seconds\":-1,\"structures\":[]}",
+    parse("wall negative", "{\"schema\":\"dsm-profile/2\",\"nodes\":1,\"wall_seconds\":-1,\"structures\":[]}",
           P, NULL, "wall_seconds: -1 is out of range");
-    parse("structures missing", "{\"schema\":\"dsm-profile/1\",\"nodes\":1,\"wall_seconds\":1}", P, NULL,
+    parse("structures missing", "{\"schema\":\"dsm-profile/2\",\"nodes\":1,\"wall_seconds\":1}", P, NULL,
           "structures: missing");
     parse("structure name missing", PROFILE_HEAD "\"structures\":[{\"name\":\"a\"},{}]}", P, NULL,
           "structures[1].name: missing");
@@ -196,9 +196,18 @@ static void parsing(void)
           PROFILE_HEAD "\"structures\":[{\"name\":\"a\",\"false_sharing\":{\"share\":1.5}}]}", P, NULL,
           "structures[0].false_sharing.share: 1.5 is out of range [0, 1]");
     parse("range of 3 numbers",
-          PROFILE_HEAD "\"structures\":[{\"name\":\"a\",\"false_sharing\":{\"written\":[{\"node\":0,"
-                       "\"ranges\":[[0,8],[1,2,3]]}]}}]}",
-          P, NULL, "structures[0].false_sharing.written[0].ranges[1]: 3 elements, expected 2 to 2");
+          PROFILE_HEAD "\"structures\":[{\"name\":\"a\",\"false_sharing\":{\"top_blocks\":[{"
+                       "\"writers\":[{\"node\":0,\"ranges\":[[0,8],[1,2,3]]}]}]}}]}",
+          P, NULL,
+          "structures[0].false_sharing.top_blocks[0].writers[0].ranges[1]: 3 elements, expected 2 to 2");
+    parse("the older version",
+          "{\"schema\":\"dsm-profile/1\",\"nodes\":1,\"wall_seconds\":1,\"structures\":[]}", P, NULL,
+          "schema is \"dsm-profile/1\", expected \"dsm-profile/2\": a DSM profile of another version, "
+          "which this dsmprof does not read (run the program again with this libdsm to write one it "
+          "reads)");
+    parse("a group's id out of range",
+          PROFILE_HEAD "\"structures\":[],\"groups\":[{\"id\":-2}]}", P, NULL,
+          "groups[0].id: -2 is out of range [-1, 4294967295]");
     parse("range not an array",
           PROFILE_HEAD "\"structures\":[{\"name\":\"a\",\"false_sharing\":{\"top_blocks\":[{\"writers\":"
                        "[{\"ranges\":[5]}]}]}}]}",
@@ -384,8 +393,6 @@ static int write_profile(const char *path, const char *name, char *err, size_t e
     uint64_t per_node[CM_NBLOCK_METRICS] = { 0 };
     profile_causes cpn[1];
     memset(cpn, 0, sizeof cpn);
-    profile_ranges written[1];
-    memset(written, 0, sizeof written);
     char *path_frames[1] = { (char *)name };
     profile_structure st;
     memset(&st, 0, sizeof st);
@@ -397,7 +404,6 @@ static int write_profile(const char *path, const char *name, char *err, size_t e
     st.npath = 1;
     st.per_node = per_node;
     st.causes_per_node = cpn;
-    st.fs_written = written;
     in.structures = &st;
     in.nstructures = 1;
     profile_procedure pr;

@@ -34,6 +34,7 @@ run_all() {
     check "$1" "$2" len 'dsm: node 0: transport: malformed message from node 1: INV carries 16 bytes, expected 0'
     check "$1" "$2" type 'dsm: node 0: transport: malformed message from node 1: unknown message type 200'
     check "$1" "$2" hw 'dsm: node 0: transport: malformed message from node 1: PUTX is a simulated-machine message'
+    check "$1" "$2" flags 'dsm: node 0: transport: malformed message from node 1: type 1 with unknown flags 0x1'
     check "$1" "$2" grant-manager 'dsm: node 0: transport: malformed message from node 1: grant of lock 2 by node 1, which does not manage it \(node 0 does\)'
     check "$1" "$2" grant-unasked 'dsm: node 0: transport: grant of lock 1 from node 1 to thread slot 0, which did not ask for it'
 }

@@ -6,52 +6,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Close the smallest gaps between the sorted, disjoint runs r[0..*n) until
- * at most `keep` remain (closing a gap widens a range: it can only create
- * overlaps, so false sharing is never claimed where there was none).  One
- * pass to find the keep-1 widest gaps, one to merge: profile_ranges_add per
- * run, which sorts and merges on every call, made diffs of blocks with many
- * changed runs (a row of doubles) the profiler's hottest code. */
-void prof_runs_reduce(profile_range *r, size_t *n, size_t keep)
-{
-    if (*n <= keep)
-        return;
-    if (keep > PROFILE_MAX_RANGES)
-        keep = PROFILE_MAX_RANGES;
-    if (keep <= 1) {
-        r[0].hi = r[*n - 1].hi;
-        *n = 1;
-        return;
-    }
-    uint32_t top[PROFILE_MAX_RANGES] = { 0 }; /* the widest gaps, widest first */
-    size_t nt = 0, want = keep - 1;
-    for (size_t k = 1; k < *n; k++) {
-        uint32_t g = r[k].lo - r[k - 1].hi;
-        if (nt == want && g <= top[nt - 1])
-            continue;
-        size_t j = nt < want ? nt++ : nt - 1;
-        while (j > 0 && top[j - 1] < g) {
-            top[j] = top[j - 1];
-            j--;
-        }
-        top[j] = g;
-    }
-    uint32_t thr = top[want - 1];
-    size_t ties = want; /* gaps equal to thr kept: the earliest ones */
-    for (size_t j = 0; j < want; j++)
-        if (top[j] > thr)
-            ties--;
-    size_t m = 0;
-    for (size_t k = 1; k < *n; k++) {
-        uint32_t g = r[k].lo - r[m].hi;
-        if (g > thr || (g == thr && ties && ties--))
-            r[++m] = r[k];
-        else
-            r[m].hi = r[k].hi;
-    }
-    *n = m + 1;
-}
-
 /* The first offset >= i, in steps of 64 bytes, whose 64-byte chunk differs
  * between a and b, or the last chunk boundary before n.  Vector XOR/OR (SSE2,
  * the x86-64 baseline): an unchanged 4 KiB block is compared in ~60 ns. */
@@ -78,20 +32,16 @@ static inline int word_has_zero_byte(uint64_t d)
     return ((d - 0x0101010101010101ULL) & ~d & 0x8080808080808080ULL) != 0;
 }
 
-/* Byte ranges where cur differs from twin, into out (at most
- * PROFILE_MAX_RANGES: the smallest gaps closed).  Unchanged 64-byte chunks
- * are skipped whole, words that are all equal or all different are taken
- * whole: this diff runs once per write epoch, and comparing a word at a time
- * was most of the profile's cost per miss. */
-void prof_diff(const unsigned char *twin, const unsigned char *cur, size_t n, profile_range *r,
-               size_t rcap, profile_ranges *out)
+/* Byte ranges where cur differs from twin, into r (exact).  Unchanged
+ * 64-byte chunks are skipped whole, words that are all equal or all
+ * different are taken whole: this diff runs once per write epoch, and
+ * comparing a word at a time was most of the profile's cost per miss. */
+size_t prof_diff(const unsigned char *twin, const unsigned char *cur, size_t n, profile_range *r)
 {
     size_t nr = 0, run = SIZE_MAX; /* start of the open run, or SIZE_MAX */
 #define CLOSE_RUN(at)                                                   \
     do {                                                                \
         if (run != SIZE_MAX) {                                          \
-            if (nr == rcap)                                         \
-                prof_runs_reduce(r, &nr, PROFILE_MAX_RANGES);                \
             r[nr++] = (profile_range){ (uint32_t)run, (uint32_t)(at) }; \
             run = SIZE_MAX;                                             \
         }                                                               \
@@ -137,8 +87,6 @@ void prof_diff(const unsigned char *twin, const unsigned char *cur, size_t n, pr
     }
     CLOSE_RUN(n);
 #undef CLOSE_RUN
-    prof_runs_reduce(r, &nr, PROFILE_MAX_RANGES);
-    memcpy(out->r, r, nr * sizeof *r);
-    out->n = (uint32_t)nr;
+    return nr;
 }
 

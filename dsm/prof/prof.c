@@ -27,6 +27,7 @@
 #include "node.h"
 
 __thread uintptr_t dsm_prof_fault_ip;
+__thread dsm_prof_access dsm_prof_fault_access;
 
 int dsm_prof_init(dsm_rt *rt)
 {
@@ -39,9 +40,10 @@ int dsm_prof_init(dsm_rt *rt)
     p->recording = 1;
     p->home_diff = !(rt->tp && (rt->tp->ops->caps & DSM_TP_DATA_PLACED_BY_RDMA));
     p->bs = rt->region.block_size;
+    p->runs = malloc(PROF_DIFF_MAX_RUNS(p->bs) * sizeof *p->runs);
     p->nchunks = (rt->region.nblocks + PB_CHUNK - 1) / PB_CHUNK;
     p->chunk = calloc(p->nchunks, sizeof *p->chunk);
-    if (!p->path || !p->chunk)
+    if (!p->path || !p->chunk || !p->runs)
         goto oom;
     pthread_mutex_init(&p->reg_lock, NULL);
     p->ts_iv = (uint64_t)rt->cfg.timeslice_ms * 1000000u;
@@ -76,12 +78,11 @@ void dsm_prof_alloc(dsm_rt *rt, size_t off, size_t len, const char *name, int co
     a.off = off;
     a.len = len;
     a.collective = collective;
-    if (name) {
+    if (name)
         a.name = strdup(name);
-    } else {
-        /* raw addresses only: symbolized at finalize, off the hot path */
-        a.nframes = backtrace(a.frames, MAX_FRAMES);
-    }
+    /* raw addresses only: symbolized at finalize, off the hot path (a named
+     * allocation's call site still tells its element type: elemtype.c) */
+    a.nframes = backtrace(a.frames, MAX_FRAMES);
     pthread_mutex_lock(&p->reg_lock);
     if (p->nallocs == p->capallocs && GROWABLE_RESERVE(p->allocs, p->capallocs, p->nallocs + 1))
         dsm_fatal(collective ? "dsm_alloc" : "dsm_malloc", "out of memory in the profile");
@@ -127,6 +128,29 @@ static ip_ent *ip_get(dsm_prof *p, uintptr_t ip, uint32_t block)
     return e;
 }
 
+/* The bytes of block the missing access read (dsm_prof_fault_access),
+ * when it read: the evidence that what arrived was used (true sharing). */
+void dsm_prof_read(dsm_rt *rt, uint32_t block)
+{
+    dsm_prof *p = rt->prof;
+    if (!p->recording)
+        return;
+    const dsm_prof_access *a = &dsm_prof_fault_access;
+    if (!a->reads || !a->len)
+        return;
+    uintptr_t lo = (uintptr_t)rt->region.app + ((uintptr_t)block << rt->region.block_shift);
+    uintptr_t hi = lo + p->bs, alo = a->addr, ahi = a->addr + a->len;
+    if (ahi <= lo || alo >= hi)
+        return; /* the access's bytes are in another block of a wide access */
+    if (p->nrd == p->caprd &&
+        (p->nrd >= READS_MAX || GROWABLE_RESERVE(p->rd, p->caprd, p->nrd + 1))) {
+        p->reads_dropped++;
+        return;
+    }
+    p->rd[p->nrd++] = (profile_rec_read){ block, (uint32_t)((alo > lo ? alo : lo) - lo),
+                                          (uint32_t)((ahi < hi ? ahi : hi) - lo), dsm_ticks() };
+}
+
 void dsm_prof_miss(dsm_rt *rt, uint32_t block, int kind, uint64_t wall)
 {
     dsm_prof *p = rt->prof;
@@ -137,7 +161,13 @@ void dsm_prof_miss(dsm_rt *rt, uint32_t block, int kind, uint64_t wall)
         return;
     int upgrade = kind == CM_STACHE_WRITE_RO || kind == CM_HOME_WRITE_RO;
     int write = kind == CM_STACHE_WRITE_INV || kind == CM_HOME_WRITE_INV;
-    if (upgrade) {
+    if (upgrade && !b->lost) {
+        /* the first write of the copy this node's cold miss brought, no
+         * other node having taken one away since: part of the first touch
+         * (a private block's read then write), not coherence */
+        b->cold++;
+        b->cold_wall += wall;
+    } else if (upgrade) {
         b->upgrade++;
         b->upgrade_wall += wall;
     } else if (b->had) {
@@ -151,6 +181,7 @@ void dsm_prof_miss(dsm_rt *rt, uint32_t block, int kind, uint64_t wall)
         b->first_tick = dsm_ticks() - wall;
     }
     b->had = 1;
+    dsm_prof_read(rt, block);
     ip_ent *e = ip_get(p, dsm_prof_fault_ip, block);
     if (e) {
         if (upgrade)
@@ -237,9 +268,15 @@ void dsm_prof_barrier(dsm_rt *rt, uint64_t t0, uint64_t t1)
     pthread_mutex_unlock(&rt->eng_lock);
 }
 
-/* Room for one more write epoch in the log, or NULL (full: counted). */
-static prof_epoch *epoch_slot(dsm_prof *p)
+/* Room for one more write epoch of nr runs in the log, its runs copied
+ * from p->runs into the pool; or NULL (full: counted). */
+static prof_epoch *epoch_slot(dsm_prof *p, size_t nr)
 {
+    if (p->npool + nr > RUN_POOL_MAX ||
+        (p->npool + nr > p->cappool && GROWABLE_RESERVE(p->pool, p->cappool, p->npool + nr))) {
+        p->ep_dropped++;
+        return NULL;
+    }
     /* capacities are powers of two: the log stops at EPOCH_MAX exactly */
     if (p->nep == p->capep && p->nep < EPOCH_MAX)
         (void)GROWABLE_RESERVE(p->ep, p->capep, p->nep + 1);
@@ -249,6 +286,11 @@ static prof_epoch *epoch_slot(dsm_prof *p)
     }
     prof_epoch *e = &p->ep[p->nep++];
     memset(e, 0, sizeof *e);
+    e->first = p->npool;
+    e->n = (uint32_t)nr;
+    if (nr)
+        memcpy(p->pool + p->npool, p->runs, nr * sizeof *p->runs);
+    p->npool += nr;
     return e;
 }
 
@@ -257,13 +299,13 @@ void prof_end_epoch(dsm_rt *rt, uint32_t block, pblk *b)
     dsm_prof *p = rt->prof;
     const unsigned char *cur =
         (const unsigned char *)rt->region.proto + ((size_t)block << rt->region.block_shift);
-    prof_epoch *e = epoch_slot(p);
+    size_t nr = prof_diff(b->twin, cur, p->bs, p->runs);
+    prof_epoch *e = epoch_slot(p, nr);
     if (e) {
         e->block = block;
         e->node = rt->self;
         e->t0 = b->twin_t0;
         e->t1 = b->pending ? b->t1 : dsm_ticks();
-        prof_diff(b->twin, cur, p->bs, p->runs, RUNS_MAX, &e->w);
     }
     if (p->ntwin_free < (int)(sizeof p->twin_free / sizeof p->twin_free[0]))
         p->twin_free[p->ntwin_free++] = b->twin;
@@ -295,15 +337,15 @@ void dsm_prof_writeback(dsm_rt *rt, uint32_t block, int from, const void *data)
     if (!b || b->rt0 == 0 || b->rowner != from)
         return; /* granted while recording was off */
     b->remote_writer = 1;
-    prof_epoch *e = epoch_slot(p);
+    const unsigned char *mem =
+        (const unsigned char *)rt->region.proto + ((size_t)block << rt->region.block_shift);
+    size_t nr = prof_diff(mem, data, p->bs, p->runs);
+    prof_epoch *e = epoch_slot(p, nr);
     if (e) {
-        const unsigned char *mem =
-            (const unsigned char *)rt->region.proto + ((size_t)block << rt->region.block_shift);
         e->block = block;
         e->node = from;
         e->t0 = b->rt0;
         e->t1 = dsm_ticks();
-        prof_diff(mem, data, p->bs, p->runs, RUNS_MAX, &e->w);
     }
     b->rt0 = 0;
 }
@@ -344,6 +386,13 @@ int dsm_prof_pending(const dsm_rt *rt)
 void dsm_prof_set_access(dsm_rt *rt, uint32_t block, int access)
 {
     dsm_prof *p = rt->prof;
+    if (access == PROTO_ACCESS_NONE) {
+        /* a copy taken away: this node's next upgrade is coherence */
+        uint32_t ci = block >> PB_SHIFT;
+        pblk *l = ci < p->nchunks && p->chunk[ci] ? &p->chunk[ci][block & (PB_CHUNK - 1)] : NULL;
+        if (l && l->had)
+            l->lost = 1;
+    }
     /* with home diffs, twins are the home's business only: a remote
      * writer's epoch is diffed at its home (dsm_prof_writeback) */
     if (p->home_diff && proto_home(rt->eng, block) != rt->self)

@@ -22,6 +22,16 @@ typedef struct dsm_stats_table dsm_stats_table;
 /* The faulting instruction of the current fault of this thread (fault.c
  * sets it from the signal context; 0: unknown). */
 extern __thread uintptr_t dsm_prof_fault_ip;
+/* The bytes the current fault's access covers and whether it reads them
+ * (fault.c from the decoded instruction, access.c from the check; len 0:
+ * unknown): a read is the evidence that a transfer carried data its
+ * receiver used (true sharing, doc/profile-format.md). */
+typedef struct dsm_prof_access {
+    uintptr_t addr;
+    uint32_t len;
+    uint8_t reads;
+} dsm_prof_access;
+extern __thread dsm_prof_access dsm_prof_fault_access;
 
 /* dsm_init: reads DSM_PROFILE (unset: dsm-profile.json; "off": no profile);
  * sets rt->prof.  0, or -1 after a message. */
@@ -34,6 +44,11 @@ void dsm_prof_alloc(dsm_rt *rt, size_t off, size_t len, const char *name, int co
 /* A miss of counters kind `kind` (CM_*_MISSES / CM_*_WRITE_RO / _INV) on
  * block completed after `wall` ticks (dsm_ticks; eng_lock held). */
 void dsm_prof_miss(dsm_rt *rt, uint32_t block, int kind, uint64_t wall);
+
+/* The bytes the miss on block just completed read (dsm_prof_fault_access),
+ * logged as the evidence that a transfer's data was used; dsm_prof_miss
+ * does it too.  For a run without counters (eng_lock held). */
+void dsm_prof_read(dsm_rt *rt, uint32_t block);
 
 /* A fault that ended at tick `end` (dsm_ticks) after `wall` ticks, a miss
  * or not (a wait for a request in flight): counted in its timeslice

@@ -20,7 +20,10 @@
 #define TWIN_BYTES_MAX ((size_t)64 << 20) /* twins alive per node */
 #define IP_MAX (1u << 20)    /* (instruction, block) entries per node */
 #define NO_BLOCK PROFILE_NO_BLOCK
-#define RUNS_MAX 4096 /* changed runs collected per diff before reducing */
+/* Runs of written bytes kept per node over all its epochs (exact: an
+ * epoch that does not fit is dropped and counted, never summarised). */
+#define RUN_POOL_MAX ((size_t)1 << 22)
+#define READS_MAX (1u << 18) /* read evidence records per node */
 /* Timeslices kept per node: past that the interval doubles (pairs merge),
  * so a long run costs at most this many slices. */
 #define TS_MAX PROFILE_SLICES_MAX
@@ -28,6 +31,7 @@
 typedef struct pblk {
     uint32_t cold, inval, upgrade;
     uint8_t had;      /* this node had a copy before */
+    uint8_t lost;     /* a copy of it was taken away from this node (INV, RECALL) */
     uint64_t first_tick; /* fault entry of its first miss (ticks; ns when shipped) */
     uint64_t cold_wall, inval_wall, upgrade_wall; /* ticks (dsm_ticks) */
     unsigned char *twin;
@@ -46,8 +50,15 @@ typedef struct prof_alloc {
     int nframes, collective;
 } prof_alloc;
 
-/* times in ticks (dsm_ticks) until serialized */
-typedef profile_rec_epoch prof_epoch;
+/* A write epoch; its runs are pool[first .. first + n); times in ticks
+ * (dsm_ticks) until serialized. */
+typedef struct prof_epoch {
+    uint32_t block;
+    int32_t node;
+    uint64_t t0, t1;
+    size_t first;
+    uint32_t n;
+} prof_epoch;
 
 typedef struct ip_ent {
     uintptr_t ip;
@@ -71,10 +82,15 @@ struct dsm_prof {
     prof_epoch *ep;
     size_t nep, capep;
     uint64_t ep_dropped, twins_skipped;
+    profile_range *pool;  /* every epoch's exact runs, back to back */
+    size_t npool, cappool;
+    profile_rec_read *rd; /* read evidence: t in ticks until serialized */
+    size_t nrd, caprd;
+    uint64_t reads_dropped;
     size_t twin_bytes;
     unsigned char *twin_free[1024]; /* recycled twins: no malloc per write grant */
     int ntwin_free;
-    profile_range runs[RUNS_MAX]; /* a diff's changed runs (under eng_lock) */
+    profile_range *runs; /* a diff's changed runs, PROF_DIFF_MAX_RUNS(bs) (under eng_lock) */
     ip_ent *ipt;
     size_t ipcap, ipn;
     profile_wbuf *rx; /* node 0: serialized data per node */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "aggregate.h"
+#include "elemtype.h"
 #include "error.h"
 #include "futex.h"
 #include "node.h"
@@ -126,16 +127,21 @@ static void put_allocs(dsm_rt *rt, profile_wbuf *w, const self_module *m)
         if (a->collective && rt->self != 0)
             continue;
         profile_frame path[PATH_FRAMES];
-        profile_rec_alloc r = { a->off, a->len, a->collective, (uint32_t)i, a->name, path, 0 };
+        profile_type type;
+        profile_rec_alloc r = { a->off, a->len, a->collective, (uint32_t)i, a->name, path, 0, NULL };
+        int f = first_program_frame(a, m);
         if (!a->name) {
-            int f = first_program_frame(a, m);
             int nf = a->nframes - f < PATH_FRAMES ? a->nframes - f : PATH_FRAMES;
             for (int k = 0; k < nf; k++)
                 path[r.npath++] = symbolize((uintptr_t)a->frames[f + k], 1);
         }
+        if (f < a->nframes && prof_element_type(dsm_symbols_self(), (uintptr_t)a->frames[f], &type))
+            r.type = &type;
         profile_put_alloc(w, &r);
         for (uint32_t k = 0; k < r.npath; k++)
             frame_free(&path[k]);
+        if (r.type)
+            profile_type_free(&type);
     }
     pthread_mutex_unlock(&p->reg_lock);
 }
@@ -167,10 +173,15 @@ static void put_blocks(dsm_rt *rt, profile_wbuf *w, double f)
     }
     for (size_t i = 0; i < p->nep; i++) {
         /* epochs of different nodes are ordered by time: ship nanoseconds */
-        profile_rec_epoch e = p->ep[i];
-        e.t0 = dsm_ticks_to_ns(e.t0, f);
-        e.t1 = dsm_ticks_to_ns(e.t1, f);
+        const prof_epoch *x = &p->ep[i];
+        profile_rec_epoch e = { x->block, x->node, dsm_ticks_to_ns(x->t0, f),
+                                dsm_ticks_to_ns(x->t1, f), x->n, p->pool + x->first };
         profile_put_epoch(w, &e);
+    }
+    for (size_t i = 0; i < p->nrd; i++) {
+        profile_rec_read r = p->rd[i];
+        r.t = dsm_ticks_to_ns(r.t, f);
+        profile_put_read(w, &r);
     }
 }
 
@@ -260,7 +271,7 @@ void *dsm_prof_serialize(dsm_rt *rt, size_t *len)
     free(ips);
     put_slices(rt, &w, f);
     /* the symbols session stays open: dsm/symbols.c keeps it */
-    profile_put_lost(&w, p->ep_dropped, p->twins_skipped, d != NULL);
+    profile_put_lost(&w, p->ep_dropped, p->twins_skipped, p->reads_dropped, d != NULL);
     if (w.failed)
         dsm_fatal("dsm_finalize", "out of memory for the profile data");
     *len = w.len;

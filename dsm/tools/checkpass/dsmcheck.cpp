@@ -14,6 +14,8 @@
 //     }                                             window set and the state good
 //     <the access(es)>
 //     __dsm_blk_window[0] = 0
+// (R: 4 when a group needing write access also reads, for the runtime's
+// migratory rule; the inline compare uses NEED alone.)
 // The window store before the state load is what lets the runtime's
 // progress thread take a block away safely (doc/protocol.md, "Block mode"):
 // it lowers the state byte, runs membarrier, then waits for every window
@@ -192,6 +194,7 @@ struct Group {
     // the next group of the same block follows with no call in between: its
     // window store replaces this window, no need to close it first
     bool handOver;
+    bool reads; // a member reads (a load or an atomic read-modify-write)
 };
 
 class Checker {
@@ -353,6 +356,7 @@ class Checker {
                     if (hi - lo <= kMaxSpan) {
                         g.lo = lo, g.hi = hi;
                         g.need = std::max(g.need, a.need);
+                        g.reads = g.reads || !isa<StoreInst>(&I);
                         g.mayStraddle = true; // several accesses: test both ends
                         g.last = &I;
                         g.members++;
@@ -361,7 +365,7 @@ class Checker {
                     }
                 }
                 handOver();
-                g = Group{ base, off, off + a.size, a.need, straddle, &I, &I, 1, false };
+                g = Group{ base, off, off + a.size, a.need, straddle, &I, &I, 1, false, !isa<StoreInst>(&I) };
                 if (a.size > kMaxSpan) {
                     // wider than a window: the slow path checks every block
                     g.mayStraddle = true;
@@ -432,7 +436,8 @@ class Checker {
         TB.CreateCondBr(ok, Cont, Slow, MDB.createBranchWeights(1000, 1));
         IRBuilder<> SB(Slow);
         SB.SetCurrentDebugLocation(g.first->getDebugLoc());
-        SB.CreateCall(Miss, { addr, ConstantInt::get(X.I64, span), ConstantInt::get(X.I32, g.need) });
+        int slowNeed = g.need | (g.need == 2 && g.reads ? kAlsoReads : 0);
+        SB.CreateCall(Miss, { addr, ConstantInt::get(X.I64, span), ConstantInt::get(X.I32, slowNeed) });
         SB.CreateBr(Cont);
 
         // the accesses stay between the check and the closing of the window

@@ -20,7 +20,11 @@ namespace dsmcheck {
 
 // Keep in step with dsm/access.h (DSM_BLK_ABI, DSM_BLK_MAX_SPAN,
 // DSM_BLK_RANGES).
-constexpr unsigned kAbi = 2;
+constexpr unsigned kAbi = 3;
+// In the slow path's need (never in the inline compare): the group needing
+// write access also reads (a load, an atomic read-modify-write or a
+// compare-exchange among its members), for the migratory rule.
+constexpr int kAlsoReads = 4;
 constexpr int64_t kMaxSpan = 64;
 constexpr unsigned kRanges = 8;          // range windows per thread
 constexpr unsigned kWindowWords = 1 + 2 * kRanges;
