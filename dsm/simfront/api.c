@@ -410,4 +410,5 @@ const dsm_backend dsm_backend_sim = {
     .block_index = sim_block_index,
     .section_begin = sim_measure_begin,
     .section_end = sim_measure_end,
+    .checkpoint = dsm_sim_checkpoint,
 };

@@ -115,6 +115,8 @@ const sim_timing_ops *sim_timing_find(const char *name);
 extern const sim_timing_ops sim_timing_uniform;
 extern const sim_timing_ops sim_timing_numa;
 extern const sim_timing_ops sim_timing_flash;
+/* MIT Alewife with QuickStep's counters (alewife.c). */
+extern const sim_timing_ops sim_timing_alewife;
 
 /* A machine on a model that is not in the registry (tests, experiments):
  * like sim_create, with ops in place of sim_timing_find(p->machine). */
