@@ -8,6 +8,7 @@
  *   qs_bench bench11 MISSPROB LOOP  A.4: local writes, remote reads, local
  *                                   writes, remote reads (timeslices)
  *   qs_bench proc1 MISSPROB LOOP    A.1: Proc1's checkpoints
+ *   qs_bench checkpoint ID 0        dsm_checkpoint(ID) once (bad ids)
  * As on Alewife, `num` is each processor's own datum (its local memory:
  * dsm_malloc), and DUMMY is allocated once, on node 0 (the first dsm_alloc
  * has its home on node 0).  softflush(p) has no counterpart in dsm.h; it is
@@ -154,6 +155,8 @@ int main(int argc, char **argv)
         bench11(me, tmp, missprob, loopbound);
     else if (!strcmp(mode, "proc1"))
         proc1(me, missprob, loopbound);
+    else if (!strcmp(mode, "checkpoint")) /* misuse: dsm_checkpoint(MISSPROB) */
+        dsm_checkpoint(missprob);
     else {
         fprintf(stderr, "qs_bench: unknown program '%s'\n", mode);
         return 2;

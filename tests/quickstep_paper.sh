@@ -1,0 +1,162 @@
+#!/bin/sh
+# quickstep_paper.sh - QuickStep's validation (QuickStep, Chapter 4 and
+# section 2.4) on the simulated Alewife, through dsmrun --machine=alewife
+# --quickstep=doc/quickstep/alewife.qs and dsmprof quickstep, with
+# tests/qs_bench (Appendix A's programs):
+#   bench1 40 10000, 16 processors   cached read ratio 60.5% +- 0.5 on every
+#                                    processor (Table 4.1)
+#   bench5 40 10000, 16 processors   4000 remote accesses on every processor
+#                                    but 0, none cached; RREQ and RDATA
+#                                    histograms: each processor's 4000 at its
+#                                    hop distance from node 0, in all
+#                                    8000/12000/16000/12000/8000/4000 at 1-6
+#                                    hops (Figs. 4.2, 4.3)
+#   bench11 10 1000, 8 processors    timesliced remote accesses: none in the
+#                                    first two slices (start, first local
+#                                    loop), then the first remote loop, a
+#                                    slice without any (the second local
+#                                    loop), then the second remote loop, 100
+#                                    each (Fig. 4.4)
+#   proc1 10 200, 16 processors      Checkgr2:Check2 = 10 pid, Checkgr2 =
+#                                    10 pid + 2, Checkgr3 = {1, 200 - 10 pid,
+#                                    1} (Tables 2.1, 2.2)
+# and: two runs of the allocator (8 events) are merged, repeatable byte for
+# byte; a bad configuration file and a bad raw file are refused naming file
+# and line; dsm_checkpoint refuses an id out of range.
+top=${top_builddir:-.}
+srcdir=${srcdir:-.}
+dsmrun=$top/dsmrun
+dsmprof=$top/dsmprof
+bench=$top/tests/qs_bench
+config=$srcdir/doc/quickstep/alewife.qs
+for f in "$dsmrun" "$dsmprof" "$bench"; do
+    [ -x "$f" ] || { echo "quickstep_paper.sh: $f is not built" >&2; exit 99; }
+done
+to=${TIMEOUT:-timeout}
+command -v "$to" >/dev/null 2>&1 || to=
+dir=$(mktemp -d "${TMPDIR:-/tmp}/quickstep_paper.XXXXXX") || exit 99
+trap 'rm -rf "$dir"' EXIT
+export DSM_PROFILE=off DSM_SIM_PROFILE=off
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+qs() { # PROCS STATS OUT PROGRAM ARGS... [with $slice]
+    procs=$1 stats=$2 out=$3
+    shift 3
+    if ! ${to:+$to -k 5 120} "$dsmrun" --machine=alewife -n "$procs" \
+        --quickstep="$config:$stats" --quickstep-out="$out" ${slice:+--timeslice=$slice} \
+        "$bench" "$@" >"$dir/log" 2>&1; then
+        cat "$dir/log"
+        fail "dsmrun --quickstep=$stats $*"
+        return 1
+    fi
+}
+
+# The rows of record NAME in a raw file: "VALUES... INDEX TIMESTAMP".
+rows() { # RAW NAME
+    awk -v name="$2" '
+        /^(Cnt|Hist)Record "/ { inrec = (index($0, "\"" name "\"") > 0); hdr = 1; next }
+        /^EndRecord/ { inrec = 0; next }
+        inrec && hdr { hdr = 0; next }
+        inrec { print }' "$1"
+}
+
+# --- bench1: Table 4.1 --------------------------------------------------------
+qs 16 Cache_Statistics.Cached_Read_Ratio "$dir/b1.raw" bench1 40 10000 && {
+    n=$(rows "$dir/b1.raw" Cache_Statistics.Cached_Read_Ratio |
+        awk '$3 >= 60.0 && $3 <= 61.0 && $2 == 10000 { n++ } END { print n + 0 }')
+    [ "$n" = 16 ] || { rows "$dir/b1.raw" Cache_Statistics.Cached_Read_Ratio;
+                       fail "bench1: cached read ratio in 60.5 +- 0.5 on $n of 16 processors"; }
+    echo "bench1: cached read ratio on processor 0: $(rows "$dir/b1.raw" \
+        Cache_Statistics.Cached_Read_Ratio | awk '$4 == 0 { print $3 }')% (paper 60.73)"
+}
+
+# --- bench5: remote accesses, Figs. 4.2 and 4.3 -------------------------------
+qs 16 Cache_Statistics.Cached_Remote_Global_Data_Accesses,Network.RREQ_Distances,Network.RDATA_Distances \
+    "$dir/b5.raw" bench5 40 10000 && {
+    bad=$(rows "$dir/b5.raw" Cache_Statistics.Cached_Remote_Global_Data_Accesses |
+        awk '$1 != 0 || ($4 == 0 && $2 != 0) || ($4 != 0 && $2 != 4000) { print $4 }')
+    [ -z "$bad" ] || fail "bench5: remote accesses not 4000 (0 cached) on processors $bad"
+    # hops from node 0 as section 4.2.2 lists them
+    for rec in Network.RREQ_Distances Network.RDATA_Distances; do
+        bad=$(rows "$dir/b5.raw" $rec | awk '
+            BEGIN { split("0 1 1 2 2 3 3 4 2 3 3 4 4 5 5 6", h, " ") }
+            { p = $17; want = p ? h[p + 1] : -1
+              for (b = 0; b < 16; b++) if ($(b + 1) != (b == want ? 4000 : 0)) { print p; next } }')
+        [ -z "$bad" ] || fail "bench5: $rec: processors $bad not 4000 packets at their distance"
+        all=$("$dsmprof" quickstep --stat=$rec "$dir/b5.raw" | awk '$1 == "All" { print $3, $4, $5, $6, $7, $8 }')
+        [ "$all" = "8000 12000 16000 12000 8000 4000" ] ||
+            fail "bench5: $rec by hops 1-6: $all, not 8000 12000 16000 12000 8000 4000"
+        echo "bench5: $rec at 1-6 hops: $all"
+    done
+}
+
+# --- bench11: timeslices, Fig. 4.4 -------------------------------------------
+# The slice is half the first local loop (900 stores of one cycle), so that
+# loop fills a whole slice whatever the start-up takes.
+slice=450 qs 8 Cache_Statistics.Cached_Remote_Global_Data_Accesses "$dir/b11.raw" bench11 10 1000 && {
+    shape=$(rows "$dir/b11.raw" Cache_Statistics.Cached_Remote_Global_Data_Accesses | awk '
+        { v[$4, $5] = $2; if ($5 + 1 > ns) ns = $5 + 1; if ($4 + 1 > np) np = $4 + 1 }
+        END {
+            for (p = 0; p < np; p++) {
+                # runs of slices with and without remote accesses
+                s = ""; last = -1; first = -1; sum = 0; sums = ""
+                for (k = 0; k < ns; k++) {
+                    on = v[p, k] > 0
+                    if (on && first < 0) first = k
+                    if (on != last) { s = s on; if (last == 1) { sums = sums sum " "; sum = 0 } }
+                    sum += v[p, k]; last = on
+                }
+                if (last == 1) sums = sums sum
+                print p, first, s, sums
+            } }')
+    echo "$shape" | awk '$1 == 0 && $3 != "0" { exit 1 }' || fail "bench11: remote accesses on node 0"
+    bad=$(echo "$shape" | awk '$1 != 0 && !($2 == 2 && $3 == "0101" && $4 == 100 && $5 == 100) { print $1 }')
+    [ -z "$bad" ] || { echo "$shape"; fail "bench11: processors $bad: remote accesses not in slices 3.., a gap, then 100 more"; }
+    echo "bench11: processor 7: first remote slice $(echo "$shape" | awk '$1 == 7 { print $2 + 1 }') (paper 3), runs none/remote/none/remote (paper 3, 5-6)"
+}
+slice=
+
+# --- Proc1's checkpoints: Tables 2.1, 2.2 -----------------------------------------
+qs 16 Checkpoints.Checkgr2,Checkpoints.Checkgr2:Check2,Checkpoints.Checkgr3 "$dir/c.raw" proc1 10 200 && {
+    bad=$(rows "$dir/c.raw" Checkpoints.Checkgr2 | awk '$1 != 10 * $2 + 2 { print $2 }')
+    [ -z "$bad" ] || fail "Checkgr2 is not 10 pid + 2 on processors $bad"
+    bad=$(rows "$dir/c.raw" Checkpoints.Checkgr2:Check2 | awk '$1 != 10 * $2 { print $2 }')
+    [ -z "$bad" ] || fail "Checkgr2:Check2 is not 10 pid on processors $bad"
+    bad=$(rows "$dir/c.raw" Checkpoints.Checkgr3 | awk '$1 != 1 || $2 != 200 - 10 * $17 || $3 != 1 { print $17 }')
+    [ -z "$bad" ] || fail "Checkgr3 is not 1, 200 - 10 pid, 1 on processors $bad"
+    n=$(rows "$dir/c.raw" Checkpoints.Checkgr3 | wc -l)
+    [ "$n" -eq 16 ] || fail "Checkgr3: $n rows, not 16"
+}
+
+# --- the allocator: 8 events, 2 runs, repeatable -----------------------------------
+qs 4 Cache_Statistics "$dir/g1.raw" bench1 40 1000 && qs 4 Cache_Statistics "$dir/g2.raw" bench1 40 1000 && {
+    grep -q '4 statistics in 2 runs' "$dir/log" || { cat "$dir/log"; fail "Cache_Statistics: not 2 runs"; }
+    cmp -s "$dir/g1.raw" "$dir/g2.raw" || fail "two runs of the same program differ"
+    n=$(grep -c '^CntRecord' "$dir/g1.raw")
+    [ "$n" = 4 ] || fail "Cache_Statistics: $n records, not 4"
+    grep -q '^CntRecord ".*Remote_Global.*" run 2$' "$dir/g1.raw" || fail "remote-global not in run 2"
+}
+
+# --- errors --------------------------------------------------------------------------
+printf 'Name "x"\nCounterMasks #x201EFF20\nCounterOperation Value 0\nHeaderStrings "a"\nBogus 1\nEndRecord\nEndOfFile\n' >"$dir/bad.qs"
+"$dsmrun" --machine=alewife -n 2 --quickstep="$dir/bad.qs" "$bench" bench1 40 10 >"$dir/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "bad.qs:5: unknown keyword 'Bogus'" "$dir/out" ||
+    { cat "$dir/out"; fail "a bad configuration file: status $rc"; }
+"$dsmrun" --machine=flash -n 2 --quickstep="$config" "$bench" bench1 40 10 >"$dir/out" 2>&1
+[ $? -eq 2 ] && grep -q "needs --machine=alewife" "$dir/out" || { cat "$dir/out"; fail "--quickstep on flash"; }
+printf 'CntRecord "x" run 1\n"a" Index Timestamp\n1 0 0\n2 1\nEndRecord\n' >"$dir/bad.raw"
+"$dsmprof" quickstep "$dir/bad.raw" >"$dir/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "bad.raw:4:" "$dir/out" || { cat "$dir/out"; fail "a bad raw file: status $rc"; }
+"$dsmrun" --machine=alewife -n 2 "$bench" checkpoint 4096 0 >"$dir/out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "dsm_checkpoint: checkpoint 4096 is out of range 0 .. 4095" "$dir/out" ||
+    { cat "$dir/out"; fail "dsm_checkpoint(4096) simulated: status $rc"; }
+"$dsmrun" -n 2 "$bench" checkpoint -1 0 >"$dir/out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "dsm_checkpoint: checkpoint -1 is out of range" "$dir/out" ||
+    { cat "$dir/out"; fail "dsm_checkpoint(-1) on the DSM: status $rc"; }
+"$dsmrun" -n 2 "$bench" proc1 10 200 >"$dir/out" 2>&1 || { cat "$dir/out"; fail "checkpoints on the DSM"; }
+exit $status
