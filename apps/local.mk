@@ -51,3 +51,10 @@ apps_slots_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
 apps_slots_LINK = $(DSMCC_LINK)
 apps_slots_LDADD = libdsm.la
 EXTRA_DIST += doc/apps.md
+# sor: QuickStep's second case study (zgrid, mgrid, cgrid), for the simulated
+# Alewife (tests/quickstep_apps.sh)
+noinst_PROGRAMS += apps/sor
+apps_sor_SOURCES = apps/sor.c
+apps_sor_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
+apps_sor_LINK = $(DSMCC_LINK)
+apps_sor_LDADD = libdsm.la

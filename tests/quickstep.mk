@@ -8,6 +8,8 @@
 #   quickstep_paper.sh bench1, bench5, bench11 and Proc1's checkpoints
 #                      through dsmrun --quickstep and dsmprof quickstep,
 #                      against the paper's figures
+#   quickstep_apps.sh  SOR's zgrid, mgrid and cgrid (apps/sor.c, section 5.2):
+#                      cgrid's hit ratio and time against the others
 if HAVE_CHECK
 check_PROGRAMS += tests/quickstep_unit
 tests_quickstep_unit_SOURCES = tests/quickstep_unit.c
@@ -22,5 +24,5 @@ tests_qs_bench_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
 tests_qs_bench_LINK = $(DSMCC_LINK)
 tests_qs_bench_LDADD = libdsm.la
 
-TESTS += tests/quickstep_paper.sh
-EXTRA_DIST += tests/quickstep_paper.sh
+TESTS += tests/quickstep_paper.sh tests/quickstep_apps.sh
+EXTRA_DIST += tests/quickstep_paper.sh tests/quickstep_apps.sh
