@@ -58,3 +58,10 @@ apps_sor_SOURCES = apps/sor.c
 apps_sor_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
 apps_sor_LINK = $(DSMCC_LINK)
 apps_sor_LDADD = libdsm.la
+# mp3d: QuickStep's first case study (orig, mp3d, mmp3d), a particle-in-cell
+# wind tunnel after SPLASH's MP3D (tests/quickstep_apps.sh)
+noinst_PROGRAMS += apps/mp3d
+apps_mp3d_SOURCES = apps/mp3d.c
+apps_mp3d_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
+apps_mp3d_LINK = $(DSMCC_LINK)
+apps_mp3d_LDADD = libdsm.la

@@ -103,7 +103,15 @@ HistogramMask #x90020040
 HistogramHeaderStrings "Hops of read invalidations into this cache"
 HistogramOperation Histogram
 TimeFlag 1
-Help "Invalidations of read-only copies by hops (Figs. 5.1-5.3)"
+Help "Invalidations of read-only copies (INVR) by hops"
+EndRecord
+
+Name "Network.Invalidation_Distances"
+HistogramMask #x900200C0
+HistogramHeaderStrings "Hops of invalidations into this cache"
+HistogramOperation Histogram
+TimeFlag 1
+Help "Invalidations of read-only and dirty copies (INVR, INVW) by hops (Figs. 5.1-5.3)"
 EndRecord
 
 ; ---- latency statistics (major 7, counter 0 the accumulator) -----------
