@@ -5,7 +5,11 @@
  * processors (Index) with the mean over them, or with timeslices one
  * processor x timeslice table per result; per histogram the processors by
  * bin (hops, or checkpoint index) with the totals per bin, as Figs. 2.5,
- * 2.8, 4.2 and 4.3 show them.  A malformed file gets "FILE:LINE: why". */
+ * 2.8, 4.2 and 4.3 show them.  With --html OUT, one self-contained page
+ * (inline SVG, nothing fetched) with each table and a processor x timeslice
+ * (or processor x bin) map of every timesliced result and histogram, as
+ * QuickStep's Proteus displays showed them.  A malformed file gets
+ * "FILE:LINE: why". */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -309,6 +313,121 @@ static void histogram(const qs_file *f, const qs_table *t, int sliced)
     printf("\n");
 }
 
+/* --- the HTML page ---------------------------------------------------------- */
+
+static void html_text(FILE *o, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '<')
+            fputs("&lt;", o);
+        else if (ch == '>')
+            fputs("&gt;", o);
+        else if (ch == '&')
+            fputs("&amp;", o);
+        else if (ch == '"')
+            fputs("&quot;", o);
+        else if (ch < 0x20)
+            fputc(' ', o);
+        else
+            fputc(ch, o);
+    }
+}
+
+/* A map of v(row, col) for rows 0..nrows-1 and cols 0..ncols-1: one square
+ * per cell, darker for larger values, the value in its tooltip. */
+static void html_map(FILE *o, const qs_table *t, int nrows, int ncols, int c_or_slice,
+                     int by_bin, const char *xlabel)
+{
+    double max = 0;
+    for (int i = 0; i < t->nrows; i++) {
+        double v = by_bin ? 0 : t->rows[i].v[c_or_slice];
+        if (by_bin)
+            for (int b = 0; b < QS_BINS; b++)
+                if (t->rows[i].v[b] > max)
+                    max = t->rows[i].v[b];
+        if (!isnan(v) && v > max)
+            max = v;
+    }
+    int cw = ncols > 60 ? 8 : 16, ch = 14, left = 40, top = 10;
+    int w = left + ncols * cw + 10, h = top + nrows * ch + 30;
+    fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n", w, h);
+    for (int r = 0; r < nrows; r++) {
+        fprintf(o, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">%d</text>\n",
+                left - 4, top + r * ch + 10, r);
+        for (int c = 0; c < ncols; c++) {
+            double v = 0;
+            for (int i = 0; i < t->nrows; i++)
+                if (t->rows[i].node == r) {
+                    if (by_bin)
+                        v += t->rows[i].v[c];
+                    else if (t->rows[i].slice == c)
+                        v = t->rows[i].v[c_or_slice];
+                }
+            double f = max > 0 && !isnan(v) ? v / max : 0;
+            int shade = 255 - (int)(f * 200);
+            fprintf(o,
+                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"rgb(%d,%d,255)\" "
+                    "stroke=\"#ddd\"><title>processor %d, %s %d: %.14g</title></rect>\n",
+                    left + c * cw, top + r * ch, cw, ch, shade, shade, r, xlabel, c, v);
+        }
+    }
+    fprintf(o, "<text x=\"%d\" y=\"%d\" font-size=\"10\">%s 0 .. %d (max %.14g)</text>\n", left,
+            top + nrows * ch + 20, xlabel, ncols - 1, max);
+    fputs("</svg>\n", o);
+}
+
+static int write_html(const qs_file *f, const char *only, FILE *o)
+{
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>QuickStep: ", o);
+    html_text(o, f->path);
+    fputs("</title><style>body{font-family:sans-serif}table{border-collapse:collapse}"
+          "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}</style></head><body>\n",
+          o);
+    fputs("<h1>QuickStep: ", o);
+    html_text(o, f->path);
+    fprintf(o, "</h1>\n<p>%d processors, %d timeslice%s</p>\n", f->nnodes, f->nslices,
+            f->nslices == 1 ? "" : "s");
+    for (int i = 0; i < f->n; i++) {
+        const qs_table *t = &f->t[i];
+        if (only && strcmp(only, t->name))
+            continue;
+        fputs("<h2>", o);
+        html_text(o, t->name);
+        fprintf(o, " (run %d)</h2>\n", t->run);
+        if (t->hist) {
+            fputs("<p>Processors (rows) by bin (columns), summed over the timeslices</p>\n", o);
+            html_map(o, t, f->nnodes, QS_BINS, 0, 1, "bin");
+            continue;
+        }
+        if (f->nslices > 1) {
+            for (int c = 0; c < t->ncols; c++) {
+                fputs("<h3>", o);
+                html_text(o, t->header[c]);
+                fputs(": processors (rows) by timeslice (columns)</h3>\n", o);
+                html_map(o, t, f->nnodes, f->nslices, c, 0, "timeslice");
+            }
+            continue;
+        }
+        fputs("<table><tr><th>Proc</th>", o);
+        for (int c = 0; c < t->ncols; c++) {
+            fputs("<th>", o);
+            html_text(o, t->header[c]);
+            fputs("</th>", o);
+        }
+        fputs("</tr>\n", o);
+        for (int node = 0; node < f->nnodes; node++) {
+            fprintf(o, "<tr><td>%d</td>", node);
+            for (int c = 0; c < t->ncols; c++)
+                fprintf(o, "<td>%.14g</td>", cell(t, node, 0, c));
+            fputs("</tr>\n", o);
+        }
+        fputs("</table>\n", o);
+    }
+    fputs("</body></html>\n", o);
+    return ferror(o) ? -1 : 0;
+}
+
 static void usage(FILE *f)
 {
     dsmprof_usage(f, "quickstep");
@@ -316,17 +435,20 @@ static void usage(FILE *f)
             "QuickStep's tables and histograms (Mitra, \"QuickStep: A System for Performance\n"
             "Monitoring and Debugging Parallel Applications on the Alewife Multiprocessor\")\n"
             "of the raw data file that dsmrun --machine=alewife --quickstep=CONFIG writes.\n"
-            "  --stat NAME   only the statistic NAME\n");
+            "  --stat NAME   only the statistic NAME\n"
+            "  --html OUT    also write one HTML page with the tables and the processor x\n"
+            "                timeslice (and processor x bin) maps\n");
 }
 
 int dsmprof_quickstep(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"stat", required_argument, NULL, 's'},
+        {"html", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *only = NULL;
+    const char *only = NULL, *html = NULL;
     optind = 0;
     opterr = 0;
     int c;
@@ -334,6 +456,9 @@ int dsmprof_quickstep(int argc, char **argv)
         switch (c) {
         case 's':
             only = optarg;
+            break;
+        case 'o':
+            html = optarg;
             break;
         case 'h':
             usage(stdout);
@@ -371,6 +496,15 @@ int dsmprof_quickstep(int argc, char **argv)
             histogram(&f, &f.t[i], sliced);
         else
             counters(&f, &f.t[i], sliced);
+    }
+    if (html && shown) {
+        FILE *o = fopen(html, "w");
+        if (!o || write_html(&f, only, o) || fclose(o)) {
+            fprintf(stderr, "dsmprof quickstep: cannot write %s: %s\n", ptext_term(html),
+                    strerror(errno));
+            free_file(&f);
+            return DSMPROF_USAGE;
+        }
     }
     free_file(&f);
     if (only && !shown) {

@@ -16,7 +16,8 @@
 #                                    loop), then the first remote loop, a
 #                                    slice without any (the second local
 #                                    loop), then the second remote loop, 100
-#                                    each (Fig. 4.4)
+#                                    each (Fig. 4.4), and the HTML page maps
+#                                    them (dsmprof quickstep --html)
 #   proc1 10 200, 16 processors      Checkgr2:Check2 = 10 pid, Checkgr2 =
 #                                    10 pid + 2, Checkgr3 = {1, 200 - 10 pid,
 #                                    1} (Tables 2.1, 2.2)
@@ -113,6 +114,10 @@ slice=450 qs 8 Cache_Statistics.Cached_Remote_Global_Data_Accesses "$dir/b11.raw
     echo "$shape" | awk '$1 == 0 && $3 != "0" { exit 1 }' || fail "bench11: remote accesses on node 0"
     bad=$(echo "$shape" | awk '$1 != 0 && !($2 == 2 && $3 == "0101" && $4 == 100 && $5 == 100) { print $1 }')
     [ -z "$bad" ] || { echo "$shape"; fail "bench11: processors $bad: remote accesses not in slices 3.., a gap, then 100 more"; }
+    "$dsmprof" quickstep --html="$dir/b11.html" "$dir/b11.raw" >/dev/null &&
+        grep -q '<svg' "$dir/b11.html" && grep -q 'processor 7, timeslice 2: [1-9]' "$dir/b11.html" &&
+        grep -q 'processor 0, timeslice 2: 0<' "$dir/b11.html" ||
+        fail "bench11: the HTML page has no processor x timeslice map of the remote accesses"
     echo "bench11: processor 7: first remote slice $(echo "$shape" | awk '$1 == 7 { print $2 + 1 }') (paper 3), runs none/remote/none/remote (paper 3, 5-6)"
 }
 slice=
