@@ -61,14 +61,17 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t bytes = (size_t)n * n * sizeof(double);
-    /* Half of Alewife's 64 KB direct-mapped cache between the matrices:
-     * back to back, N = 256 puts row i of both on the same cache lines (the
+    /* The matrices half of Alewife's 64 KB direct-mapped cache apart: back
+     * to back, N = 256 puts row i of both on the same cache lines (the
      * matrices are 512 KB, a multiple of the cache), and every store would
-     * evict the row it reads */
+     * evict the row it reads.  dsm_alloc places allocations one after the
+     * other in 4 KB pages on the simulated machines (a detail elsewhere). */
     double *odd = dsm_alloc(bytes, "odd");
-    void *pad = dsm_alloc(32768, "pad");
+    size_t used = (bytes + 4095) / 4096 * 4096 % 65536;
+    size_t pad = (32768 + 65536 - used) % 65536;
+    if (pad)
+        (void)dsm_alloc(pad, "pad");
     double *even = dsm_alloc(bytes, "even");
-    (void)pad;
     int *pool = dsm_alloc((size_t)steps * sizeof(int), "pool");
     if (!odd || !even || !pool) {
         fprintf(stderr, "sor: out of shared memory\n");
