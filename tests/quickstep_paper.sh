@@ -151,6 +151,11 @@ rc=$?
     { cat "$dir/out"; fail "a bad configuration file: status $rc"; }
 "$dsmrun" --machine=flash -n 2 --quickstep="$config" "$bench" bench1 40 10 >"$dir/out" 2>&1
 [ $? -eq 2 ] && grep -q "needs --machine=alewife" "$dir/out" || { cat "$dir/out"; fail "--quickstep on flash"; }
+"$dsmrun" --machine=alewife,hop=x -n 2 --quickstep="$config" "$bench" bench1 40 10 >"$dir/out" 2>&1
+[ $? -eq 2 ] && grep -q "option 'hop=x'" "$dir/out" && ! grep -q "quickstep run" "$dir/out" ||
+    { cat "$dir/out"; fail "--quickstep with a bad machine option"; }
+"$dsmrun" --machine=alewife -n 65 --quickstep="$config" "$bench" bench1 40 10 >"$dir/out" 2>&1
+[ $? -eq 2 ] && grep -q "1 .. 64" "$dir/out" || { cat "$dir/out"; fail "--quickstep on 65 nodes"; }
 printf 'CntRecord "x" run 1\n"a" Index Timestamp\n1 0 0\n2 1\nEndRecord\n' >"$dir/bad.raw"
 "$dsmprof" quickstep "$dir/bad.raw" >"$dir/out" 2>&1
 rc=$?

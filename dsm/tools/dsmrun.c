@@ -476,6 +476,9 @@ static int parse_options(int argc, char **argv, options *o)
         usage_error("%s", "--quickstep-out and --timeslice need --quickstep");
     if (o->quickstep && !o->machine)
         usage_error("%s", "--quickstep needs --machine=alewife");
+    if (o->quickstep && o->prefix)
+        usage_error("%s", "-p cannot be used with --quickstep: the simulated processors share "
+                          "one process and its output");
     return -1;
 }
 

@@ -35,6 +35,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sim/alewife.h"
 #include "sim/quickstep.h"
 #include "sim/sim.h"
 
@@ -216,6 +217,39 @@ static int write_raw(FILE *f, const qs_plan *pl, const run_data *runs, const cha
     return ferror(f) ? -1 : 0;
 }
 
+/* The machine and its options, checked before any run (as dsmrun
+ * --machine does): 0, or -1 after a message. */
+static int check_machine(const char *prog_name, const char *machine, int nprocs)
+{
+    char buf[256], err[256] = "";
+    if (strlen(machine) >= sizeof buf) {
+        fprintf(stderr, "%s: --machine: '%.64s...' is too long\n", prog_name, machine);
+        return -1;
+    }
+    strcpy(buf, machine);
+    char *save = NULL, *name = strtok_r(buf, ",", &save);
+    sim_params params;
+    if (!name || sim_params_for(name, nprocs, &params, err, sizeof err)) {
+        fprintf(stderr, "%s: --machine=%s: %s\n", prog_name, machine, err);
+        return -1;
+    }
+    for (char *kv = strtok_r(NULL, ",", &save); kv; kv = strtok_r(NULL, ",", &save))
+        if (sim_params_set(&params, kv, err, sizeof err)) {
+            fprintf(stderr, "%s: --machine=%s: option '%s': %s\n", prog_name, machine, kv, err);
+            return -1;
+        }
+    if (sim_params_check(&params, err, sizeof err)) {
+        fprintf(stderr, "%s: --machine=%s: %s\n", prog_name, machine, err);
+        return -1;
+    }
+    if (nprocs > ALEWIFE_MAX_NODES) {
+        fprintf(stderr, "%s: --machine=alewife: %d nodes, must be 1 .. %d\n", prog_name, nprocs,
+                ALEWIFE_MAX_NODES);
+        return -1;
+    }
+    return 0;
+}
+
 int dsmrun_quickstep(const char *prog_name, const char *machine, int nprocs,
                      const char *quantum, double timeout_s, char **cmd, const char *spec,
                      const char *out_path, const char *slice)
@@ -232,6 +266,8 @@ int dsmrun_quickstep(const char *prog_name, const char *machine, int nprocs,
                 prog_name);
         return 2;
     }
+    if (check_machine(prog_name, machine, nprocs))
+        return 2;
     char *text = read_file(path, err, sizeof err);
     if (!text) {
         fprintf(stderr, "%s: --quickstep: %s\n", prog_name, err);
