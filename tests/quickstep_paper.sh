@@ -156,6 +156,9 @@ rc=$?
     { cat "$dir/out"; fail "--quickstep with a bad machine option"; }
 "$dsmrun" --machine=alewife -n 65 --quickstep="$config" "$bench" bench1 40 10 >"$dir/out" 2>&1
 [ $? -eq 2 ] && grep -q "1 .. 64" "$dir/out" || { cat "$dir/out"; fail "--quickstep on 65 nodes"; }
+"$dsmrun" --machine=alewife -n 2 --quickstep="$config:Checkpoints.Checkgr2" --timeslice=1000 \
+    "$bench" proc1 10 200 >"$dir/out" 2>&1
+[ $? -eq 2 ] && grep -q "TimeFlag 0" "$dir/out" || { cat "$dir/out"; fail "--timeslice with a TimeFlag 0 statistic"; }
 printf 'CntRecord "x" run 1\n"a" Index Timestamp\n1 0 0\n2 1\nEndRecord\n' >"$dir/bad.raw"
 "$dsmprof" quickstep "$dir/bad.raw" >"$dir/out" 2>&1
 rc=$?

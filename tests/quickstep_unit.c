@@ -349,6 +349,9 @@ START_TEST(test_config_errors)
     bad_config("Name \"a\"\nEndRecord\nEndOfFile\n", 1, "neither CounterMasks");
     bad_config("EndOfFile\nName \"a\"\n", 2, "after EndOfFile");
     bad_config("CounterMasks #x1\n", 1, "outside a record");
+    bad_config("\nName \"lat\"\nCounterMasks #x70060002 #x71060002\nCounterOperation Div 0 1\n"
+               "HeaderStrings \"x\"\nAccumulator 1\nEndRecord\nEndOfFile\n",
+               2, "Accumulator 1 needs counter 0");
 }
 END_TEST
 

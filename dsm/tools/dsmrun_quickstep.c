@@ -286,6 +286,15 @@ int dsmrun_quickstep(const char *prog_name, const char *machine, int nprocs,
         qs_config_free(&cfg);
         return 2;
     }
+    for (int i = 0; slice && i < plan.nselected; i++)
+        if (!plan.selected[i]->timeflag) {
+            fprintf(stderr,
+                    "%s: --quickstep: %s: statistic '%s' has TimeFlag 0: it cannot be "
+                    "collected with --timeslice\n",
+                    prog_name, path, plan.selected[i]->name);
+            qs_config_free(&cfg);
+            return 2;
+        }
     fprintf(stderr, "dsmrun: quickstep: %d statistic%s in %d run%s\n", plan.nselected,
             plan.nselected == 1 ? "" : "s", plan.nruns, plan.nruns == 1 ? "" : "s");
     const char *tmp = getenv("TMPDIR");

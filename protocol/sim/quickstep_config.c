@@ -228,6 +228,13 @@ static int end_record(lexer *lx, qs_record *r)
     if (!r->nmasks && !r->has_hist)
         return lex_error(lx, r->line, "statistic '%s' has neither CounterMasks nor HistogramMask",
                          r->name);
+    if (r->accumulator &&
+        (!r->nmasks || qs_mask_major(r->mask[0]) != QS_MAJOR_TRANSACTION ||
+         !(r->mask[0] & (1u << 24))))
+        return lex_error(lx, r->line,
+                         "statistic '%s': Accumulator 1 needs counter 0 to accumulate (a "
+                         "transaction mask #x7... with bit 24)",
+                         r->name);
     if (r->nops != r->nheaders)
         return lex_error(lx, r->line,
                          "statistic '%s': %d operations but %d HeaderStrings (one header per "
