@@ -134,6 +134,16 @@ qs 16 Checkpoints.Checkgr2,Checkpoints.Checkgr2:Check2,Checkpoints.Checkgr3 "$di
     [ "$n" -eq 16 ] || fail "Checkgr3: $n rows, not 16"
 }
 
+# timesliced: every slice's histogram summed is the overall one
+slice=100 qs 16 Checkpoints.Checkgr3 "$dir/cs.raw" proc1 10 200 && {
+    bad=$(rows "$dir/cs.raw" Checkpoints.Checkgr3 | awk '
+        { a[$17] += $1; b[$17] += $2; c[$17] += $3; if ($18 > ns) ns = $18 }
+        END { if (ns < 2) print "one slice"
+              for (p = 0; p < 16; p++) if (a[p] != 1 || b[p] != 200 - 10 * p || c[p] != 1) print p }')
+    [ -z "$bad" ] || fail "Checkgr3 timesliced: processors $bad"
+}
+slice=
+
 # --- the allocator: 8 events, 2 runs, repeatable -----------------------------------
 qs 4 Cache_Statistics "$dir/g1.raw" bench1 40 1000 && qs 4 Cache_Statistics "$dir/g2.raw" bench1 40 1000 && {
     grep -q '4 statistics in 2 runs' "$dir/log" || { cat "$dir/log"; fail "Cache_Statistics: not 2 runs"; }
@@ -156,7 +166,8 @@ rc=$?
     { cat "$dir/out"; fail "--quickstep with a bad machine option"; }
 "$dsmrun" --machine=alewife -n 65 --quickstep="$config" "$bench" bench1 40 10 >"$dir/out" 2>&1
 [ $? -eq 2 ] && grep -q "1 .. 64" "$dir/out" || { cat "$dir/out"; fail "--quickstep on 65 nodes"; }
-"$dsmrun" --machine=alewife -n 2 --quickstep="$config:Checkpoints.Checkgr2" --timeslice=1000 \
+printf 'Name "x"\nCounterMasks #x10000020\nCounterOperation Value 0\nHeaderStrings "a"\nTimeFlag 0\nEndRecord\nEndOfFile\n' >"$dir/flag0.qs"
+"$dsmrun" --machine=alewife -n 2 --quickstep="$dir/flag0.qs" --timeslice=1000 \
     "$bench" proc1 10 200 >"$dir/out" 2>&1
 [ $? -eq 2 ] && grep -q "TimeFlag 0" "$dir/out" || { cat "$dir/out"; fail "--timeslice with a TimeFlag 0 statistic"; }
 printf 'CntRecord "x" run 1\n"a" Index Timestamp\n1 0 0\n2 1\nEndRecord\n' >"$dir/bad.raw"

@@ -129,7 +129,7 @@ Name "Checkpoints.Checkgr2"
 CounterMasks #x10000020
 CounterOperation Value 0
 HeaderStrings "Checkgr2"
-TimeFlag 0
+TimeFlag 1
 Help "Classwise: every checkpoint of group 2 (Fig. 2.7)"
 EndRecord
 
@@ -137,7 +137,7 @@ Name "Checkpoints.Checkgr2:Check2"
 CounterMasks #x10001021
 CounterOperation Value 0
 HeaderStrings "Checkgr2:Check2"
-TimeFlag 0
+TimeFlag 1
 Help "Single: checkpoint 2 of group 2 (Fig. 2.6)"
 EndRecord
 
@@ -145,7 +145,7 @@ Name "Checkpoints.Checkgr3"
 HistogramMask #x10000030
 HistogramHeaderStrings "Checkgr3"
 HistogramOperation Histogram
-TimeFlag 0
+TimeFlag 1
 Help "Histogram: the checkpoints of group 3 by index (Fig. 2.8)"
 EndRecord
 
