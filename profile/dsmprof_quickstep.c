@@ -76,7 +76,6 @@ static int parse_header(char *line, qs_table *t)
     if (t->hist) { /* "TITLE" Bin0 .. Bin15 Index Timestamp */
         if (t->ncols != 1 || words != QS_BINS + 2)
             return -1;
-        snprintf(t->name + strlen(t->name), sizeof t->name - strlen(t->name), "%s", "");
         t->ncols = QS_BINS;
         return 0;
     }
