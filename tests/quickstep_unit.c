@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sharers_limitless.h"
 #include "sim/alewife.h"
 #include "sim/quickstep.h"
 #include "sim/timing.h"
@@ -355,6 +356,63 @@ START_TEST(test_config_errors)
 }
 END_TEST
 
+/* The LimitLESS representation against the bit vector: random adds,
+ * removes and clears on 16 and 64 nodes give the same members in the same
+ * next() order; the sixth member traps and frees the hardware pointers. */
+START_TEST(test_limitless_sets)
+{
+    for (int nn = 16; nn <= 64; nn += 48) {
+        dsm_sharers ll, bv;
+        ck_assert_int_eq(dsm_sharers_init_with(&ll, nn, &dsm_sharers_limitless), 0);
+        ck_assert_int_eq(dsm_sharers_init(&bv, nn), 0);
+        uint64_t x = 12345;
+        for (int step = 0; step < 20000; step++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            int node = (int)((x >> 33) % (uint64_t)nn), op = (int)((x >> 20) % 16);
+            if (op < 9) {
+                sharers_add(&ll, node);
+                sharers_add(&bv, node);
+            } else if (op < 15) {
+                sharers_remove(&ll, node);
+                sharers_remove(&bv, node);
+            } else {
+                sharers_clear(&ll);
+                sharers_clear(&bv);
+            }
+            ck_assert_int_eq(sharers_count(&ll), sharers_count(&bv));
+            ck_assert_int_eq(sharers_contains(&ll, node), sharers_contains(&bv, node));
+            int a = sharers_next(&ll, 0), b = sharers_next(&bv, 0);
+            while (a >= 0 || b >= 0) {
+                ck_assert_int_eq(a, b);
+                a = sharers_next(&ll, a + 1);
+                b = sharers_next(&bv, b + 1);
+            }
+            ck_assert_int_le(dsm_sharers_limitless_hardware(&ll), DSM_LIMITLESS_POINTERS);
+        }
+        ck_assert_uint_gt(dsm_sharers_limitless_traps(&ll), 0);
+        dsm_sharers_destroy(&ll);
+        dsm_sharers_destroy(&bv);
+    }
+    dsm_sharers s;
+    ck_assert_int_eq(dsm_sharers_init_with(&s, 64, &dsm_sharers_limitless), 0);
+    for (int node = 63; node > 58; node--)
+        sharers_add(&s, node);
+    sharers_add(&s, 60); /* already there: no pointer, no trap */
+    ck_assert_uint_eq(dsm_sharers_limitless_traps(&s), 0);
+    ck_assert_int_eq(dsm_sharers_limitless_hardware(&s), 5);
+    sharers_add(&s, 3);
+    ck_assert_uint_eq(dsm_sharers_limitless_traps(&s), 1);
+    ck_assert_int_eq(dsm_sharers_limitless_hardware(&s), 1);
+    ck_assert_int_eq(sharers_count(&s), 6);
+    ck_assert_int_eq(sharers_next(&s, 0), 3);
+    ck_assert_int_eq(sharers_next(&s, 4), 59);
+    for (int node = 10; node < 15; node++)
+        sharers_add(&s, node);
+    ck_assert_uint_eq(dsm_sharers_limitless_traps(&s), 2);
+    dsm_sharers_destroy(&s);
+}
+END_TEST
+
 /* Seven processors read one line homed at node 0: the sixth pointer traps
  * to software (5 hardware pointers), and the packets are RREQ and RDATA with
  * their mesh hops. */
@@ -436,6 +494,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, test_config_good);
     tcase_add_test(tc, test_allocator);
     tcase_add_test(tc, test_config_errors);
+    tcase_add_test(tc, test_limitless_sets);
     tcase_add_test(tc, test_limitless_on_machine);
     suite_add_tcase(s, tc);
     return s;

@@ -20,9 +20,11 @@
  *    line whose sharers overflowed is served by software too (it sends the
  *    invalidations).  Each trap costs limitless_trap cycles at the home
  *    (latency and occupancy) and is counted (sim_alewife_limitless_traps).
- *    The engine's directory keeps the exact sharer set (bit vector); this
- *    model keeps the pointer count per line to know when the hardware
- *    would have trapped.
+ *    The engine's directory entries are LimitLESS sets
+ *    (protocol/sharers_limitless.c: the pointers and the software bit
+ *    vector); the timing interface shows a model no directory, so this
+ *    model applies the same rule to the requests reaching each home (a
+ *    pointer count per line) to know when to charge a trap.
  *  - Sequential consistency: the processor blocks on every miss (the
  *    simulated processors issue one reference at a time), as Alewife's
  *    SPARCLE does for a load or a store to shared memory.  No replacement
@@ -47,7 +49,7 @@
  * so a 2-hop clean read costs 2 + (2 + 2 + 4) + 10 + (2 + 2 + 12) + 3 = 39.
  *   limitless_trap 400 the software handler of a directory overflow
  *                      (estimate: LimitLESS handlers take several hundred
- *                      cycles); hw_pointers 5 (option).
+ *                      cycles).
  * Options: every name above as key=value, plus the QuickStep registers:
  * qs0 .. qs3=MASK (hex, 0x or #x), qs_hist=MASK, qs_slice=CYCLES
  * (quickstep.h; dsmrun --quickstep sets them). */
@@ -59,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sharers_limitless.h"
 #include "timing.h"
 
 #define ALEWIFE_MAX_COST 100000u
@@ -124,7 +127,7 @@ typedef struct dir_slot {
 typedef struct alewife_model {
     int nnodes;
     uint32_t local_miss, req_send, home_mem, fill, inv, ack;
-    uint32_t net_fixed, hop, link_bytes, limitless_trap, hw_pointers;
+    uint32_t net_fixed, hop, link_bytes, limitless_trap;
     uint64_t traps;
     uint64_t packets[QS_NCLASSES];
     dir_slot *dir;
@@ -175,7 +178,6 @@ static void *alewife_create(const sim_params *p, char *err, size_t errlen)
     am->hop = 1;
     am->link_bytes = 2;
     am->limitless_trap = 400;
-    am->hw_pointers = 5;
     return am;
 }
 
@@ -226,7 +228,6 @@ static int alewife_set(void *model, const char *key, const char *value, char *er
         {"hop", offsetof(alewife_model, hop), 0, ALEWIFE_MAX_COST},
         {"link_bytes", offsetof(alewife_model, link_bytes), 1, 4096},
         {"limitless_trap", offsetof(alewife_model, limitless_trap), 0, ALEWIFE_MAX_COST},
-        {"hw_pointers", offsetof(alewife_model, hw_pointers), 1, ALEWIFE_MAX_NODES},
     };
     uint64_t v;
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++)
@@ -261,7 +262,7 @@ static int alewife_set(void *model, const char *key, const char *value, char *er
     }
     snprintf(err, errlen,
              "no option '%s' (local_miss, req_send, home_mem, fill, inv, ack, net_fixed, hop, "
-             "link_bytes, limitless_trap, hw_pointers, qs0..qs3, qs_hist, qs_slice)",
+             "link_bytes, limitless_trap, qs0..qs3, qs_hist, qs_slice)",
              key);
     return -1;
 }
@@ -324,7 +325,7 @@ static sim_time limitless(alewife_model *am, const proto_msg *m)
         if (!(d = dir_find(am, m->block, 1)) || (d->sharers & bit))
             return 0;
         d->sharers |= bit;
-        if (d->hw < am->hw_pointers) {
+        if (d->hw < DSM_LIMITLESS_POINTERS) {
             d->hw++;
             return 0;
         }
@@ -407,7 +408,7 @@ const sim_timing_ops sim_timing_alewife = {
     .create = alewife_create,
     .destroy = alewife_destroy,
     .set = alewife_set,
-    .sharers_ops = NULL,
+    .sharers_ops = &dsm_sharers_limitless,
     .fixed_latency = 0,
     .miss_latency = NULL,
     .net_delay = alewife_net_delay,
