@@ -10,7 +10,9 @@
 #                                    histograms: each processor's 4000 at its
 #                                    hop distance from node 0, in all
 #                                    8000/12000/16000/12000/8000/4000 at 1-6
-#                                    hops (Figs. 4.2, 4.3)
+#                                    hops (Figs. 4.2, 4.3); on 64 nodes
+#                                    (bench5 40 100) the 8 x 8 mesh's
+#                                    distances 1-14
 #   bench11 10 1000, 8 processors    timesliced remote accesses: none in the
 #                                    first two slices (start, first local
 #                                    loop), then the first remote loop, a
@@ -90,6 +92,14 @@ qs 16 Cache_Statistics.Cached_Remote_Global_Data_Accesses,Network.RREQ_Distances
             fail "bench5: $rec by hops 1-6: $all, not 8000 12000 16000 12000 8000 4000"
         echo "bench5: $rec at 1-6 hops: $all"
     done
+}
+
+# the 64-node mesh (Fig. 4.1's extension): RDATA from node 0 to the 63 others
+# of an 8 x 8 mesh, 40 each, by hops 1-14
+qs 64 Network.RDATA_Distances "$dir/b64.raw" bench5 40 100 && {
+    all=$("$dsmprof" quickstep "$dir/b64.raw" | awk '$1 == "All" { $1 = $2 = $NF = ""; print }' | tr -s ' ' | sed 's/^ //; s/ $//')
+    [ "$all" = "80 120 160 200 240 280 320 280 240 200 160 120 80 40" ] ||
+        fail "bench5 on 64 nodes: RDATA by hops 1-14: $all"
 }
 
 # --- bench11: timeslices, Fig. 4.4 -------------------------------------------
