@@ -426,6 +426,7 @@ START_TEST(test_limitless_on_machine)
     ck_assert_int_eq(p.line_size, 16);
     ck_assert_int_eq(p.cache_size, 65536);
     ck_assert_int_eq(p.assoc, 1);
+    ck_assert(sim_timing_alewife.clock_hz == 33e6); /* dsm_wtime's seconds at 33 MHz */
     ck_assert_int_eq(sim_params_set(&p, "qs_hist=90010001", err, sizeof err), 0);
     ck_assert_int_eq(sim_params_set(&p, "limitless_trap=500", err, sizeof err), 0);
     ck_assert_int_eq(sim_params_set(&p, "qs9=1", err, sizeof err), -1);

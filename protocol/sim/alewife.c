@@ -414,6 +414,7 @@ const sim_timing_ops sim_timing_alewife = {
     .net_delay = alewife_net_delay,
     .handler = alewife_handler,
     .procedure_switch = NULL,
+    .clock_hz = 33e6, /* SPARCLE's 33 MHz: dsm_wtime's seconds */
 };
 
 qs_monitor *sim_alewife_monitor(void *model) { return ((alewife_model *)model)->qs; }

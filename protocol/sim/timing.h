@@ -105,6 +105,9 @@ typedef struct sim_timing_ops {
      * machines. */
     sim_time (*procedure_switch)(void *model, int proc, int procedure, sim_time t,
                                  sim_time *occupancy);
+
+    /* The processor's clock in Hz, for dsm_wtime's seconds (0: 1 GHz). */
+    double clock_hz;
 } sim_timing_ops;
 
 /* The registry: NULL-terminated, in the order sim_machine_names lists. */
