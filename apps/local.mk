@@ -51,3 +51,17 @@ apps_slots_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
 apps_slots_LINK = $(DSMCC_LINK)
 apps_slots_LDADD = libdsm.la
 EXTRA_DIST += doc/apps.md
+# sor: QuickStep's second case study (zgrid, mgrid, cgrid), for the simulated
+# Alewife (tests/quickstep_apps.sh)
+noinst_PROGRAMS += apps/sor
+apps_sor_SOURCES = apps/sor.c
+apps_sor_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
+apps_sor_LINK = $(DSMCC_LINK)
+apps_sor_LDADD = libdsm.la
+# mp3d: QuickStep's first case study (orig, mp3d, mmp3d), a particle-in-cell
+# wind tunnel after SPLASH's MP3D (tests/quickstep_apps.sh)
+noinst_PROGRAMS += apps/mp3d
+apps_mp3d_SOURCES = apps/mp3d.c
+apps_mp3d_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
+apps_mp3d_LINK = $(DSMCC_LINK)
+apps_mp3d_LDADD = libdsm.la

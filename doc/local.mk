@@ -10,3 +10,6 @@ EXTRA_DIST += doc/simulation.md doc/sim-format.md doc/apps.md
 # the map of the source (doc/internals.md) and the tree agree
 EXTRA_DIST += doc/internals.md tests/internals_doc.sh
 TESTS += tests/internals_doc.sh
+# QuickStep's configuration file for the simulated Alewife (dsmrun --quickstep)
+quickstepdir = $(pkgdatadir)/quickstep
+dist_quickstep_DATA = doc/quickstep/alewife.qs

@@ -230,6 +230,15 @@ static long dsm_runtime_block_index(const void *p)
 /* The measured section belongs to simulated runs (dsm.h): nothing here. */
 static void dsm_runtime_no_section(void) {}
 
+/* Checkpoints count on the simulated Alewife only (dsm.h); the id is
+ * checked all the same, so a bad one fails on every backend. */
+static void dsm_runtime_checkpoint(int id)
+{
+    if (id < 0 || id > DSM_CHECKPOINT_MAX)
+        dsm_fatal("dsm_checkpoint", "checkpoint %d is out of range 0 .. %d", id,
+                  DSM_CHECKPOINT_MAX);
+}
+
 /* wanted is not asked: the runtime is the last backend, taken when the
  * simulation is not wanted */
 const dsm_backend dsm_backend_runtime = {
@@ -252,4 +261,5 @@ const dsm_backend dsm_backend_runtime = {
     .block_index = dsm_runtime_block_index,
     .section_begin = dsm_runtime_no_section,
     .section_end = dsm_runtime_no_section,
+    .checkpoint = dsm_runtime_checkpoint,
 };

@@ -80,6 +80,8 @@ static long before_block_index(const void *p)
 }
 /* natively (no dsm_init at all) and on the DSM the measured section is nothing */
 static void no_section(void) {}
+/* ... and so is a checkpoint (QuickStep's, counted on the simulated Alewife) */
+static void no_checkpoint(int id) { (void)id; }
 
 static const dsm_backend not_started = {
     .name = "before dsm_init",
@@ -100,6 +102,7 @@ static const dsm_backend not_started = {
     .block_index = before_block_index,
     .section_begin = no_section,
     .section_end = no_section,
+    .checkpoint = no_checkpoint,
 };
 
 /* --- after the runtime's dsm_finalize ---------------------------------------- */
@@ -173,6 +176,7 @@ static const dsm_backend finished = {
     .block_index = after_block_index,
     .section_begin = no_section,
     .section_end = no_section,
+    .checkpoint = no_checkpoint,
 };
 
 const dsm_backend *dsm_backend_now = &not_started;
@@ -204,4 +208,5 @@ int dsm_home_of(const void *p) { return dsm_backend_now->home_of(p); }
 long dsm_block_index(const void *p) { return dsm_backend_now->block_index(p); }
 void dsm_sim_section_begin(void) { dsm_backend_now->section_begin(); }
 void dsm_sim_section_end(void) { dsm_backend_now->section_end(); }
+void dsm_checkpoint(int id) { dsm_backend_now->checkpoint(id); }
 const char *dsm_version(void) { return DSM_VERSION; }

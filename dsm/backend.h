@@ -41,6 +41,7 @@ typedef struct dsm_backend {
     long (*block_index)(const void *p);
     void (*section_begin)(void);
     void (*section_end)(void);
+    void (*checkpoint)(int id);
 } dsm_backend;
 
 extern const dsm_backend dsm_backend_runtime;

@@ -140,6 +140,9 @@ const dsm_setting dsm_settings[] = {
     { .name = "DSM_CLOCK_BASE_NS", .kind = DSM_SET_INTERNAL, .field = NOF,
       .group = DSM_GROUP_INTERNAL,
       .doc = "CLOCK_MONOTONIC at the start of the job, the common origin of `dsm_wtime`" },
+    { .name = "DSM_QUICKSTEP_DUMP", .kind = DSM_SET_INTERNAL, .field = NOF,
+      .group = DSM_GROUP_INTERNAL,
+      .doc = "dsmrun --quickstep: where one run writes its QuickStep registers" },
 };
 
 const size_t dsm_nsettings = sizeof dsm_settings / sizeof dsm_settings[0];

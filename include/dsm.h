@@ -62,6 +62,15 @@ DSM_API long   dsm_block_index(const void *p);         /* block number of p in t
 DSM_API void   dsm_sim_section_begin(void);
 DSM_API void   dsm_sim_section_end(void);
 
+/* A checkpoint (QuickStep, section 2.4): on the simulated Alewife
+ * (dsmrun --machine=alewife --quickstep) the CMMU's checkpoint counters
+ * count it; elsewhere it does nothing.  id = group * 16 + index: group
+ * 0 .. 255, index 0 .. 15 (DSM_CHECKPOINT(group, index)); out of range the
+ * job ends with an error. */
+#define DSM_CHECKPOINT_MAX 4095
+#define DSM_CHECKPOINT(group, index) ((group) * 16 + (index))
+DSM_API void   dsm_checkpoint(int id);
+
 /* The library's version, DSM_VERSION of the dsm.h it was built with. */
 DSM_API const char *dsm_version(void);
 

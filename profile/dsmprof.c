@@ -38,6 +38,9 @@ static const dsmprof_cmd commands[] = {
       "MemSpy's displays of a simulated run (dsmprof memspy --help)" },
     { "flashpoint", "RUN CONTROL [--top N] [--check=MISS,SHARE,TIME]", dsmprof_flashpoint,
       "FlashPoint's tables of a simulated FLASH run against its control run" },
+    { "quickstep", "RAW [--stat NAME] [--html OUT]", dsmprof_quickstep,
+      "QuickStep's tables and hop histograms of a simulated Alewife run\n"
+      "(the raw data file of dsmrun --quickstep)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -9,6 +9,7 @@
  *   html, advice        profile/dsmprof_cmds.c (html.c, advice.c render)
  *   memspy              profile/dsmprof_sim.c
  *   flashpoint          profile/dsmprof_flashpoint.c
+ *   quickstep           profile/dsmprof_quickstep.c
  * Every command reads its files through dsmprof_load (pschema.h), so a
  * renderer sees only documents that passed their schema, and prints names
  * from the files through ptext_term, so a name cannot drive the terminal.
@@ -48,6 +49,7 @@ int dsmprof_html(int argc, char **argv);
 int dsmprof_advice(int argc, char **argv);
 int dsmprof_memspy(int argc, char **argv);
 int dsmprof_flashpoint(int argc, char **argv);
+int dsmprof_quickstep(int argc, char **argv);
 
 /* "Usage: dsmprof NAME ARGS" from the command table, one line; with
  * dsmprof_command_help, the table's help lines for it after it. */

@@ -30,6 +30,7 @@
 
 #include "backend.h"
 #include "dsm.h"
+#include "sim/timing.h"
 #include "simfront.h"
 
 #define SIM_BARRIER_CYCLES 100
@@ -359,7 +360,8 @@ static void sim_unlock(unsigned id)
 static double sim_wtime(void)
 {
     dsm_sim_need("dsm_wtime");
-    return (double)sim_clock(dsm_sim_machine, me()) / SIM_HZ;
+    double hz = sim_timing_ops_of(dsm_sim_machine)->clock_hz; /* the model's clock */
+    return (double)sim_clock(dsm_sim_machine, me()) / (hz > 0 ? hz : SIM_HZ);
 }
 
 /* The measured section (dsm.h): only meaningful simulated (the other
@@ -410,4 +412,5 @@ const dsm_backend dsm_backend_sim = {
     .block_index = sim_block_index,
     .section_begin = sim_measure_begin,
     .section_end = sim_measure_end,
+    .checkpoint = dsm_sim_checkpoint,
 };

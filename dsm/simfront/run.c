@@ -301,6 +301,7 @@ int dsm_sim_init(int *argc, char ***argv)
     if (R.prof)
         simprof_set_front_end(R.prof, (uint32_t)quantum, cfg.homes_cyclic ? "cyclic" : "blocked");
     sim_on_miss(dsm_sim_machine, count_miss, NULL);
+    dsm_sim_quickstep_start(dsm_sim_machine);
     R.inited = calloc((size_t)nprocs, 1);
     R.finalizing = calloc((size_t)nprocs, 1);
     if (!R.inited || !R.finalizing)
@@ -367,6 +368,7 @@ static void finish_statistics(void)
         snprintf(note, sizeof note, "statistics in %s", R.profile_path);
         file_note = note;
     }
+    dsm_sim_quickstep_finish();
     uint64_t refs = sim_references(dsm_sim_machine);
     /* under time sampling the misses are those of the windows only: their
      * rate is taken over the references made in the windows */

@@ -117,4 +117,12 @@ int dsm_sim_api_start(int nprocs, uintptr_t base, size_t bytes, unsigned locks, 
  * (it writes the statistics); the others 0. */
 int dsm_sim_finalize_arrive(void);
 
+/* --- simfront/quickstep.c ----------------------------------------------------- */
+/* The QuickStep registers of an Alewife machine (protocol/sim/alewife.h):
+ * start feeding them (run.c after sim_create), dsm_checkpoint, and the
+ * registers into DSM_QUICKSTEP_DUMP at the end of the run. */
+void dsm_sim_quickstep_start(sim_machine *m);
+void dsm_sim_checkpoint(int id);
+void dsm_sim_quickstep_finish(void);
+
 #endif

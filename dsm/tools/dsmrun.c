@@ -20,6 +20,7 @@
 #include "settings.h"
 #include "transport/shm_layout.h"
 #include "sim/sim.h"
+#include "dsmrun_quickstep.h"
 #include "transport/transport.h"
 
 #include <errno.h>
@@ -68,6 +69,12 @@ static void usage(FILE *f)
             "                       parameters (cache_size=65536, assoc=2, ...)\n"
             "      --quantum K      simulated references between scheduling decisions\n"
             "                       (default 100; 1: exact interleaving)\n"
+            "      --quickstep=CONFIG[:STAT,...]\n"
+            "                       with --machine=alewife: QuickStep's statistics of CONFIG\n"
+            "                       (all, or the named statistics and groups), one run per\n"
+            "                       4 counters, merged into a raw data file\n"
+            "      --quickstep-out FILE  the raw data file (default quickstep.raw)\n"
+            "      --timeslice CYCLES    timesliced collection (default: overall)\n"
             "  -h, --help           show this help and exit\n"
             "      --version        show the version and exit\n"
             "\n"
@@ -363,6 +370,7 @@ static int pump(stream *s)
 typedef struct options {
     int nnodes, prefix;
     const char *machine, *quantum;  /* --machine, --quantum */
+    const char *quickstep, *qs_out, *qs_slice; /* --quickstep, --quickstep-out, --timeslice */
     double timeout_s;
     const char *timeout_arg;        /* as given, for the message */
     char **cmd;                     /* the program and its arguments */
@@ -379,6 +387,9 @@ static int parse_options(int argc, char **argv, options *o)
         {"version", no_argument, NULL, 'V'},
         {"machine", required_argument, NULL, 'M'},
         {"quantum", required_argument, NULL, 'Q'},
+        {"quickstep", required_argument, NULL, 'q'},
+        {"quickstep-out", required_argument, NULL, 'O'},
+        {"timeslice", required_argument, NULL, 'S'},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -423,6 +434,20 @@ static int parse_options(int argc, char **argv, options *o)
             o->quantum = optarg;
             break;
         }
+        case 'q':
+            o->quickstep = optarg;
+            break;
+        case 'O':
+            o->qs_out = optarg;
+            break;
+        case 'S': {
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (errno || end == optarg || *end || v < 1 || v > 1000000000000ull || *optarg == '-')
+                usage_error("--timeslice wants cycles from 1 to 10^12, not '%s'", optarg);
+            o->qs_slice = optarg;
+            break;
+        }
         case 'h':
             usage(stdout);
             return 0;
@@ -447,6 +472,13 @@ static int parse_options(int argc, char **argv, options *o)
     o->cmd = argv + optind;
     if (o->quantum && !o->machine)
         usage_error("%s", "--quantum needs --machine");
+    if ((o->qs_out || o->qs_slice) && !o->quickstep)
+        usage_error("%s", "--quickstep-out and --timeslice need --quickstep");
+    if (o->quickstep && !o->machine)
+        usage_error("%s", "--quickstep needs --machine=alewife");
+    if (o->quickstep && o->prefix)
+        usage_error("%s", "-p cannot be used with --quickstep: the simulated processors share "
+                          "one process and its output");
     return -1;
 }
 
@@ -784,6 +816,9 @@ int main(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    if (o.quickstep)
+        return dsmrun_quickstep(prog_name, o.machine, o.nnodes, o.quantum, o.timeout_s, o.cmd,
+                                o.quickstep, o.qs_out ? o.qs_out : "quickstep.raw", o.qs_slice);
     if (o.machine)
         return run_simulated(o.machine, o.nnodes, o.quantum, o.prefix, o.timeout_s, o.cmd);
     run r = {.o = &o, .sfd = -1};

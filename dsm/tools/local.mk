@@ -1,7 +1,7 @@
 # dsm/tools/: the launcher dsmrun (dsmrun.1) and the compiler wrapper dsmcc
 # (dsmcc.1).
 bin_PROGRAMS += dsmrun
-dsmrun_SOURCES = dsm/tools/dsmrun.c dsm/settings.h dsm/settings.c dsm/settings_table.c \
+dsmrun_SOURCES = dsm/tools/dsmrun.c dsm/tools/dsmrun_quickstep.c dsm/tools/dsmrun_quickstep.h dsm/settings.h dsm/settings.c dsm/settings_table.c \
 	dsm/transport/shm_layout.h
 # dsmrun --machine=list and the check of machine names before the run
 dsmrun_LDADD = libdsmsim.la libdsmproto.la $(PTHREAD_LIBS)

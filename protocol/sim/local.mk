@@ -5,6 +5,9 @@
 #   flash.c      FLASH: MAGIC handler latency and occupancy, 2-D mesh,
 #                FlashPoint's mode costs
 #   memspy.c, flashpoint.c  the MemSpy and FlashPoint collectors
+#   alewife.c    MIT Alewife: LimitLESS directory, Fig. 4.1 mesh, packet classes
+#   quickstep.c, quickstep_config.c  the CMMU's counters; QuickStep's
+#                configuration language, resource allocator, operations
 # libdsmsim.la needs libdsmproto.la (link both: not merged here, so libdsm
 # can take both without duplicate objects).
 noinst_LTLIBRARIES += libdsmsim.la
@@ -15,4 +18,6 @@ libdsmsim_la_SOURCES = \
 	protocol/sim/cache.h protocol/sim/cache.c \
 	protocol/sim/flash.h protocol/sim/flash.c \
 	protocol/sim/flashpoint.h protocol/sim/flashpoint.c \
-	protocol/sim/memspy.h protocol/sim/memspy.c
+	protocol/sim/memspy.h protocol/sim/memspy.c \
+	protocol/sim/alewife.h protocol/sim/alewife.c \
+	protocol/sim/quickstep.h protocol/sim/quickstep.c protocol/sim/quickstep_config.c

@@ -116,6 +116,8 @@ struct sim_machine {
     size_t bins_cap, names_cap;
     sim_collector collectors[SIM_MAX_COLLECTORS];
     int ncollectors;
+    sim_ref_fn ref_fn;       /* sim_on_ref: every line of every reference */
+    void *ref_arg;
     sim_time now;
     sim_section section;     /* the measured section (sim_section_begin/end) */
     int failed;
@@ -424,6 +426,17 @@ int sim_on_miss(sim_machine *m, sim_miss_fn fn, void *arg)
     if (!fn || m->ncollectors >= SIM_MAX_COLLECTORS)
         return -1;
     m->collectors[m->ncollectors++] = (sim_collector){fn, arg};
+    return 0;
+}
+
+int sim_on_ref(sim_machine *m, sim_ref_fn fn, void *arg)
+{
+    if (!fn || m->ref_fn)
+        return -1;
+    m->ref_fn = fn;
+    m->ref_arg = arg;
+    for (int p = 0; p < m->nprocs; p++)
+        m->procs[p].f.bytes = 0; /* the inline hit path declines: every reference comes here */
     return 0;
 }
 
@@ -1042,6 +1055,13 @@ static int walk_ref(sim_machine *m, int p, sim_time t)
             /* exclusive clean: the store upgrades silently, like a hit */
             if (engine_call(m, p, CALL_ACCESS, block, 1, NULL, t))
                 return m->failed;
+        }
+        if (m->ref_fn) {
+            int home = -1, outcome = l && l->perm >= need ? SIM_REF_HIT
+                                     : l && l->perm != PROTO_ACCESS_NONE ? SIM_REF_UPGRADE
+                                                                         : SIM_REF_MISS;
+            page_live_home(m, block >> m->page_shift, &home);
+            m->ref_fn(m->ref_arg, p, pr->is_write, outcome, home, t);
         }
         if (l && l->perm >= need) {
             if (pr->f.track_bytes)

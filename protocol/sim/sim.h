@@ -361,6 +361,15 @@ static inline __attribute__((always_inline)) int sim_ref_fast(sim_fast *f, uintp
 typedef void (*sim_miss_fn)(void *arg, const sim_miss *miss);
 int sim_on_miss(sim_machine *m, sim_miss_fn fn, void *arg);
 
+/* Every line of every reference, as the processor's cache answers it
+ * (monitoring hardware that counts hits: the Alewife CMMU's statistics).
+ * One observer per machine; attaching it turns the inline hit path off for
+ * the machine's processors (sim_ref_fast declines), so references cost a
+ * call.  home: the line's home node. */
+enum { SIM_REF_HIT = 0, SIM_REF_MISS = 1, SIM_REF_UPGRADE = 2 };
+typedef void (*sim_ref_fn)(void *arg, int proc, int is_write, int outcome, int home, sim_time t);
+int sim_on_ref(sim_machine *m, sim_ref_fn fn, void *arg);
+
 #ifdef __cplusplus
 }
 #endif

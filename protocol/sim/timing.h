@@ -105,6 +105,9 @@ typedef struct sim_timing_ops {
      * machines. */
     sim_time (*procedure_switch)(void *model, int proc, int procedure, sim_time t,
                                  sim_time *occupancy);
+
+    /* The processor's clock in Hz, for dsm_wtime's seconds (0: 1 GHz). */
+    double clock_hz;
 } sim_timing_ops;
 
 /* The registry: NULL-terminated, in the order sim_machine_names lists. */
@@ -115,6 +118,8 @@ const sim_timing_ops *sim_timing_find(const char *name);
 extern const sim_timing_ops sim_timing_uniform;
 extern const sim_timing_ops sim_timing_numa;
 extern const sim_timing_ops sim_timing_flash;
+/* MIT Alewife with QuickStep's counters (alewife.c). */
+extern const sim_timing_ops sim_timing_alewife;
 
 /* A machine on a model that is not in the registry (tests, experiments):
  * like sim_create, with ops in place of sim_timing_find(p->machine). */

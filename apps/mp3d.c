@@ -1,0 +1,170 @@
+/* mp3d.c - a particle-in-cell wind tunnel in the manner of SPLASH's MP3D,
+ * in the three versions of QuickStep's first case study (section 5.1):
+ * particles fly through a tunnel of X x Y x Z unit cells, flowing along x
+ * (periodic) and drifting slowly across (walls reflect); each move leaves
+ * one cell and enters another (atomic counts) and may collide with the
+ * cell's earlier visitor, which turns the particle's transverse velocity.
+ *   orig    particles are spread over the whole tunnel, each processor
+ *           moving a block of them; every move also updates statistics that
+ *           nobody reads (a per-cell move count and a global one), as the
+ *           original program's "variables updated but never read"
+ *   mp3d    the same without the unread statistics
+ *   mmp3d   mp3d with the particles partitioned by space: a processor's
+ *           particles start in its own columns of the tunnel (y, z), whose
+ *           cells are in its own memory, and they rarely drift out
+ * Cells are laid out column by column (y, z major, x minor), 64 B each, so
+ * the blocked homes of the cell array give processor p the columns
+ * [p * C / P, (p + 1) * C / P) of the C = Y x Z columns.  The result is
+ * checked: after every run the cell counts sum to the number of particles,
+ * and every particle is in the cell its position says.
+ *
+ * Usage: mp3d orig|mp3d|mmp3d [PARTICLES [STEPS]]   (default 18000 6, as
+ * the paper ran it). */
+#include <dsm.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TX 32
+#define TY 8
+#define TZ 8
+#define NCELLS (TX * TY * TZ)
+
+typedef struct cell {
+    int count;       /* particles in the cell */
+    int visits;      /* moves into it so far: the collision partner's turn */
+    int moves;       /* orig: moves through it, never read */
+    int pad[13];
+} cell;
+
+typedef struct particle {
+    double x, y, z, vx, vy, vz;
+    int cell;
+    int pad[3];
+} particle;
+
+static int cell_of(double x, double y, double z)
+{
+    int cx = (int)x, cy = (int)y, cz = (int)z;
+    return (cy * TZ + cz) * TX + cx;
+}
+
+/* A deterministic pseudo-random number in [0, 1) for (seed, k). */
+static double rnd(uint64_t seed, uint64_t k)
+{
+    uint64_t z = seed * 0x9e3779b97f4a7c15ull + k + 1;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0;
+}
+
+static double reflect(double v, double *pos, double lo, double hi)
+{
+    if (*pos < lo) {
+        *pos = 2 * lo - *pos;
+        return -v;
+    }
+    if (*pos >= hi) {
+        *pos = 2 * hi - *pos - 1e-9;
+        return -v;
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    if (dsm_init(&argc, &argv))
+        return 1;
+    int me = dsm_node(), np = dsm_nodes();
+    const char *version = argc > 1 ? argv[1] : "orig";
+    int n = argc > 2 ? atoi(argv[2]) : 18000, steps = argc > 3 ? atoi(argv[3]) : 6;
+    int kind = !strcmp(version, "orig") ? 0 : !strcmp(version, "mp3d") ? 1
+               : !strcmp(version, "mmp3d") ? 2 : -1;
+    if (kind < 0 || n < np || steps < 1 || np > TY * TZ) {
+        if (me == 0)
+            fprintf(stderr, "usage: mp3d orig|mp3d|mmp3d [PARTICLES>=P [STEPS>=1]] on at most "
+                            "%d processors\n", TY * TZ);
+        dsm_finalize();
+        return 2;
+    }
+    cell *cells = dsm_alloc(NCELLS * sizeof(cell), "cells");
+    particle *parts = dsm_alloc((size_t)n * sizeof(particle), "particles");
+    int *global_moves = dsm_alloc(sizeof(int), "global_moves");
+    if (!cells || !parts || !global_moves) {
+        fprintf(stderr, "mp3d: out of shared memory\n");
+        return 1;
+    }
+    int lo = (int)((long)n * me / np), hi = (int)((long)n * (me + 1) / np);
+    int ncols = TY * TZ, col_lo = ncols * me / np, col_hi = ncols * (me + 1) / np;
+    for (int c = NCELLS * me / np; c < NCELLS * (me + 1) / np; c++)
+        memset(&cells[c], 0, sizeof cells[c]);
+    dsm_barrier();
+    for (int k = lo; k < hi; k++) {
+        particle *p = &parts[k];
+        if (kind == 2) { /* in one of my columns */
+            int col = col_lo + (int)(rnd(1, (uint64_t)k) * (col_hi - col_lo));
+            p->y = col / TZ + rnd(2, (uint64_t)k);
+            p->z = col % TZ + rnd(3, (uint64_t)k);
+        } else {
+            p->y = rnd(2, (uint64_t)k) * TY;
+            p->z = rnd(3, (uint64_t)k) * TZ;
+        }
+        p->x = rnd(4, (uint64_t)k) * TX;
+        p->vx = 0.5 + rnd(5, (uint64_t)k);
+        p->vy = (rnd(6, (uint64_t)k) - 0.5) * 0.1;
+        p->vz = (rnd(7, (uint64_t)k) - 0.5) * 0.1;
+        p->cell = cell_of(p->x, p->y, p->z);
+        __atomic_fetch_add(&cells[p->cell].count, 1, __ATOMIC_SEQ_CST);
+    }
+    dsm_barrier();
+    dsm_sim_section_begin();
+    for (int s = 0; s < steps; s++) {
+        for (int k = lo; k < hi; k++) {
+            particle *p = &parts[k];
+            double x = p->x + p->vx, y = p->y + p->vy, z = p->z + p->vz;
+            if (x >= TX)
+                x -= TX;
+            p->vy = reflect(p->vy, &y, 0, TY);
+            p->vz = reflect(p->vz, &z, 0, TZ);
+            p->x = x;
+            p->y = y;
+            p->z = z;
+            int c = cell_of(x, y, z);
+            if (c != p->cell) {
+                __atomic_fetch_sub(&cells[p->cell].count, 1, __ATOMIC_SEQ_CST);
+                __atomic_fetch_add(&cells[c].count, 1, __ATOMIC_SEQ_CST);
+                p->cell = c;
+                /* every other visitor collides: its transverse velocity turns */
+                if (__atomic_fetch_add(&cells[c].visits, 1, __ATOMIC_SEQ_CST) & 1) {
+                    double t = p->vy;
+                    p->vy = -p->vz;
+                    p->vz = t;
+                }
+            }
+            if (kind == 0) { /* updated, never read */
+                __atomic_fetch_add(&cells[c].moves, 1, __ATOMIC_SEQ_CST);
+                __atomic_fetch_add(global_moves, 1, __ATOMIC_SEQ_CST);
+            }
+        }
+        dsm_barrier();
+    }
+    dsm_sim_section_end();
+    if (me == 0) {
+        long total = 0;
+        int ok = 1;
+        for (int c = 0; c < NCELLS; c++)
+            total += cells[c].count;
+        for (int k = 0; k < n && ok; k++)
+            ok = parts[k].cell == cell_of(parts[k].x, parts[k].y, parts[k].z);
+        if (total != n)
+            ok = 0;
+        printf("mp3d %s: %d particles, %d steps on %d processors\n", version, n, steps, np);
+        printf("mp3d: result %s\n", ok ? "OK" : "WRONG");
+        if (!ok)
+            return 1;
+    }
+    dsm_finalize();
+    return 0;
+}
