@@ -15,3 +15,6 @@ EXTRA_DIST += tests/mn_tasks.sh
 check_PROGRAMS += tests/mn_tasks_noscript
 tests_mn_tasks_noscript_SOURCES = tests/mn_tasks.c
 tests_mn_tasks_noscript_LDADD = libdsm.la
+# dsmcc builds of the same program on a simulated machine and on the DSM
+TESTS += tests/sim_tasks.sh
+EXTRA_DIST += tests/sim_tasks.sh
