@@ -9,7 +9,8 @@
 #     DSM_SHARED memory, a DSM_SHARED counter that adds up, dsm_join and
 #     dsm_wait_for_end;
 #   - stdin: every node reads all of it (100000 bytes) on 2 and 4 nodes;
-#     DSM_STDIN=keep gives the nodes one shared offset again (dsmrun);
+#     DSM_STDIN=keep gives the nodes one shared offset again (dsmrun); a
+#     pipe whose producer never closes it stalls nothing;
 #   - the errors: dsm_create in the SPMD model, from a task on another
 #     node, dsm_wait_for_end for more tasks than created, DSM_SHARED globals
 #     linked without the linker script: one line naming the call, non-zero
@@ -68,6 +69,22 @@ for n in 2 4; do
 done
 if [ "${DSM_TEST_TRANSPORT:-shm}" = shm ]; then
     go 2 "node [01] read [0-9]+ bytes" fail DSM_STDIN=keep -- "$prog" stdin "$bytes" "$sum"
+fi
+# a producer that never closes the pipe: the job neither waits for its
+# end at the start nor at the end (sleep outlives the job; the time counts)
+mkfifo "$dir/fifo" || exit 99
+sleep 60 >"$dir/fifo" &
+producer=$!
+start=$(date +%s)
+env ${to:+$to -k 5 50} "$run" -n 2 --timeout 45 "$prog" tasks 2 <"$dir/fifo" >"$dir/out" 2>&1
+rc=$?
+took=$(( $(date +%s) - start ))
+kill $producer 2>/dev/null
+if [ $rc = 0 ] && [ "$took" -lt 30 ] && grep -q "tasks: 2 tasks on 2 nodes.*: OK" "$dir/out"; then
+    echo "ok: stdin a pipe that stays open: the job ended in ${took}s"
+else
+    grep -v '^dsm profile' "$dir/out" | head; echo "FAIL: stdin a pipe that stays open: status $rc, ${took}s"
+    fail=1
 fi
 : > "$dir/in"
 
