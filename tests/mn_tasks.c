@@ -14,6 +14,9 @@
  *              id and of a joined task fail.
  *   stdin N S  SPMD (dsm_init): every node reads stdin to its end and
  *              must see N bytes summing to S.
+ *   fnptr      SPMD: node 0 stores pointers to a function and to a global
+ *              in dsm_alloc'd memory; every node calls and reads them (the
+ *              same addresses everywhere: no address randomisation).
  *   spmd_create      dsm_create after dsm_init: one line, non-zero exit.
  *   worker_create    dsm_create from a task on another node: the same.
  *   wait_too_many    dsm_wait_for_end(5) with 1 task: the same.
@@ -179,6 +182,37 @@ static int mode_stdin(int argc, char **argv)
     return bad;
 }
 
+static int mode_fnptr(int argc, char **argv)
+{
+    if (dsm_init(&argc, &argv))
+        return 1;
+    struct shared_ptrs {
+        long (*fn)(long);
+        const int *global;
+    } *sp = dsm_alloc(sizeof *sp, "pointers");
+    if (dsm_node() == 0) {
+        sp->fn = triple;
+        sp->global = &written_before;
+    }
+    dsm_barrier();
+    long r = sp->fn(dsm_node() + 1); /* another node's function pointer */
+    int bad = r != 3L * (dsm_node() + 1) || *sp->global != 7;
+    if (bad)
+        fprintf(stderr, "mn_tasks: node %d: the shared function pointer gave %ld\n", dsm_node(), r);
+    dsm_lock(0);
+    errors += bad;
+    dsm_unlock(0);
+    dsm_barrier();
+    dsm_lock(0);
+    int e = errors;
+    dsm_unlock(0);
+    if (dsm_node() == 0)
+        printf("mn_tasks: fnptr: %d nodes called node 0's function pointer: %s\n", dsm_nodes(),
+               e ? "FAILED" : "OK");
+    dsm_finalize();
+    return e != 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "tasks";
@@ -186,6 +220,8 @@ int main(int argc, char **argv)
         return mode_tasks(argc, argv);
     if (!strcmp(mode, "stdin"))
         return mode_stdin(argc, argv);
+    if (!strcmp(mode, "fnptr"))
+        return mode_fnptr(argc, argv);
     if (!strcmp(mode, "spmd_create")) {
         dsm_init(&argc, &argv);
         dsm_create(task_body, NULL);
