@@ -42,6 +42,12 @@ typedef struct dsm_backend {
     void (*section_begin)(void);
     void (*section_end)(void);
     void (*checkpoint)(int id);
+    /* the thread model (dsm/tasks.c, dsm/simfront/tasks.c) */
+    int (*init_master)(int *argc, char ***argv);
+    int (*create)(void (*fn)(void *), void *arg);
+    int (*join)(int task);
+    void (*wait_for_end)(int ntasks);
+    int (*task)(void);
 } dsm_backend;
 
 extern const dsm_backend dsm_backend_runtime;

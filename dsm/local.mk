@@ -21,7 +21,8 @@ libdsm_internal_la_SOURCES = \
 	dsm/stats.h dsm/stats.c \
 	dsm/symbols.h dsm/symbols.c \
 	dsm/backend.h dsm/backend.c \
-	dsm/api.c
+	dsm/api.c \
+	dsm/tasks.h dsm/tasks.c dsm/image.c dsm/shared_globals.c dsm/stdin_copy.c dsm/aslr.c
 libdsm_internal_la_LIBADD = libdsmproto.la libdsmsim.la libdsmprofile.la \
 	$(SIGSEGV_LIBS) $(PTHREAD_LIBS) $(CAPSTONE_LIBS)
 
@@ -36,3 +37,7 @@ include dsm/transport/local.mk
 include dsm/prof/local.mk
 include dsm/simfront/local.mk
 include dsm/tools/local.mk
+
+# The linker script of DSM_SHARED globals (dsm.pc's Libs and dsmcc use it).
+dsmldscriptdir = $(pkglibdir)
+dist_dsmldscript_DATA = dsm/dsm_shared.ld

@@ -27,6 +27,14 @@ enum {
     RT_STATS_PAT,       /* node -> 0 at finalize: a home's pattern records */
     RT_STATS_END,       /* node -> 0: arg0 = stats messages sent before this one */
     RT_PROF_DATA,       /* node -> 0 at finalize: a piece of the node's profile data (prof.c) */
+    /* the thread model (tasks.c) and the copy of stdin (stdin_copy.c) */
+    RT_TASK_BEGIN,      /* 0 -> node: arg0 task id, arg1..2 the master's heap [start, end) */
+    RT_TASK_IMAGE,      /* 0 -> node: arg0 address; payload the bytes, or none and arg1 zeros */
+    RT_TASK_GO,         /* 0 -> node: arg0 task id, arg1 function, arg2 argument */
+    RT_TASK_END,        /* node -> 0: arg0 task id */
+    RT_TASK_FINISH,     /* 0 -> node: the master finalizes */
+    RT_STDIN_DATA,      /* 0 -> node: a piece of stdin */
+    RT_STDIN_END,       /* 0 -> node: the end of stdin */
 };
 
 /* What a message must fit, from the receiving node's configuration. */

@@ -49,3 +49,4 @@ include tests/sim_stats.mk
 include tests/apps_sim.mk
 include tests/block.mk
 include tests/known_sharing.mk
+include tests/tasks.mk
