@@ -81,6 +81,23 @@ static long before_block_index(const void *p)
 /* natively (no dsm_init at all) and on the DSM the measured section is nothing */
 static void no_section(void) {}
 
+static unsigned before_sync_new(const char *call) { dsm_fatal(call, "called before dsm_init"); }
+static void before_barrier_n(unsigned id, unsigned count)
+{
+    (void)id, (void)count;
+    dsm_fatal("dsm_barrier_n", "called before dsm_init");
+}
+static void before_cond_wait(unsigned cond, unsigned lock)
+{
+    (void)cond, (void)lock;
+    dsm_fatal("dsm_cond_wait", "called before dsm_init");
+}
+static void before_cond_signal(unsigned cond, int all)
+{
+    (void)cond;
+    dsm_fatal(all ? "dsm_cond_broadcast" : "dsm_cond_signal", "called before dsm_init");
+}
+
 static const dsm_backend not_started = {
     .name = "before dsm_init",
     .init = before_init,
@@ -100,6 +117,10 @@ static const dsm_backend not_started = {
     .block_index = before_block_index,
     .section_begin = no_section,
     .section_end = no_section,
+    .sync_new = before_sync_new,
+    .barrier_n = before_barrier_n,
+    .cond_wait = before_cond_wait,
+    .cond_signal = before_cond_signal,
 };
 
 /* --- after the runtime's dsm_finalize ---------------------------------------- */
@@ -154,6 +175,23 @@ static long after_block_index(const void *p)
     dsm_fatal("dsm_block_index", "called after dsm_finalize");
 }
 
+static unsigned after_sync_new(const char *call) { dsm_fatal(call, "called after dsm_finalize"); }
+static void after_barrier_n(unsigned id, unsigned count)
+{
+    (void)id, (void)count;
+    dsm_fatal("dsm_barrier_n", "called after dsm_finalize");
+}
+static void after_cond_wait(unsigned cond, unsigned lock)
+{
+    (void)cond, (void)lock;
+    dsm_fatal("dsm_cond_wait", "called after dsm_finalize");
+}
+static void after_cond_signal(unsigned cond, int all)
+{
+    (void)cond;
+    dsm_fatal(all ? "dsm_cond_broadcast" : "dsm_cond_signal", "called after dsm_finalize");
+}
+
 static const dsm_backend finished = {
     .name = "after dsm_finalize",
     .init = after_init,
@@ -173,6 +211,10 @@ static const dsm_backend finished = {
     .block_index = after_block_index,
     .section_begin = no_section,
     .section_end = no_section,
+    .sync_new = after_sync_new,
+    .barrier_n = after_barrier_n,
+    .cond_wait = after_cond_wait,
+    .cond_signal = after_cond_signal,
 };
 
 const dsm_backend *dsm_backend_now = &not_started;
@@ -205,3 +247,10 @@ long dsm_block_index(const void *p) { return dsm_backend_now->block_index(p); }
 void dsm_sim_section_begin(void) { dsm_backend_now->section_begin(); }
 void dsm_sim_section_end(void) { dsm_backend_now->section_end(); }
 const char *dsm_version(void) { return DSM_VERSION; }
+unsigned dsm_lock_new(void) { return dsm_backend_now->sync_new("dsm_lock_new"); }
+unsigned dsm_barrier_new(void) { return dsm_backend_now->sync_new("dsm_barrier_new"); }
+unsigned dsm_cond_new(void) { return dsm_backend_now->sync_new("dsm_cond_new"); }
+void dsm_barrier_n(unsigned id, unsigned count) { dsm_backend_now->barrier_n(id, count); }
+void dsm_cond_wait(unsigned cond, unsigned lock) { dsm_backend_now->cond_wait(cond, lock); }
+void dsm_cond_signal(unsigned cond) { dsm_backend_now->cond_signal(cond, 0); }
+void dsm_cond_broadcast(unsigned cond) { dsm_backend_now->cond_signal(cond, 1); }

@@ -41,6 +41,11 @@ typedef struct dsm_backend {
     long (*block_index)(const void *p);
     void (*section_begin)(void);
     void (*section_end)(void);
+    /* synchronisation objects made on demand; call names the API call */
+    unsigned (*sync_new)(const char *call);
+    void (*barrier_n)(unsigned id, unsigned count);
+    void (*cond_wait)(unsigned cond, unsigned lock);
+    void (*cond_signal)(unsigned cond, int all);
 } dsm_backend;
 
 extern const dsm_backend dsm_backend_runtime;

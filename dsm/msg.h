@@ -27,6 +27,9 @@ enum {
     RT_STATS_PAT,       /* node -> 0 at finalize: a home's pattern records */
     RT_STATS_END,       /* node -> 0: arg0 = stats messages sent before this one */
     RT_PROF_DATA,       /* node -> 0 at finalize: a piece of the node's profile data (prof.c) */
+    RT_SYNC_REQ,        /* node -> manager: block = barrier/condition id, arg0 = thread slot,
+                         * arg1 = operation, arg2 = a barrier's count (sync.c) */
+    RT_SYNC_WAKE,       /* manager -> node: block = id, arg0 = thread slot */
 };
 
 /* What a message must fit, from the receiving node's configuration. */

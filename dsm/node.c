@@ -486,6 +486,8 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
     case RT_LOCK_REQ:
     case RT_LOCK_GRANT:
     case RT_UNLOCK:
+    case RT_SYNC_REQ:
+    case RT_SYNC_WAKE:
         dsm_sync_handle(rt, h);
         break;
     case RT_FREE:

@@ -55,6 +55,25 @@ DSM_API unsigned dsm_lock_count(void);                 /* valid lock ids are 0 .
 DSM_API int    dsm_home_of(const void *p);             /* home node of the block holding p, or -1 */
 DSM_API long   dsm_block_index(const void *p);         /* block number of p in the region (as in the
                                                   statistics), or -1 outside the region */
+
+/* Synchronisation objects made on demand, by any node or thread, at any
+ * time, with no collective call: the id is unique in the job, is not
+ * bounded by DSM_LOCKS, and may be stored in shared memory for the others.
+ * The objects one node makes are managed by all nodes in turn. */
+DSM_API unsigned dsm_lock_new(void);                   /* an id for dsm_lock / dsm_unlock */
+DSM_API unsigned dsm_barrier_new(void);                /* an id for dsm_barrier_n */
+/* Wait until `count` threads, on any nodes, called it with this id (made
+ * by dsm_barrier_new, or any number below 2^31 the program chooses); then
+ * it starts over.  Callers of one round must agree on count. */
+DSM_API void   dsm_barrier_n(unsigned id, unsigned count);
+/* Condition variables, as pthread's: dsm_cond_wait is called with `lock`
+ * held, lets it go while it sleeps and holds it again when it returns
+ * (spurious wake-ups do not happen, but check the predicate anyway).
+ * Waiters block; they never poll shared memory. */
+DSM_API unsigned dsm_cond_new(void);
+DSM_API void   dsm_cond_wait(unsigned cond, unsigned lock);
+DSM_API void   dsm_cond_signal(unsigned cond);          /* wake the longest waiter, if any */
+DSM_API void   dsm_cond_broadcast(unsigned cond);       /* wake them all */
 /* The measured section of a run on a simulated machine (dsmrun --machine):
  * from the first processor's begin to the last processor's end, by simulated
  * time; FlashPoint's parallel time (dsmprof flashpoint, Table 2) is its
