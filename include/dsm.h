@@ -42,7 +42,8 @@ DSM_API int    dsm_nodes(void);
 DSM_API void  *dsm_alloc(size_t size, const char *name);   /* collective: same call order on every node,
                                                       same address everywhere; name labels the
                                                       data structure in profiles (NULL: by site) */
-DSM_API void  *dsm_malloc(size_t size, const char *name);  /* any node, any time; home is the caller */
+DSM_API void  *dsm_malloc(size_t size, const char *name);  /* any node, any time; home is the caller
+                                                      (DSM_MALLOC_HOMES=round-robin: spread) */
 DSM_API void   dsm_free(void *p);
 DSM_API void   dsm_barrier(void);
 DSM_API void   dsm_lock(unsigned id);                  /* global locks by number */

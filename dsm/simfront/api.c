@@ -24,6 +24,7 @@
  * Misuse ends the run with one line naming the processor and the call. */
 #include <config.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,8 @@ static struct {
 
 static int me(void) { return dsm_sim_hot_state.cur; }
 
+int dsm_sim_malloc_spread;
+
 int dsm_sim_api_start(int nprocs, uintptr_t base, size_t bytes, unsigned locks, int homes_cyclic)
 {
     const sim_params *sp = sim_get_params(dsm_sim_machine);
@@ -115,6 +118,8 @@ int dsm_sim_api_start(int nprocs, uintptr_t base, size_t bytes, unsigned locks, 
         A.locks[i].holder = -1;
     for (int p = 0; p < nprocs; p++) {
         size_t off = A.coll_end + (size_t)p * A.arena_size;
+        if (dsm_sim_malloc_spread)
+            continue; /* placed page by page below */
         if (sim_place(dsm_sim_machine, base + off, A.arena_size, p)) {
             fprintf(stderr, "dsm: dsm_init: the simulated machine refused the arena of processor "
                             "%d: %s\n",
@@ -123,6 +128,17 @@ int dsm_sim_api_start(int nprocs, uintptr_t base, size_t bytes, unsigned locks, 
         }
         for (size_t i = 0; i < arena_pages; i++)
             A.page_home[off / A.page + i] = (int16_t)p;
+    }
+    /* DSM_MALLOC_HOMES=round-robin: the DSM's policy (alloc.c), by page */
+    for (size_t i = coll_pages; dsm_sim_malloc_spread && i < coll_pages + (size_t)nprocs * arena_pages;
+         i++) {
+        int home = (int)(i % (size_t)nprocs);
+        if (sim_place(dsm_sim_machine, base + i * A.page, A.page, home)) {
+            fprintf(stderr, "dsm: dsm_init: the simulated machine refused page %zu: %s\n", i,
+                    sim_error(dsm_sim_machine));
+            return -1;
+        }
+        A.page_home[i] = (int16_t)home;
     }
     return 0;
 }
@@ -236,8 +252,14 @@ static void *sim_malloc(size_t size, const char *name, uintptr_t site)
     dsm_sim_need("dsm_malloc");
     int p = me();
     size_t len = size ? (size + 15) & ~(size_t)15 : 16;
-    if (len < size || len > A.arena_size - A.arena_next[p])
+    if (len < size || len > A.arena_size - A.arena_next[p]) {
+        fprintf(stderr, "dsm: processor %d: dsm_malloc: no room for %zu bytes in this "
+                        "processor's arena of %zu bytes (%zu in use; the arena is "
+                        "DSM_REGION_SIZE/2/processors: raise DSM_REGION_SIZE)\n",
+                p, size, A.arena_size, A.arena_next[p]);
+        errno = ENOMEM;
         return NULL;
+    }
     uintptr_t addr = A.base + A.coll_end + (size_t)p * A.arena_size + A.arena_next[p];
     A.arena_next[p] += len;
     new_bin(addr, size ? size : len, name, site, "dsm_malloc");

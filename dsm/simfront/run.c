@@ -305,6 +305,7 @@ int dsm_sim_init(int *argc, char ***argv)
     R.finalizing = calloc((size_t)nprocs, 1);
     if (!R.inited || !R.finalizing)
         goto bad;
+    dsm_sim_malloc_spread = cfg.malloc_spread;
     if (dsm_sim_api_start((int)nprocs, cfg.region_addr, cfg.region_size, cfg.locks,
                           cfg.homes_cyclic))
         goto bad;
