@@ -17,6 +17,7 @@
 #include "futex.h"
 #include "node.h"
 #include "syncid.h"
+#include "tasks.h"
 
 static dsm_rt the_rt;
 
@@ -43,6 +44,7 @@ static int dsm_runtime_init(int *argc, char ***argv)
         errno = EALREADY;
         return -1;
     }
+    dsm_aslr_off("dsm_init");
     dsm_rt *rt = &the_rt;
     memset(rt, 0, sizeof *rt);
     if (dsm_config_load(&rt->cfg, "dsm: node ?: dsm_init")) {
@@ -104,6 +106,10 @@ static int dsm_runtime_init(int *argc, char ***argv)
         errno = ENOMEM;
         return -1;
     }
+    if (dsm_shared_globals_setup(rt)) {
+        errno = EINVAL;
+        return -1;
+    }
     dsm_g = rt;
     dsm_fault_install(rt);
     if (dsm_blk_start(rt)) {
@@ -115,12 +121,14 @@ static int dsm_runtime_init(int *argc, char ***argv)
     rt->initialized = 1;
     /* the settings that must agree are compared at node 0 (sync.c) */
     dsm_collective(rt, COLL_INIT, dsm_config_digest(&rt->cfg), "dsm_init");
+    dsm_stdin_copy(rt);
     return 0;
 }
 
 static void dsm_runtime_finalize(void)
 {
     dsm_rt *rt = dsm_g;
+    dsm_tasks_finalize_begin(rt);
     dsm_rt_enter(); /* no signal handler while it holds the runtime's locks (node.h) */
     dsm_stats_finalize(rt); /* gathers at node 0 before the finalize collective */
     dsm_collective(rt, COLL_FINALIZE, 0, "dsm_finalize");
@@ -275,4 +283,9 @@ const dsm_backend dsm_backend_runtime = {
     .barrier_n = dsm_runtime_barrier_n,
     .cond_wait = dsm_runtime_cond_wait,
     .cond_signal = dsm_runtime_cond_signal,
+    .init_master = dsm_tasks_init_master,
+    .create = dsm_tasks_create,
+    .join = dsm_tasks_join,
+    .wait_for_end = dsm_tasks_wait_for_end,
+    .task = dsm_tasks_task,
 };

@@ -35,6 +35,42 @@ static int before_init(int *argc, char ***argv)
     return rc;
 }
 
+static const dsm_backend not_started;
+
+static int before_init_master(int *argc, char ***argv)
+{
+    const dsm_backend *b = backends[NBACKENDS - 1];
+    for (size_t i = 0; i + 1 < NBACKENDS; i++)
+        if (backends[i]->wanted()) {
+            b = backends[i];
+            break;
+        }
+    /* chosen before the call: the workers serve tasks inside it and never
+     * return, so their calls must already go to the backend */
+    dsm_backend_now = b;
+    int rc = b->init_master(argc, argv);
+    if (rc)
+        dsm_backend_now = &not_started;
+    return rc;
+}
+
+static int before_create(void (*fn)(void *), void *arg)
+{
+    (void)fn, (void)arg;
+    dsm_fatal("dsm_create", "called before dsm_init_master");
+}
+static int before_join(int task)
+{
+    (void)task;
+    dsm_fatal("dsm_join", "called before dsm_init_master");
+}
+static void before_wait_for_end(int ntasks)
+{
+    (void)ntasks;
+    dsm_fatal("dsm_wait_for_end", "called before dsm_init_master");
+}
+static int before_task(void) { dsm_fatal("dsm_task", "called before dsm_init"); }
+
 
 static void before_finalize(void) { dsm_fatal("dsm_finalize", "called before dsm_init"); }
 static int before_node(void) { dsm_fatal("dsm_node", "called before dsm_init"); }
@@ -121,6 +157,11 @@ static const dsm_backend not_started = {
     .barrier_n = before_barrier_n,
     .cond_wait = before_cond_wait,
     .cond_signal = before_cond_signal,
+    .init_master = before_init_master,
+    .create = before_create,
+    .join = before_join,
+    .wait_for_end = before_wait_for_end,
+    .task = before_task,
 };
 
 /* --- after the runtime's dsm_finalize ---------------------------------------- */
@@ -191,6 +232,29 @@ static void after_cond_signal(unsigned cond, int all)
     (void)cond;
     dsm_fatal(all ? "dsm_cond_broadcast" : "dsm_cond_signal", "called after dsm_finalize");
 }
+static int after_init_master(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    fprintf(stderr, "dsm: node %d: dsm_init_master: called after dsm_finalize\n", dsm_error_node);
+    errno = EALREADY;
+    return -1;
+}
+static int after_create(void (*fn)(void *), void *arg)
+{
+    (void)fn, (void)arg;
+    dsm_fatal("dsm_create", "called after dsm_finalize");
+}
+static int after_join(int task)
+{
+    (void)task;
+    dsm_fatal("dsm_join", "called after dsm_finalize");
+}
+static void after_wait_for_end(int ntasks)
+{
+    (void)ntasks;
+    dsm_fatal("dsm_wait_for_end", "called after dsm_finalize");
+}
+static int after_task(void) { dsm_fatal("dsm_task", "called after dsm_finalize"); }
 
 static const dsm_backend finished = {
     .name = "after dsm_finalize",
@@ -215,6 +279,11 @@ static const dsm_backend finished = {
     .barrier_n = after_barrier_n,
     .cond_wait = after_cond_wait,
     .cond_signal = after_cond_signal,
+    .init_master = after_init_master,
+    .create = after_create,
+    .join = after_join,
+    .wait_for_end = after_wait_for_end,
+    .task = after_task,
 };
 
 const dsm_backend *dsm_backend_now = &not_started;
@@ -254,3 +323,8 @@ void dsm_barrier_n(unsigned id, unsigned count) { dsm_backend_now->barrier_n(id,
 void dsm_cond_wait(unsigned cond, unsigned lock) { dsm_backend_now->cond_wait(cond, lock); }
 void dsm_cond_signal(unsigned cond) { dsm_backend_now->cond_signal(cond, 0); }
 void dsm_cond_broadcast(unsigned cond) { dsm_backend_now->cond_signal(cond, 1); }
+int dsm_init_master(int *argc, char ***argv) { return dsm_backend_now->init_master(argc, argv); }
+int dsm_create(void (*fn)(void *), void *arg) { return dsm_backend_now->create(fn, arg); }
+int dsm_join(int task) { return dsm_backend_now->join(task); }
+void dsm_wait_for_end(int ntasks) { dsm_backend_now->wait_for_end(ntasks); }
+int dsm_task(void) { return dsm_backend_now->task(); }

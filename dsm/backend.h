@@ -46,6 +46,12 @@ typedef struct dsm_backend {
     void (*barrier_n)(unsigned id, unsigned count);
     void (*cond_wait)(unsigned cond, unsigned lock);
     void (*cond_signal)(unsigned cond, int all);
+    /* the thread model (dsm/tasks.c, dsm/simfront/tasks.c) */
+    int (*init_master)(int *argc, char ***argv);
+    int (*create)(void (*fn)(void *), void *arg);
+    int (*join)(int task);
+    void (*wait_for_end)(int ntasks);
+    int (*task)(void);
 } dsm_backend;
 
 extern const dsm_backend dsm_backend_runtime;

@@ -54,7 +54,12 @@ static int on_fault(void *addr, int serious)
 {
     (void)serious;
     dsm_rt *rt = dsm_g;
-    if (!rt || !dsm_region_contains(&rt->region, addr))
+    if (!rt)
+        return 0;
+    void *in_window = dsm_region_from_window(&rt->region, addr); /* a DSM_SHARED global */
+    if (in_window)
+        addr = in_window;
+    if (!dsm_region_contains(&rt->region, addr))
         return 0; /* not ours: a real crash */
     uint32_t block = dsm_region_block_of(&rt->region, addr);
     int is_write = fault_is_write;

@@ -20,7 +20,8 @@ libdsm_internal_la_SOURCES = \
 	dsm/stats.h dsm/stats.c \
 	dsm/symbols.h dsm/symbols.c \
 	dsm/backend.h dsm/backend.c \
-	dsm/api.c
+	dsm/api.c \
+	dsm/tasks.h dsm/tasks.c dsm/image.c dsm/shared_globals.c dsm/stdin_copy.c dsm/aslr.c
 libdsm_internal_la_LIBADD = libdsmproto.la libdsmsim.la libdsmprofile.la \
 	$(SIGSEGV_LIBS) $(PTHREAD_LIBS)
 

@@ -150,6 +150,23 @@ int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why,
         maxlen = lim->block_size;
         break;
     }
+    case RT_TASK_BEGIN:
+    case RT_TASK_IMAGE:
+    case RT_TASK_GO:
+    case RT_TASK_FINISH:
+    case RT_STDIN_DATA:
+    case RT_STDIN_END:
+        if (h->src != 0)
+            return dsm_msg_why(why, whylen, "message type %u from node %d (only node 0 sends it)",
+                               t, h->src);
+        if (t == RT_TASK_IMAGE || t == RT_STDIN_DATA)
+            maxlen = lim->block_size;
+        break;
+    case RT_TASK_END:
+        if (lim->self != 0)
+            return dsm_msg_why(why, whylen, "end of a task sent to node %d (only node 0 keeps "
+                               "them)", lim->self);
+        break;
     default:
         return dsm_msg_why(why, whylen, "unknown message type %u", t);
     }

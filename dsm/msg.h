@@ -30,6 +30,14 @@ enum {
     RT_SYNC_REQ,        /* node -> manager: block = barrier/condition id, arg0 = thread slot,
                          * arg1 = operation, arg2 = a barrier's count (sync.c) */
     RT_SYNC_WAKE,       /* manager -> node: block = id, arg0 = thread slot */
+    /* the thread model (tasks.c) and the copy of stdin (stdin_copy.c) */
+    RT_TASK_BEGIN,      /* 0 -> node: arg0 task id, arg1..2 the master's heap [start, end) */
+    RT_TASK_IMAGE,      /* 0 -> node: arg0 address; payload the bytes, or none and arg1 zeros */
+    RT_TASK_GO,         /* 0 -> node: arg0 task id, arg1 function, arg2 argument */
+    RT_TASK_END,        /* node -> 0: arg0 task id */
+    RT_TASK_FINISH,     /* 0 -> node: the master finalizes */
+    RT_STDIN_DATA,      /* 0 -> node: a piece of stdin */
+    RT_STDIN_END,       /* 0 -> node: arg0 bytes sent, arg1 = 1: not copied (a terminal) */
 };
 
 /* What a message must fit, from the receiving node's configuration. */

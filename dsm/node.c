@@ -19,6 +19,7 @@
 #include "error.h"
 #include "futex.h"
 #include "msg.h"
+#include "tasks.h"
 
 dsm_rt *dsm_g;
 
@@ -509,6 +510,17 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
     case RT_PROF_DATA:
         dsm_stats_handle(rt, h, payload);
         break;
+    case RT_TASK_BEGIN:
+    case RT_TASK_IMAGE:
+    case RT_TASK_GO:
+    case RT_TASK_END:
+    case RT_TASK_FINISH:
+        dsm_tasks_handle(rt, h, payload);
+        break;
+    case RT_STDIN_DATA:
+    case RT_STDIN_END:
+        dsm_stdin_handle(rt, h, payload);
+        break;
     default:
         dsm_fatal("transport", "unknown message type %u from node %d", h->type, h->src);
     }
@@ -746,8 +758,10 @@ static void forbid_stores(dsm_rt *rt)
             continue;
         }
         /* best effort: if it fails, such stores go unnoticed, as before */
-        if (n)
+        if (n) {
             (void)mprotect(rt->region.app + (size_t)first * bs, (size_t)n * bs, PROT_READ);
+            (void)dsm_region_window_protect(&rt->region, first, n, PROT_READ);
+        }
         n = 0;
     }
 }

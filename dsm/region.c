@@ -90,5 +90,22 @@ int dsm_region_protect(dsm_region *r, uint32_t block, int access)
     int prot = access == PROTO_ACCESS_WRITE  ? PROT_READ | PROT_WRITE
                : access == PROTO_ACCESS_READ ? PROT_READ
                                              : PROT_NONE;
-    return mprotect(r->app + ((size_t)block << r->block_shift), r->block_size, prot);
+    if (mprotect(r->app + ((size_t)block << r->block_shift), r->block_size, prot))
+        return -1;
+    return r->window ? dsm_region_window_protect(r, block, 1, prot) : 0;
+}
+
+int dsm_region_window_protect(dsm_region *r, uint32_t first, uint32_t n, int prot)
+{
+    if (!r->window)
+        return 0;
+    size_t s = (size_t)first << r->block_shift, e = s + ((size_t)n << r->block_shift);
+    size_t ws = r->window_off, we = ws + r->window_len;
+    if (e <= ws || s >= we)
+        return 0;
+    if (s < ws)
+        s = ws;
+    if (e > we)
+        e = we;
+    return mprotect(r->window + (s - ws), e - s, prot);
 }

@@ -17,6 +17,11 @@ typedef struct dsm_region {
     uint32_t nblocks;
     int fd;
     uint8_t *state;   /* block mode (access.h): the state table; NULL in page mode */
+    /* DSM_SHARED globals (shared_globals.c): a second application view of
+     * window_len bytes of the region from offset window_off, at window
+     * (NULL: none); protections are mirrored on it */
+    char *window;
+    size_t window_off, window_len;
 } dsm_region;
 
 /* 0, or -1 after printing why (prefix names the node). */
@@ -27,6 +32,18 @@ int dsm_region_map(dsm_region *r, uintptr_t addr, size_t size, size_t block_size
 void dsm_region_unmap(dsm_region *r);
 /* access: PROTO_ACCESS_NONE/READ/WRITE; 0 or -1 (errno from mprotect). */
 int dsm_region_protect(dsm_region *r, uint32_t block, int access);
+
+/* The same protection on the window's part of blocks [first, first+n). */
+int dsm_region_window_protect(dsm_region *r, uint32_t first, uint32_t n, int prot);
+
+/* p in the window: the address of the same byte in the application view,
+ * else NULL. */
+static inline void *dsm_region_from_window(const dsm_region *r, const void *p)
+{
+    if (!r->window || (const char *)p < r->window || (const char *)p >= r->window + r->window_len)
+        return NULL;
+    return r->app + r->window_off + ((const char *)p - r->window);
+}
 
 static inline int dsm_region_contains(const dsm_region *r, const void *p)
 {

@@ -35,6 +35,8 @@ typedef struct dsm_config {
     unsigned sim_quantum;    /* DSM_SIM_QUANTUM: references per scheduling quantum */
     size_t sim_stack;        /* DSM_SIM_STACK: stack of each simulated processor */
     const char *sim_profile; /* DSM_SIM_PROFILE: the simulation's statistics file; NULL when off */
+    int stdin_mode;          /* DSM_STDIN=auto|copy|keep (stdin_copy.c) */
+    int aslr_keep;           /* DSM_ASLR=off|keep (aslr.c) */
 } dsm_config;
 
 /* What a setting holds; it also says the C type of its dsm_config field. */

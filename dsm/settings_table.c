@@ -78,6 +78,18 @@ const dsm_setting dsm_settings[] = {
              "started by `mpirun`), `verbs` (RDMA; ranks started by `mpirun`); a transport "
              "this library was not built with, or one whose launcher did not start the "
              "program while another's did (`mpi` under `dsmrun`), is an error" },
+    { .name = "DSM_STDIN", .kind = DSM_SET_WORDS, .words = "auto|copy|keep", .dflt = "auto",
+      .field = F(stdin_mode), .group = DSM_GROUP_RUNTIME,
+      .doc = "`copy`: node 0 reads standard input to its end in `dsm_init` and every node reads "
+             "its own copy, as in one process; `keep`: each node keeps the descriptor it was "
+             "given (`mpirun` gives stdin to rank 0 only); `auto`: `copy` under `dsmrun` when "
+             "stdin is not a terminal, else `keep`" },
+    { .name = "DSM_ASLR", .kind = DSM_SET_WORDS, .words = "off|keep", .dflt = "off",
+      .field = F(aslr_keep), .group = DSM_GROUP_RUNTIME,
+      .doc = "`off`: `dsm_init` runs the program without address randomisation (re-executing "
+             "it once if `dsmrun` did not already), so code, globals and the heap have the same "
+             "addresses on every node (function pointers in shared memory, `dsm_create`); "
+             "`keep` leaves it on" },
 
     /* ---- what the run writes ---- */
     { .name = "DSM_STATS", .kind = DSM_SET_PATH, .flags = DSM_SET_AGREE | DSM_SET_NODE0,

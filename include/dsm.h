@@ -85,6 +85,34 @@ DSM_API void   dsm_sim_section_end(void);
 /* The library's version, DSM_VERSION of the dsm.h it was built with. */
 DSM_API const char *dsm_version(void);
 
+/* The thread model (SPLASH's PARMACS CREATE, a pthread-like start): the
+ * master runs main alone and starts tasks on the other nodes.
+ * dsm_init_master: join the job like dsm_init; only the master (node 0)
+ *   returns (0, or -1 with errno set).  Every other node serves dsm_create
+ *   requests until the master's dsm_finalize, then exits with status 0.
+ * dsm_create: start fn(arg) as a new task: on nodes 1..N-1 in turn, then
+ *   node 0, again and again; a node that runs a task already runs the new
+ *   one as another thread.  A task starting on a node that runs no other
+ *   task sees the master's globals (the program's writable data and bss)
+ *   and private heap as they were at the call; see dsm(3) for the rules.
+ *   Returns the task id (>= 1), or -1 with errno set.  Master only.
+ * dsm_join: wait (blocked, not spinning) for that task to end: 0, or -1
+ *   (errno ESRCH: no such task; EINVAL: joined already).
+ * dsm_wait_for_end: wait until ntasks created tasks not yet waited for
+ *   (by it or dsm_join) have ended (PARMACS WAIT_FOR_END).
+ * dsm_task: the calling task's id: 0 for the master (and, in the SPMD
+ *   model of dsm_init, the node number).
+ * DSM_SHARED: a file-scope global placed in the shared region: the same
+ *   address on every node and kept coherent like dsm_alloc'd memory.  Link
+ *   with the flags of `pkg-config --libs dsm` (or dsmcc), which page-align
+ *   the section; dsm_init says so when they are missing. */
+DSM_API int    dsm_init_master(int *argc, char ***argv);
+DSM_API int    dsm_create(void (*fn)(void *), void *arg);
+DSM_API int    dsm_join(int task);
+DSM_API void   dsm_wait_for_end(int ntasks);
+DSM_API int    dsm_task(void);
+#define DSM_SHARED __attribute__((section("dsm_shared"), aligned(64)))
+
 #ifdef __cplusplus
 }
 #endif

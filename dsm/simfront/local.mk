@@ -7,7 +7,8 @@
 # (DSMCC_LINK below), so gcc never links libtsan: libdsm is
 # the runtime of the hooks.
 libdsm_internal_la_SOURCES += dsm/simfront/simfront.h dsm/simfront/hooks.c \
-	dsm/simfront/procs.c dsm/simfront/sched.c dsm/simfront/run.c dsm/simfront/api.c
+	dsm/simfront/procs.c dsm/simfront/sched.c dsm/simfront/run.c dsm/simfront/api.c \
+	dsm/simfront/tasks.c
 DSMCC_CFLAGS = -fsanitize=thread -finstrument-functions
 # A program built with the instrumentation links without it, so gcc does not
 # link libtsan (libdsm is the hooks' runtime): prog_LINK = $(DSMCC_LINK).

@@ -200,7 +200,12 @@ static void processor_main(int k)
         fprintf(stderr, "dsmrun: processor %d exited with status %d\n", k, rc);
         exit(rc);
     }
-    /* processor 0 waits in dsm_finalize for the others to end */
+    dsm_sim_processor_done(k);
+}
+
+/* processor 0 waits in dsm_finalize for the others to end */
+void dsm_sim_processor_done(int k)
+{
     int others = 0;
     for (int q = 1; q < R.nprocs; q++)
         others += q != k && dsm_sim_state(q) != SIMP_DONE;

@@ -14,6 +14,7 @@
  *                 leaving it (dsm_finalize: statistics and summary), progress
  *   api.c     the dsm.h calls in simulation mode (dsm_backend_sim,
  *                 dsm/backend.h): allocation, barriers, locks, time
+ *   tasks.c   the thread model: dsm_init_master, dsm_create, dsm_join
  *
  * The machine itself (caches, network, timing, coherence) is protocol/sim/
  * (sim.h); the statistics file is written by profile/simprof.c. */
@@ -101,6 +102,9 @@ extern sim_machine *dsm_sim_machine;
  * enters simulation mode, the other processors' only join it. */
 int dsm_sim_init(int *argc, char ***argv);
 void dsm_sim_finalize(void);
+/* Processor k (not 0) has finalized and is about to end: processor 0,
+ * waiting in dsm_finalize, goes on when it is the last. */
+void dsm_sim_processor_done(int k);
 /* Ends the run with a message when the running processor has not called
  * dsm_init or has called dsm_finalize (every call of api.c asks first). */
 void dsm_sim_need(const char *call);
@@ -119,5 +123,16 @@ extern int dsm_sim_malloc_spread;
 /* The collective finalize: every processor arrives, the last one returns 1
  * (it writes the statistics); the others 0. */
 int dsm_sim_finalize_arrive(void);
+
+/* --- simfront/tasks.c -------------------------------------------------------- */
+/* The thread model (dsm.h) on the simulated processors. */
+int dsm_sim_init_master(int *argc, char ***argv);
+int dsm_sim_create(void (*fn)(void *), void *arg);
+int dsm_sim_join(int task);
+void dsm_sim_wait_for_end(int ntasks);
+int dsm_sim_task(void);
+/* dsm_finalize: in the thread model the master waits for its tasks and
+ * brings the worker processors along; else dsm_sim_finalize. */
+void dsm_sim_finalize_master(void);
 
 #endif
