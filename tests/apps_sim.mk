@@ -13,4 +13,8 @@
 APPS_SIM_TESTS = tests/apps_native.sh tests/apps_dsm.sh tests/apps_sim.sh \
 	tests/apps_sim_findings.sh
 TESTS += $(APPS_SIM_TESTS)
+# parmacs_apps.sh: the PARMACS programs (apps/pm_*.C through dsm-parmacs)
+# natively, simulated, and built by m4 + dsmcc as a user would
+TESTS += tests/parmacs_apps.sh
+EXTRA_DIST += tests/parmacs_apps.sh
 EXTRA_DIST += $(APPS_SIM_TESTS)
