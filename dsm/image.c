@@ -16,7 +16,14 @@
  *
  * On the wire: one RT_TASK_IMAGE per block-size piece with data, and one
  * with no payload per run of zero pieces (arg1 = its length), so a large
- * bss or a heap of zeros costs few messages. */
+ * bss or a heap of zeros costs few messages.
+ *
+ * A node that runs tasks already (as far as the master knows: their ends
+ * have not reached it) gets only the pieces that changed on the master
+ * since it was last sent the image (a hash per piece and node tells), so
+ * a task started beside running ones sees what the master wrote and
+ * allocated since (its argument, typically) while the running tasks keep
+ * their own writes to the other pieces. */
 #define _GNU_SOURCE 1
 #include <config.h>
 
@@ -125,12 +132,20 @@ static int find_ranges(struct dl_phdr_info *info, size_t size, void *arg)
     return 1; /* the first object is the program */
 }
 
+static int by_start(const void *a, const void *b)
+{
+    uintptr_t x = ((const range *)a)->start, y = ((const range *)b)->start;
+    return x < y ? -1 : x > y;
+}
+
 static void ranges_init(void)
 {
     dl_iterate_phdr(find_ranges, NULL);
     uintptr_t s, e;
     dsm_shared_globals_range(&s, &e);
     cut(s, e);
+    /* ascending, as the pieces' hashes are kept (below) */
+    qsort(ranges, (size_t)nranges, sizeof *ranges, by_start);
 }
 
 static uintptr_t start_brk(void)
@@ -171,6 +186,59 @@ static int all_zero(const unsigned char *p, size_t n)
     return 1;
 }
 
+/* What each node was last sent: the hash of every piece, in address order,
+ * so that a node running tasks gets only the pieces that changed. */
+typedef struct piece_hash {
+    uintptr_t addr;
+    uint64_t hash;
+} piece_hash;
+
+typedef struct sent_log {
+    piece_hash *v;
+    size_t n, cap;
+    size_t cursor; /* the walk through the previous log */
+} sent_log;
+
+static sent_log *sent;  /* per node (dsm_image_send runs under tasks.c's create lock) */
+static int nsent;
+
+static uint64_t piece_hash_of(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    for (; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Did the piece at addr change since the log (old) was taken? */
+static int changed_since(sent_log *old, uintptr_t addr, uint64_t hash)
+{
+    while (old->cursor < old->n && old->v[old->cursor].addr < addr)
+        old->cursor++;
+    return old->cursor >= old->n || old->v[old->cursor].addr != addr ||
+           old->v[old->cursor].hash != hash;
+}
+
+static void log_piece(sent_log *l, uintptr_t addr, uint64_t hash)
+{
+    if (l->n == l->cap) {
+        size_t c = l->cap ? 2 * l->cap : 1024;
+        piece_hash *v = realloc(l->v, c * sizeof *v);
+        if (!v)
+            dsm_fatal("dsm_create", "out of memory for the image's piece log");
+        l->v = v;
+        l->cap = c;
+    }
+    l->v[l->n++] = (piece_hash){ addr, hash };
+}
+
 static void send_zeros(dsm_rt *rt, int dst, uintptr_t at, size_t n)
 {
     if (!n)
@@ -182,13 +250,21 @@ static void send_zeros(dsm_rt *rt, int dst, uintptr_t at, size_t n)
     dsm_rt_send(rt, dst, &h);
 }
 
-static void send_range(dsm_rt *rt, int dst, uintptr_t s, uintptr_t e)
+static void send_range(dsm_rt *rt, int dst, uintptr_t s, uintptr_t e, int full, sent_log *old,
+                       sent_log *now)
 {
     size_t piece = rt->region.block_size;
     uintptr_t zero_at = s;
     size_t zeros = 0;
     for (uintptr_t a = s; a < e; a += piece) {
         size_t n = e - a < piece ? e - a : piece;
+        uint64_t hash = piece_hash_of((const unsigned char *)a, n);
+        log_piece(now, a, hash);
+        if (!full && !changed_since(old, a, hash)) {
+            send_zeros(rt, dst, zero_at, zeros);
+            zeros = 0;
+            continue;
+        }
         if (all_zero((const unsigned char *)a, n)) {
             if (!zeros)
                 zero_at = a;
@@ -205,14 +281,24 @@ static void send_range(dsm_rt *rt, int dst, uintptr_t s, uintptr_t e)
     send_zeros(rt, dst, zero_at, zeros);
 }
 
-void dsm_image_send(dsm_rt *rt, int dst)
+void dsm_image_send(dsm_rt *rt, int dst, int full)
 {
     pthread_once(&ranges_once, ranges_init);
+    if (!sent) {
+        sent = calloc((size_t)rt->nnodes, sizeof *sent);
+        if (!sent)
+            dsm_fatal("dsm_create", "out of memory for the image's piece logs");
+        nsent = rt->nnodes;
+    }
+    sent_log old = sent[dst], now = { 0 };
+    old.cursor = 0;
     for (int i = 0; i < nranges; i++)
-        send_range(rt, dst, ranges[i].start, ranges[i].end);
+        send_range(rt, dst, ranges[i].start, ranges[i].end, full, &old, &now);
     uintptr_t hs, he;
     dsm_image_heap(&hs, &he);
-    send_range(rt, dst, hs, he);
+    send_range(rt, dst, hs, he, full, &old, &now);
+    free(old.v);
+    sent[dst] = now;
 }
 
 int dsm_image_prepare(uintptr_t hs, uintptr_t he, char *why, size_t whylen)

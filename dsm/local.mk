@@ -36,3 +36,7 @@ include dsm/transport/local.mk
 include dsm/prof/local.mk
 include dsm/simfront/local.mk
 include dsm/tools/local.mk
+
+# The linker script of DSM_SHARED globals (dsm.pc's Libs and dsmcc use it).
+dsmldscriptdir = $(pkglibdir)
+dist_dsmldscript_DATA = dsm/dsm_shared.ld

@@ -11,12 +11,12 @@
  *   RT_TASK_BEGIN  task id, the master's brk heap bounds
  *   RT_TASK_IMAGE  the master's private image, piece by piece (image.c)
  *   RT_TASK_GO     task id, function, argument: start the thread
- * A node that runs no task when RT_TASK_BEGIN arrives installs the image
+ * A node that runs no task (as far as node 0 knows) gets all of the image
  * (the program's data and bss, the heap: what the master had at the
- * call); a node that runs a task already keeps its globals, which its
- * running tasks use, and starts the new one as another thread beside them,
- * as threads of one process do.  Node 0's tasks are threads of the master
- * and see its memory as it is.  A task's end is RT_TASK_END to node 0;
+ * call); a node that runs tasks gets the pieces the master changed since
+ * it last sent it the image (image.c) and starts the new task as another
+ * thread beside the running ones, which see those pieces change too.
+ * Node 0's tasks are threads of the master and see its memory as it is.  A task's end is RT_TASK_END to node 0;
  * dsm_join and dsm_wait_for_end sleep in dsm_rt_wait until it comes.
  *
  * Memory: every node's runtime is set up on a helper thread, so its heap is
@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -85,13 +86,39 @@ typedef struct init_call {
     int *argc;
     char ***argv;
     int rc, err;
+    sem_t done;
 } init_call;
 
+static void *serve_thread(void *v);
+
+/* The runtime's set-up, off the main arena.  On a worker this thread also
+ * starts the service: a thread created by the main thread would have its
+ * TLS vector (calloc'd by its creator) in the main arena, which the image
+ * overwrites.  It then sleeps for good rather than exit: its own TLS
+ * vector is in the main arena, and nobody may free that once an image
+ * may have come. */
 static void *init_thread(void *v)
 {
     init_call *c = v;
     c->rc = dsm_backend_runtime.init(c->argc, c->argv);
     c->err = errno;
+    if (c->rc == 0) {
+        /* the runtime linked into the program would be overwritten with
+         * the master's by the image */
+        if (dsm_image_holds(&T))
+            dsm_fatal("dsm_init_master", "the runtime is linked into the program (the internal "
+                                         "archive): the thread model needs libdsm.so (-ldsm)");
+        T.on = 1; /* before any task can start */
+        pthread_t service;
+        if (dsm_g->self != 0 && pthread_create(&service, NULL, serve_thread, dsm_g))
+            dsm_fatal("dsm_init_master", "cannot start the task service thread");
+    }
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    sem_post(&c->done);
+    for (;;)
+        pause();
     return NULL;
 }
 
@@ -123,25 +150,23 @@ int dsm_tasks_init_master(int *argc, char ***argv)
     dsm_aslr_off("dsm_init_master");
     mallopt(M_ARENA_MAX, 4096);
     pthread_sigmask(SIG_SETMASK, NULL, &T.app_mask);
-    init_call c = { argc, argv, -1, 0 };
+    static init_call c; /* the helper thread keeps it */
+    c = (init_call){ argc, argv, -1, 0, { { 0 } } };
+    sem_init(&c.done, 0, 0);
     pthread_t h;
     if (pthread_create(&h, NULL, init_thread, &c)) {
         fprintf(stderr, "dsm: node ?: dsm_init_master: cannot start a thread\n");
         errno = EAGAIN;
         return -1;
     }
-    pthread_join(h, NULL);
+    pthread_detach(h);
+    while (sem_wait(&c.done))
+        ;
     if (c.rc) {
         errno = c.err;
         return -1;
     }
     dsm_rt *rt = dsm_g;
-    /* the runtime linked into the program would be overwritten with the
-     * master's by the image */
-    if (dsm_image_holds(&T))
-        dsm_fatal("dsm_init_master", "the runtime is linked into the program (the internal "
-                                     "archive): the thread model needs libdsm.so (-ldsm)");
-    T.on = 1;
     if (rt->self == 0) {
         mallopt(M_MMAP_THRESHOLD, MASTER_MMAP_THRESHOLD);
         return 0;
@@ -149,12 +174,8 @@ int dsm_tasks_init_master(int *argc, char ***argv)
     /* main ran up to here on this node too: what it printed and did not
      * flush belongs to the master's run, not to this node's */
     __fpurge(stdout);
-    pthread_t s;
-    if (pthread_create(&s, NULL, serve_thread, rt))
-        dsm_fatal("dsm_init_master", "cannot start the task service thread");
     /* this thread allocates nothing more (its arena is the main one, which
      * the master's image overwrites): it sleeps until the service exits */
-    pthread_join(s, NULL);
     for (;;)
         pause();
 }
@@ -200,6 +221,9 @@ int dsm_tasks_create(void (*fn)(void *), void *arg)
     if (node == rt->nnodes)
         node = 0;
     T.creates++;
+    int busy = 0;
+    for (int i = 0; i < T.ntasks - 1; i++)
+        busy |= T.tasks[i].node == node && T.tasks[i].state == TASK_RUNNING;
     T.tasks[id - 1] = (task_rec){ node, TASK_RUNNING };
     T.unreaped++;
     pthread_mutex_unlock(&T.lock);
@@ -212,7 +236,7 @@ int dsm_tasks_create(void (*fn)(void *), void *arg)
         b.arg[1] = hs;
         b.arg[2] = he;
         dsm_rt_send(rt, node, &b);
-        dsm_image_send(rt, node);
+        dsm_image_send(rt, node, !busy);
     }
     dsm_msg_hdr g = { 0 };
     g.type = RT_TASK_GO;
@@ -377,9 +401,8 @@ void dsm_tasks_handle(dsm_rt *rt, const dsm_msg_hdr *h, const void *payload)
 {
     switch (h->type) {
     case RT_TASK_BEGIN: {
-        pthread_mutex_lock(&T.lock);
-        T.installing = T.running == 0;
-        pthread_mutex_unlock(&T.lock);
+        /* all of the image, or what changed since (image.c) */
+        T.installing = 1;
         char why[200];
         if (T.installing && dsm_image_prepare((uintptr_t)h->arg[1], (uintptr_t)h->arg[2], why,
                                               sizeof why))

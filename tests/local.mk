@@ -47,3 +47,4 @@ include tests/sim_flash.mk
 include tests/sim_stats.mk
 include tests/apps_sim.mk
 include tests/block.mk
+include tests/tasks.mk

@@ -34,6 +34,7 @@
 #include <stdnoreturn.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
@@ -784,6 +785,14 @@ int main(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    /* the nodes (and a simulated run) inherit it: the same addresses on
+     * every node without the re-exec dsm_init would do (dsm/aslr.c) */
+    const char *aslr = getenv("DSM_ASLR");
+    if (!aslr || strcmp(aslr, "keep")) {
+        int pers = personality(0xffffffff);
+        if (pers != -1)
+            (void)personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
+    }
     if (o.machine)
         return run_simulated(o.machine, o.nnodes, o.quantum, o.prefix, o.timeout_s, o.cmd);
     run r = {.o = &o, .sfd = -1};

@@ -1,0 +1,205 @@
+/* mn_tasks.c - the thread model and shared globals (dsm.h: dsm_init_master,
+ * dsm_create, dsm_join, dsm_wait_for_end, dsm_task, DSM_SHARED), one mode
+ * per run (tests/mn_tasks.sh runs them on 1, 2 and 4 nodes, both
+ * transports, and on a simulated machine):
+ *   tasks T    the master writes globals and builds private heap data,
+ *              then starts T tasks (more than nodes: threads of the nodes).
+ *              Every task checks: the globals and the heap list as the
+ *              master left them before its create (a node's first task),
+ *              the argument, a function pointer stored in DSM_SHARED
+ *              memory and called there, and adds to a DSM_SHARED counter
+ *              under a lock.  The master joins half of them one by one and
+ *              waits for the rest with dsm_wait_for_end; the counter,
+ *              written by every node, must add up; dsm_join of an unknown
+ *              id and of a joined task fail.
+ *   stdin N S  SPMD (dsm_init): every node reads stdin to its end and
+ *              must see N bytes summing to S.
+ *   spmd_create      dsm_create after dsm_init: one line, non-zero exit.
+ *   worker_create    dsm_create from a task on another node: the same.
+ *   wait_too_many    dsm_wait_for_end(5) with 1 task: the same.
+ * Prints "mn_tasks: MODE: OK" on success. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dsm.h"
+
+#define PER_TASK 50
+#define LIST_LEN 1000
+
+/* private globals: data and bss, written by the master before the creates */
+static int written_before = 7;  /* .data, changed to 4242 */
+static char text_before[64];    /* .bss */
+static struct node *list_head;  /* private heap, built by the master */
+
+struct node {
+    struct node *next;
+    long value;
+};
+
+/* shared globals */
+DSM_SHARED static long counter;
+DSM_SHARED static long (*shared_fn)(long);
+DSM_SHARED static long fn_calls;
+DSM_SHARED static int errors;
+
+static long triple(long x) { return 3 * x; }
+
+static void fail(const char *what, long got, long want)
+{
+    fprintf(stderr, "mn_tasks: task %d on node %d: %s: got %ld, want %ld\n", dsm_task(),
+            dsm_node(), what, got, want);
+    dsm_lock(0);
+    errors++;
+    dsm_unlock(0);
+}
+
+struct targ {
+    int id;
+    long magic;
+};
+
+static void task_body(void *v)
+{
+    struct targ *a = v; /* master's heap */
+    if (a->magic != 0x5eed + a->id)
+        fail("argument", a->magic, 0x5eed + a->id);
+    if (dsm_task() != a->id)
+        fail("dsm_task", dsm_task(), a->id);
+    if (written_before != 4242)
+        fail("global written before create", written_before, 4242);
+    if (strcmp(text_before, "set by the master"))
+        fail("bss string written before create", 0, 1);
+    long n = 0, sum = 0;
+    for (struct node *p = list_head; p; p = p->next)
+        n++, sum += p->value;
+    if (n != LIST_LEN || sum != (long)LIST_LEN * (LIST_LEN - 1) / 2)
+        fail("heap list built by the master (sum)", sum, (long)LIST_LEN * (LIST_LEN - 1) / 2);
+    long r = shared_fn(a->id); /* a function pointer from shared memory */
+    if (r != 3L * a->id)
+        fail("function pointer in DSM_SHARED memory", r, 3L * a->id);
+    for (int i = 0; i < PER_TASK; i++) {
+        dsm_lock(1);
+        counter++;
+        fn_calls += r == 3L * a->id;
+        dsm_unlock(1);
+    }
+}
+
+static void try_create(void *v)
+{
+    (void)v;
+    if (dsm_node() != 0)
+        dsm_create(task_body, NULL); /* ends the job with a message */
+}
+
+static int mode_tasks(int argc, char **argv)
+{
+    int ntasks = argc > 2 ? atoi(argv[2]) : 4;
+    if (dsm_init_master(&argc, &argv)) {
+        perror("dsm_init_master");
+        return 1;
+    }
+    if (dsm_task() != 0)
+        fail("dsm_task of the master", dsm_task(), 0);
+    written_before = 4242;
+    strcpy(text_before, "set by the master");
+    for (int i = LIST_LEN - 1; i >= 0; i--) {
+        struct node *p = malloc(sizeof *p);
+        p->value = i;
+        p->next = list_head;
+        list_head = p;
+    }
+    shared_fn = triple;
+    int *ids = malloc((size_t)ntasks * sizeof *ids);
+    for (int i = 0; i < ntasks; i++) {
+        struct targ *a = malloc(sizeof *a);
+        a->id = i + 1;
+        a->magic = 0x5eed + a->id;
+        ids[i] = dsm_create(task_body, a);
+        if (ids[i] != i + 1)
+            fail("task id", ids[i], i + 1);
+    }
+    int joined = ntasks / 2;
+    for (int i = 0; i < joined; i++)
+        if (dsm_join(ids[i]))
+            fail("dsm_join", -1, 0);
+    dsm_wait_for_end(ntasks - joined);
+    errno = 0;
+    if (dsm_join(ntasks + 100) != -1 || errno != ESRCH)
+        fail("dsm_join of an unknown task", errno, ESRCH);
+    if (joined && (dsm_join(ids[0]) != -1 || errno != EINVAL))
+        fail("dsm_join of a joined task", errno, EINVAL);
+    dsm_lock(1);
+    long c = counter, f = fn_calls;
+    dsm_unlock(1);
+    if (c != (long)ntasks * PER_TASK)
+        fail("DSM_SHARED counter", c, (long)ntasks * PER_TASK);
+    if (f != (long)ntasks * PER_TASK)
+        fail("calls through the shared function pointer", f, (long)ntasks * PER_TASK);
+    dsm_lock(0);
+    int e = errors;
+    dsm_unlock(0);
+    printf("mn_tasks: tasks: %d tasks on %d nodes, counter %ld: %s\n", ntasks, dsm_nodes(), c,
+           e ? "FAILED" : "OK");
+    dsm_finalize();
+    return e != 0;
+}
+
+static int mode_stdin(int argc, char **argv)
+{
+    if (argc < 4 || dsm_init(&argc, &argv)) {
+        fprintf(stderr, "usage: mn_tasks stdin BYTES SUM (dsm_init failed?)\n");
+        return 1;
+    }
+    long want_n = atol(argv[2]), want_s = atol(argv[3]);
+    long *seen = dsm_alloc(2 * sizeof(long) * (size_t)dsm_nodes(), "seen");
+    long n = 0, s = 0;
+    int ch;
+    while ((ch = getchar()) != EOF)
+        n++, s += ch;
+    seen[2 * dsm_node()] = n;
+    seen[2 * dsm_node() + 1] = s;
+    dsm_barrier();
+    int bad = 0;
+    if (dsm_node() == 0)
+        for (int k = 0; k < dsm_nodes(); k++)
+            if (seen[2 * k] != want_n || seen[2 * k + 1] != want_s) {
+                fprintf(stderr, "mn_tasks: node %d read %ld bytes (sum %ld), want %ld (sum %ld)\n",
+                        k, seen[2 * k], seen[2 * k + 1], want_n, want_s);
+                bad = 1;
+            }
+    if (dsm_node() == 0)
+        printf("mn_tasks: stdin: %d nodes read %ld bytes each: %s\n", dsm_nodes(), want_n,
+               bad ? "FAILED" : "OK");
+    dsm_finalize();
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "tasks";
+    if (!strcmp(mode, "tasks"))
+        return mode_tasks(argc, argv);
+    if (!strcmp(mode, "stdin"))
+        return mode_stdin(argc, argv);
+    if (!strcmp(mode, "spmd_create")) {
+        dsm_init(&argc, &argv);
+        dsm_create(task_body, NULL);
+        return 0;
+    }
+    if (!strcmp(mode, "worker_create") || !strcmp(mode, "wait_too_many")) {
+        dsm_init_master(&argc, &argv);
+        dsm_create(try_create, NULL);
+        if (!strcmp(mode, "wait_too_many"))
+            dsm_wait_for_end(5);
+        dsm_wait_for_end(1);
+        dsm_finalize();
+        return 0;
+    }
+    fprintf(stderr, "mn_tasks: unknown mode %s\n", mode);
+    return 2;
+}
