@@ -83,5 +83,7 @@ apps_pm_nbody_LINK = $(DSMCC_LINK)
 apps_pm_nbody_LDADD = libdsm.la -lm
 nodist_apps_pm_globals_SOURCES = apps/pm_globals.c
 apps_pm_globals_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
-apps_pm_globals_LINK = $(DSMCC_LINK)
+# DSM_SHARED globals need the section's pages to themselves: the linker
+# script that `pkg-config --libs dsm` and dsmcc give a user's program
+apps_pm_globals_LINK = $(DSMCC_LINK) -Wl,-T,$(top_srcdir)/dsm/dsm_shared.ld
 apps_pm_globals_LDADD = libdsm.la
