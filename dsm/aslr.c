@@ -62,7 +62,7 @@ void dsm_aslr_off(const char *call)
                 call, load_argv ? strerror(errno) : "no arguments seen at load");
         return;
     }
-    fflush(NULL);
+    /* unflushed output is dropped, as the new run prints it again */
     execv("/proc/self/exe", load_argv);
     fprintf(stderr, "dsm: node ?: %s: cannot re-execute the program without address "
                     "randomisation: %s\n",

@@ -281,7 +281,7 @@ static void send_range(dsm_rt *rt, int dst, uintptr_t s, uintptr_t e, int full, 
     send_zeros(rt, dst, zero_at, zeros);
 }
 
-void dsm_image_send(dsm_rt *rt, int dst, int full)
+void dsm_image_send(dsm_rt *rt, int dst, int full, uintptr_t hs, uintptr_t he)
 {
     pthread_once(&ranges_once, ranges_init);
     if (!sent) {
@@ -294,8 +294,6 @@ void dsm_image_send(dsm_rt *rt, int dst, int full)
     old.cursor = 0;
     for (int i = 0; i < nranges; i++)
         send_range(rt, dst, ranges[i].start, ranges[i].end, full, &old, &now);
-    uintptr_t hs, he;
-    dsm_image_heap(&hs, &he);
     send_range(rt, dst, hs, he, full, &old, &now);
     free(old.v);
     sent[dst] = now;

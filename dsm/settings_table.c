@@ -82,8 +82,8 @@ const dsm_setting dsm_settings[] = {
       .field = F(stdin_mode), .group = DSM_GROUP_RUNTIME,
       .doc = "`copy`: node 0 reads standard input to its end in `dsm_init` and every node reads "
              "its own copy, as in one process; `keep`: each node keeps the descriptor it was "
-             "given (`mpirun` gives stdin to rank 0 only); `auto`: `copy` under `dsmrun` when "
-             "stdin is not a terminal, else `keep`" },
+             "given (`mpirun` gives stdin to rank 0 only); `auto`: `copy` unless stdin is a "
+             "terminal (under `mpirun`: unless `mpirun`'s is, or it cannot be told)" },
     { .name = "DSM_ASLR", .kind = DSM_SET_WORDS, .words = "off|keep", .dflt = "off",
       .field = F(aslr_keep), .group = DSM_GROUP_RUNTIME,
       .doc = "`off`: `dsm_init` runs the program without address randomisation (re-executing "

@@ -3,13 +3,15 @@
  * one open file (what one node reads the others miss) and mpirun gives
  * stdin to rank 0 only.
  *
- * At the end of dsm_init (DSM_STDIN=copy, or auto under dsmrun when stdin
- * is not a terminal) node 0 reads fd 0 to its end and sends it to every
- * node in block-size pieces (RT_STDIN_DATA, then RT_STDIN_END with the
- * length); every node, node 0 too, puts its copy in a memfd and makes that
- * its fd 0.  auto leaves stdin alone under mpirun: there rank 0's stdin is
- * a pipe from mpirun even when mpirun reads a terminal, and reading it to
- * its end would wait for the user's end of input. */
+ * At the end of dsm_init (DSM_STDIN=copy, or auto when stdin is not fed by
+ * a terminal) node 0 reads fd 0 to its end and sends it to every node in
+ * block-size pieces (RT_STDIN_DATA, then RT_STDIN_END with the length);
+ * every node, node 0 too, puts its copy in a memfd and makes that its
+ * fd 0.  Node 0 decides; RT_STDIN_END says when it did not copy.  Under
+ * mpirun rank 0's stdin is a pipe from mpirun even when mpirun reads a
+ * terminal, and reading that to its end would wait for the user's end of
+ * input: auto then looks at mpirun's own fd 0 (mpirun being the parent, a
+ * local launch) and copies only when it is no terminal. */
 #define _GNU_SOURCE 1
 #include <config.h>
 
@@ -93,12 +95,40 @@ static void install(void)
     in_len = in_cap = 0;
 }
 
+/* auto: is stdin a terminal's, or can it not be told?  Under dsmrun fd 0
+ * is the launcher's own.  Under mpirun rank 0 reads a pipe from mpirun;
+ * mpirun's own fd 0 says what feeds it, when mpirun is our parent (a local
+ * launch). */
+static int stdin_interactive(dsm_rt *rt)
+{
+    if (!strcmp(rt->tp->name, "shm"))
+        return isatty(0);
+    char path[64], comm[64] = "", target[256];
+    pid_t pp = getppid();
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)pp);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (!fgets(comm, sizeof comm, f))
+            comm[0] = 0;
+        fclose(f);
+    }
+    comm[strcspn(comm, "\n")] = 0;
+    if (strcmp(comm, "mpirun") && strcmp(comm, "mpiexec") && strcmp(comm, "orterun") &&
+        strcmp(comm, "prterun"))
+        return 1;
+    snprintf(path, sizeof path, "/proc/%d/fd/0", (int)pp);
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n <= 0)
+        return 1;
+    target[n] = 0;
+    return !strncmp(target, "/dev/pts/", 9) || !strncmp(target, "/dev/tty", 8) ||
+           !strcmp(target, "/dev/console");
+}
+
 void dsm_stdin_copy(dsm_rt *rt)
 {
     int mode = rt->cfg.stdin_mode;
     if (rt->nnodes < 2 || mode == STDIN_KEEP)
-        return;
-    if (mode == STDIN_AUTO && (!rt->tp || strcmp(rt->tp->name, "shm")))
         return;
     if (rt->self != 0) {
         dsm_rt_wait(rt, arrived, NULL);
@@ -106,7 +136,7 @@ void dsm_stdin_copy(dsm_rt *rt)
             install();
         return;
     }
-    int skip = mode == STDIN_AUTO && isatty(0);
+    int skip = mode == STDIN_AUTO && stdin_interactive(rt);
     if (!skip) {
         char buf[65536];
         for (;;) {

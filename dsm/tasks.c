@@ -30,6 +30,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -169,6 +170,8 @@ int dsm_tasks_init_master(int *argc, char ***argv)
     dsm_rt *rt = dsm_g;
     if (rt->self == 0) {
         mallopt(M_MMAP_THRESHOLD, MASTER_MMAP_THRESHOLD);
+        /* nor may the heap shrink under dsm_create's reading of it */
+        mallopt(M_TRIM_THRESHOLD, INT_MAX);
         return 0;
     }
     /* main ran up to here on this node too: what it printed and did not
@@ -236,7 +239,7 @@ int dsm_tasks_create(void (*fn)(void *), void *arg)
         b.arg[1] = hs;
         b.arg[2] = he;
         dsm_rt_send(rt, node, &b);
-        dsm_image_send(rt, node, !busy);
+        dsm_image_send(rt, node, !busy, hs, he);
     }
     dsm_msg_hdr g = { 0 };
     g.type = RT_TASK_GO;

@@ -31,9 +31,9 @@ void dsm_tasks_handle(dsm_rt *rt, const dsm_msg_hdr *h, const void *payload);
 /* --- image.c ------------------------------------------------------------------ */
 /* Ship the calling process's private image to node dst as RT_TASK_IMAGE
  * messages (after RT_TASK_BEGIN, which carries the heap bounds of
- * dsm_image_heap): all of it (full), or the pieces changed since dst was
- * last sent it. */
-void dsm_image_send(dsm_rt *rt, int dst, int full);
+ * dsm_image_heap, passed again here: sending may itself allocate): all of
+ * it (full), or the pieces changed since dst was last sent it. */
+void dsm_image_send(dsm_rt *rt, int dst, int full, uintptr_t heap_start, uintptr_t heap_end);
 /* The brk heap of this process: [start, end). */
 void dsm_image_heap(uintptr_t *start, uintptr_t *end);
 /* A worker receives an image: make the heap reach heap_end; 0, or -1

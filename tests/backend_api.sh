@@ -3,7 +3,7 @@
 # dsm_finalize ends the program with its one exact line and a non-zero
 # status, whichever backend served the job (dsm/backend.c): natively (one
 # node), on the DSM under dsmrun, and on a simulated machine (dsmrun
-# --machine); dsm_init twice returns -1 with EALREADY and says so; the
+# --machine), the thread model's calls too; dsm_init twice returns -1 with EALREADY and says so; the
 # measured section does nothing outside a simulation.  tests/backend_calls.c
 # makes the calls.
 top=${top_builddir:-.}
@@ -39,6 +39,15 @@ calls="$calls lock_new barrier_new barrier_n cond_new cond_wait cond_signal cond
 
 for c in $calls; do
     expect "native, before, $c" fail "dsm: node \?: dsm_$c: called before dsm_init" "$prog" before $c
+    expect "native, after, $c" fail "dsm: node 0: dsm_$c: called after dsm_finalize" "$prog" after $c
+    expect "simulated, after, $c" fail "dsm: processor 0: dsm_$c: called after dsm_finalize" \
+        "$DSMRUN" --machine=uniform -n 1 "$prog" after $c
+done
+# the thread model's calls: before dsm_init_master (dsm_task: before dsm_init)
+for c in create join wait_for_end task; do
+    first=dsm_init_master
+    [ $c = task ] && first=dsm_init
+    expect "native, before, $c" fail "dsm: node \?: dsm_$c: called before $first" "$prog" before $c
     expect "native, after, $c" fail "dsm: node 0: dsm_$c: called after dsm_finalize" "$prog" after $c
     expect "simulated, after, $c" fail "dsm: processor 0: dsm_$c: called after dsm_finalize" \
         "$DSMRUN" --machine=uniform -n 1 "$prog" after $c

@@ -5,12 +5,15 @@
  *   backend_calls twice         dsm_init twice: -1 with EALREADY
  * CALL is init (after only), finalize, node, nodes, alloc, malloc, free,
  * barrier, lock, unlock, wtime, block_size, lock_count, home_of,
- * block_index or section (dsm_sim_section_begin/end: nothing on the DSM).
+ * block_index, create, join, wait_for_end, task or section
+ * (dsm_sim_section_begin/end: nothing on the DSM).
  * A call that should have ended the program and did not exits 3. */
 #include <dsm.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+
+static void nothing(void *arg) { (void)arg; }
 
 static int call(const char *c)
 {
@@ -69,6 +72,14 @@ static int call(const char *c)
         dsm_cond_signal(0);
     else if (!strcmp(c, "cond_broadcast"))
         dsm_cond_broadcast(0);
+    else if (!strcmp(c, "create"))
+        printf("%d\n", dsm_create(nothing, NULL));
+    else if (!strcmp(c, "join"))
+        printf("%d\n", dsm_join(1));
+    else if (!strcmp(c, "wait_for_end"))
+        dsm_wait_for_end(1);
+    else if (!strcmp(c, "task"))
+        printf("%d\n", dsm_task());
     else {
         fprintf(stderr, "backend_calls: unknown call %s\n", c);
         return 2;

@@ -11,3 +11,10 @@ tests_mn_tasks_LDADD = libdsm.la
 # DSM_SHARED needs its section page-aligned: the script dsm.pc's Libs add
 tests_mn_tasks_LDFLAGS = -Wl,-T,$(top_srcdir)/dsm/dsm_shared.ld
 EXTRA_DIST += tests/mn_tasks.sh
+# the same program linked without the script: dsm_init must refuse it
+check_PROGRAMS += tests/mn_tasks_noscript
+tests_mn_tasks_noscript_SOURCES = tests/mn_tasks.c
+tests_mn_tasks_noscript_LDADD = libdsm.la
+# dsmcc builds of the same program on a simulated machine and on the DSM
+TESTS += tests/sim_tasks.sh
+EXTRA_DIST += tests/sim_tasks.sh

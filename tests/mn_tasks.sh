@@ -1,0 +1,78 @@
+#!/bin/sh
+# mn_tasks.sh - the thread model and shared globals on real nodes
+# (tests/mn_tasks.c says what each mode checks), under dsmrun or, with
+# DSM_TEST_TRANSPORT=mpi, mpirun (tests/run_mn.sh's choice; the test
+# matrix runs it on both, tests/matrix.list: tasks):
+#   - tasks on 1, 2 and 4 nodes, with fewer tasks than nodes, one per node
+#     and more tasks than nodes (threads of the nodes): the master's globals
+#     and heap as of the create, the argument, a function pointer stored in
+#     DSM_SHARED memory, a DSM_SHARED counter that adds up, dsm_join and
+#     dsm_wait_for_end;
+#   - stdin: every node reads all of it (100000 bytes) on 2 and 4 nodes;
+#     DSM_STDIN=keep gives the nodes one shared offset again (dsmrun);
+#   - the errors: dsm_create in the SPMD model, from a task on another
+#     node, dsm_wait_for_end for more tasks than created, DSM_SHARED globals
+#     linked without the linker script: one line naming the call, non-zero
+#     exit, no hang.
+top=${top_builddir:-.}
+case ${DSM_TEST_TRANSPORT:-shm} in
+    shm) run=${DSMRUN:-$top/dsmrun} ;;
+    mpi) command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1 || { echo "mn_tasks.sh: no mpirun: skipped"; exit 77; }
+         run=$(dirname "$0")/mpirun_dsm.sh ;;
+    *) echo "mn_tasks.sh: DSM_TEST_TRANSPORT=$DSM_TEST_TRANSPORT: only shm and mpi"; exit 77 ;;
+esac
+prog=$top/tests/mn_tasks
+noscript=$top/tests/mn_tasks_noscript
+for f in "$prog" "$noscript"; do
+    [ -x "$f" ] || { echo "mn_tasks.sh: $f is not built" >&2; exit 99; }
+done
+to=${TIMEOUT:-timeout}
+command -v "$to" >/dev/null 2>&1 || to=
+dir=$(mktemp -d "${TMPDIR:-/tmp}/mn_tasks.XXXXXX") || exit 99
+trap 'rm -rf "$dir"' EXIT
+export DSM_PROFILE=off
+fail=0
+
+# go NODES EXPECT(regex) STATUS(0|fail) [VAR=value...] -- ARGS...: one run
+go() {
+    n=$1 want=$2 status=$3
+    shift 3
+    vars=
+    while [ "$1" != -- ]; do vars="$vars $1"; shift; done
+    shift
+    env $vars ${to:+$to -k 10 100} sh -c '"$@" < "$0"' "$dir/in" "$run" -n "$n" --timeout 90 "$@" >"$dir/out" 2>&1
+    rc=$?
+    if { [ "$status" = 0 ] && [ $rc -ne 0 ]; } || { [ "$status" = fail ] && { [ $rc -eq 0 ] || [ $rc -ge 124 ]; }; } ||
+       ! grep -Eq "$want" "$dir/out"; then
+        grep -v '^dsm profile' "$dir/out" | head -20
+        echo "FAIL: $* on $n nodes$vars: exit status $rc, want $status and /$want/"
+        fail=1
+    else
+        echo "ok: $* on $n nodes$vars: $(grep -E "$want" "$dir/out" | head -n 1)"
+    fi
+}
+
+: > "$dir/in"
+for n in 1 2 4; do
+    for t in 1 $n $((2 * n + 1)); do
+        go "$n" "mn_tasks: tasks: $t tasks on $n nodes, counter $((50 * t)): OK" 0 -- "$prog" tasks "$t"
+    done
+done
+
+# stdin: 100000 bytes that every node must read whole
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "%c", 65 + (i * 7) % 26 }' > "$dir/in"
+set -- $(od -An -v -tu1 "$dir/in" | awk '{ for (i = 1; i <= NF; i++) { n++; s += $i } } END { print n, s }')
+bytes=$1 sum=$2
+for n in 2 4; do
+    go "$n" "stdin: $n nodes read $bytes bytes each: OK" 0 -- "$prog" stdin "$bytes" "$sum"
+done
+if [ "${DSM_TEST_TRANSPORT:-shm}" = shm ]; then
+    go 2 "node [01] read [0-9]+ bytes" fail DSM_STDIN=keep -- "$prog" stdin "$bytes" "$sum"
+fi
+: > "$dir/in"
+
+go 2 "dsm: node [01]: dsm_create: the job was started by dsm_init \(the SPMD model\)" fail -- "$prog" spmd_create
+go 2 "dsm: node 1: dsm_create: called by task 1 on node 1: only node 0" fail -- "$prog" worker_create
+go 2 "dsm: node 0: dsm_wait_for_end: waits for 5 tasks, but 1 created tasks are not yet waited for" fail -- "$prog" wait_too_many
+go 2 "dsm: node [01]: dsm_init: the DSM_SHARED globals .* share pages with other data: link with the flags of .pkg-config --libs dsm." fail -- "$noscript" tasks 2
+exit $fail
