@@ -33,10 +33,10 @@ run() {
     fi
 }
 
-for spec in pm_lu pm_radix pm_nbody; do
+for spec in pm_lu pm_radix pm_nbody pm_globals; do
     [ -x "$builddir/apps/$spec" ] || { echo "parmacs_apps.sh: apps/$spec is not built"; exit 99; }
 done
-for spec in "pm_lu -n 64 -b 16" "pm_radix -n 4096" "pm_nbody -n 96 -s 3"; do
+for spec in "pm_lu -n 64 -b 16" "pm_radix -n 4096" "pm_nbody -n 96 -s 3" "pm_globals -n 20000"; do
     set -- $spec
     app=$1
     shift
