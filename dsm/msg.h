@@ -40,6 +40,14 @@ enum {
     RT_STDIN_END,       /* 0 -> node: arg0 bytes sent, arg1 = 1: not copied (a terminal) */
 };
 
+/* Is a runtime message of type t counted in the statistics (rtSentMsgs,
+ * rtRecvMsgs)?  Not the statistics' and the profile's own, sent after the
+ * counters were gathered. */
+static inline int dsm_msg_rt_counted(unsigned t)
+{
+    return t < RT_STATS_CTR || t == RT_SYNC_REQ || t == RT_SYNC_WAKE;
+}
+
 /* What a message must fit, from the receiving node's configuration. */
 typedef struct dsm_msg_limits {
     int self, nnodes;

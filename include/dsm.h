@@ -46,13 +46,13 @@ DSM_API void  *dsm_malloc(size_t size, const char *name);  /* any node, any time
                                                       (DSM_MALLOC_HOMES=round-robin: spread) */
 DSM_API void   dsm_free(void *p);
 DSM_API void   dsm_barrier(void);
-DSM_API void   dsm_lock(unsigned id);                  /* global locks by number */
+DSM_API void   dsm_lock(unsigned id);                  /* global locks by number (or dsm_lock_new's) */
 DSM_API void   dsm_unlock(unsigned id);
 DSM_API double dsm_wtime(void);                        /* seconds, same clock base on all nodes */
 
 /* Extensions (not renamed parts of the agreed API) */
 DSM_API size_t dsm_block_size(void);                   /* coherence unit in bytes */
-DSM_API unsigned dsm_lock_count(void);                 /* valid lock ids are 0 .. dsm_lock_count()-1 */
+DSM_API unsigned dsm_lock_count(void);                 /* fixed lock ids are 0 .. dsm_lock_count()-1 */
 DSM_API int    dsm_home_of(const void *p);             /* home node of the block holding p, or -1 */
 DSM_API long   dsm_block_index(const void *p);         /* block number of p in the region (as in the
                                                   statistics), or -1 outside the region */
