@@ -7,6 +7,10 @@
 #   - simulated: dsmrun --machine=uniform and =flash, 4 processors
 #   - through dsmcc as a user outside the tree would: m4 with the macro
 #     file, then dsmcc, then simulated
+#   - tests/parmacs_all: every macro used once and checked, natively, on 2
+#     and 3 nodes, simulated
+#   - every name SPLASH-3's macro file (c.m4.null.POSIX_BARRIER) defines is
+#     defined by dsm-parmacs
 #   - misuse: more processes than simulated processors is one clear line
 set -u
 builddir=${top_builddir:-.}
@@ -47,6 +51,31 @@ for spec in "pm_lu -n 64 -b 16" "pm_radix -n 4096" "pm_nbody -n 96 -s 3" "pm_glo
     run "$app simulated (flash, 4)" "^$app: result OK" "$DSMRUN" --machine=flash -n 4 \
         "$builddir/apps/$app" -p 4 "$@"
 done
+[ -x "$builddir/tests/parmacs_all" ] || { echo "parmacs_apps.sh: tests/parmacs_all is not built"; exit 99; }
+run "parmacs_all natively" "^parmacs_all: result OK" "$builddir/tests/parmacs_all"
+run "parmacs_all dsmrun -n 2" "^parmacs_all: result OK" "$DSMRUN" -n 2 "$builddir/tests/parmacs_all"
+run "parmacs_all dsmrun -n 3" "^parmacs_all: result OK" "$DSMRUN" -n 3 "$builddir/tests/parmacs_all"
+run "parmacs_all simulated (uniform, 4)" "^parmacs_all: result OK" "$DSMRUN" --machine=uniform -n 4 \
+    "$builddir/tests/parmacs_all"
+# the names of SPLASH-3's macro file, each defined here
+missing=
+for name in NEWPROC BARRIER BARDEC BARINIT BAREXCLUDE BARINCLUDE GSDEC GSINIT GETSUB NU_GSDEC \
+    NU_GSINIT NU_GETSUB ADEC AINIT PROBEND LOCKDEC LOCKINIT LOCK UNLOCK SPINLOCKDEC SPINLOCKINIT \
+    SPINLOCK SPINUNLOCK NLOCKDEC NLOCKINIT NLOCK NUNLOCK ALOCKDEC ALOCKINIT ALOCK AULOCK PAUSEDEC \
+    PAUSEINIT CLEARPAUSE SETPAUSE EVENT WAITPAUSE PAUSE AUG_ON AUG_OFF TRACE_ON TRACE_OFF REF_TRACE_ON \
+    REF_TRACE_OFF DYN_TRACE_ON DYN_TRACE_OFF DYN_REF_TRACE_ON DYN_REF_TRACE_OFF DYN_SIM_ON DYN_SIM_OFF \
+    DYN_SCHED_ON DYN_SCHED_OFF AUG_SET_LOLIMIT AUG_SET_HILIMIT MENTER DELAY CONTINUE MEXIT MONINIT \
+    WAIT_FOR_END CREATE MAIN_INITENV MAIN_END MAIN_ENV ENV EXTERN_ENV G_MALLOC G_FREE G_MALLOC_F \
+    NU_MALLOC NU_FREE NU_MALLOC_F GET_HOME GET_PID AUG_DELAY ST_LOG SET_HOME CLOCK AGETL CONDVARDEC \
+    CONDVARINIT CONDVARWAIT CONDVARSIGNAL CONDVARBCAST SEMDEC SEMINIT SEMP SEMV; do
+    got=$(printf 'ifdef(`%s'"'"', `yes'"'"', `no'"'"')\n' "$name" | m4 "$srcdir/dsm/tools/dsm-parmacs" -)
+    [ "$got" = yes ] || missing="$missing $name"
+done
+if [ -z "$missing" ]; then
+    echo "ok   every name of SPLASH-3's macro file is defined"
+else
+    echo "FAIL not defined by dsm-parmacs:$missing"; fail=1
+fi
 # the way a user builds for the simulated machines: m4, then dsmcc
 DSMCC_INCLUDEDIR=$(cd "$srcdir" && pwd)/include
 DSMCC_LIBDIR=$abs_builddir/.libs
