@@ -10,6 +10,8 @@ EXTRA_DIST += doc/porting.md
 EXTRA_DIST += doc/references.md doc/user-guide.md doc/protocol.md doc/patterns.md doc/metrics.md doc/advice.md doc/profile-format.md
 # simulated machines, their statistics file, the applications
 EXTRA_DIST += doc/simulation.md doc/sim-format.md doc/apps.md
+# the thread model (dsm_init_master, dsm_create, DSM_SHARED)
+EXTRA_DIST += doc/thread-model.md
 # the map of the source (doc/internals.md) and the tree agree
 EXTRA_DIST += doc/internals.md tests/internals_doc.sh
 TESTS += tests/internals_doc.sh

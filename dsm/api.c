@@ -129,6 +129,7 @@ static void dsm_runtime_finalize(void)
 {
     dsm_rt *rt = dsm_g;
     dsm_tasks_finalize_begin(rt);
+    dsm_stdin_stop(rt);
     dsm_rt_enter(); /* no signal handler while it holds the runtime's locks (node.h) */
     dsm_stats_finalize(rt); /* gathers at node 0 before the finalize collective */
     dsm_collective(rt, COLL_FINALIZE, 0, "dsm_finalize");

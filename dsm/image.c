@@ -305,7 +305,7 @@ int dsm_image_prepare(uintptr_t hs, uintptr_t he, char *why, size_t whylen)
     uintptr_t mine = start_brk();
     if (hs != he && mine != hs) {
         snprintf(why, whylen, "its heap starts at %#lx, the master's at %#lx (address "
-                              "randomisation on? see DSM_ASLR in dsmrun(1))",
+                              "randomisation on? see DSM_ASLR in dsm(3))",
                  (unsigned long)mine, (unsigned long)hs);
         return -1;
     }

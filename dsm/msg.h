@@ -37,7 +37,7 @@ enum {
     RT_TASK_END,        /* node -> 0: arg0 task id */
     RT_TASK_FINISH,     /* 0 -> node: the master finalizes */
     RT_STDIN_DATA,      /* 0 -> node: a piece of stdin */
-    RT_STDIN_END,       /* 0 -> node: arg0 bytes sent, arg1 = 1: not copied (a terminal) */
+    RT_STDIN_END,       /* 0 -> node: the end of stdin */
 };
 
 /* Is a runtime message of type t counted in the statistics (rtSentMsgs,

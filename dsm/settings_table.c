@@ -80,10 +80,10 @@ const dsm_setting dsm_settings[] = {
              "program while another's did (`mpi` under `dsmrun`), is an error" },
     { .name = "DSM_STDIN", .kind = DSM_SET_WORDS, .words = "auto|copy|keep", .dflt = "auto",
       .field = F(stdin_mode), .group = DSM_GROUP_RUNTIME,
-      .doc = "`copy`: node 0 reads standard input to its end in `dsm_init` and every node reads "
-             "its own copy, as in one process; `keep`: each node keeps the descriptor it was "
-             "given (`mpirun` gives stdin to rank 0 only); `auto`: `copy` unless stdin is a "
-             "terminal (under `mpirun`: unless `mpirun`'s is, or it cannot be told)" },
+      .doc = "`copy`: every node reads all of standard input from its own offset, as in one "
+             "process (node 0 reads it as it comes and sends it to every node); `keep`: each "
+             "node keeps the descriptor it was given (`dsmrun`'s nodes share one offset, "
+             "`mpirun` gives stdin to rank 0 only); `auto`: `copy` unless stdin is a terminal" },
     { .name = "DSM_ASLR", .kind = DSM_SET_WORDS, .words = "off|keep", .dflt = "off",
       .field = F(aslr_keep), .group = DSM_GROUP_RUNTIME,
       .doc = "`off`: `dsm_init` runs the program without address randomisation (re-executing "

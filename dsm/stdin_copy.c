@@ -1,26 +1,28 @@
-/* stdin_copy.c - standard input as in one process: each node reads all of
- * it from its own offset.  Without this the nodes that dsmrun starts share
+/* stdin_copy.c - standard input as in one process: every node reads all of
+ * it, from its own offset.  Without this the nodes that dsmrun starts share
  * one open file (what one node reads the others miss) and mpirun gives
  * stdin to rank 0 only.
  *
- * At the end of dsm_init (DSM_STDIN=copy, or auto when stdin is not fed by
- * a terminal) node 0 reads fd 0 to its end and sends it to every node in
- * block-size pieces (RT_STDIN_DATA, then RT_STDIN_END with the length);
- * every node, node 0 too, puts its copy in a memfd and makes that its
- * fd 0.  Node 0 decides; RT_STDIN_END says when it did not copy.  Under
- * mpirun rank 0's stdin is a pipe from mpirun even when mpirun reads a
- * terminal, and reading that to its end would wait for the user's end of
- * input: auto then looks at mpirun's own fd 0 (mpirun being the parent, a
- * local launch) and copies only when it is no terminal. */
+ * From the end of dsm_init (DSM_STDIN=copy, or auto unless node 0's stdin
+ * is a terminal, which dsmrun's nodes share anyway) every node's fd 0 is
+ * the read end of a pipe of its own.  On node 0 a reader thread reads the
+ * real stdin as it comes and sends each piece to every node
+ * (RT_STDIN_DATA, block-size pieces; RT_STDIN_END at its end); on every
+ * node a feeder thread writes what came into the node's pipe.  Nothing
+ * waits for the end of the input: a producer that keeps the pipe open, or
+ * a terminal behind mpirun, only means no end of file yet, as in one
+ * process.  What a node has not read yet waits in its memory.  The reader
+ * stops sending when node 0 enters dsm_finalize (dsm_stdin_stop). */
 #define _GNU_SOURCE 1
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -28,101 +30,131 @@
 
 enum { STDIN_AUTO, STDIN_COPY, STDIN_KEEP };
 
-static pthread_mutex_t in_lock = PTHREAD_MUTEX_INITIALIZER;
-static char *in_buf;
-static size_t in_len, in_cap;
-static int in_done, in_skipped;
+#define FEED_PIECE 65536
 
-static void append(const void *p, size_t n)
+static struct {
+    pthread_mutex_t lock;       /* the pending bytes and the flags */
+    pthread_cond_t more;
+    char *buf;
+    size_t head, len, cap;      /* pending: buf[head, len) */
+    int eof;
+    pthread_mutex_t send_lock;  /* node 0: a piece being sent to the nodes */
+    int stopping;               /* node 0: dsm_finalize began */
+    int src;                    /* node 0: the real stdin */
+    int wfd;                    /* this node's pipe, write end */
+    dsm_rt *rt;
+} S = { .lock = PTHREAD_MUTEX_INITIALIZER, .more = PTHREAD_COND_INITIALIZER,
+        .send_lock = PTHREAD_MUTEX_INITIALIZER, .src = -1, .wfd = -1 };
+
+static void append(const void *p, size_t n, int eof)
 {
-    if (in_len + n > in_cap) {
-        size_t c = in_cap ? in_cap : 65536;
-        while (c < in_len + n)
+    pthread_mutex_lock(&S.lock);
+    if (S.head == S.len)
+        S.head = S.len = 0;
+    if (S.len + n > S.cap) {
+        size_t c = S.cap ? S.cap : FEED_PIECE;
+        while (c < S.len + n)
             c *= 2;
-        char *b = realloc(in_buf, c);
+        char *b = realloc(S.buf, c);
         if (!b)
-            dsm_fatal("dsm_init", "out of memory for a copy of stdin (%zu bytes)", in_len + n);
-        in_buf = b;
-        in_cap = c;
+            dsm_fatal("stdin", "out of memory for %zu bytes of stdin not yet read", S.len + n);
+        S.buf = b;
+        S.cap = c;
     }
-    memcpy(in_buf + in_len, p, n);
-    in_len += n;
+    if (n)
+        memcpy(S.buf + S.len, p, n);
+    S.len += n;
+    S.eof |= eof;
+    pthread_cond_signal(&S.more);
+    pthread_mutex_unlock(&S.lock);
 }
 
 void dsm_stdin_handle(dsm_rt *rt, const dsm_msg_hdr *h, const void *payload)
 {
-    pthread_mutex_lock(&in_lock);
-    if (h->type == RT_STDIN_DATA)
-        append(payload, h->len);
-    else {
-        if (!h->arg[1] && h->arg[0] != in_len)
-            dsm_fatal("transport", "stdin from node 0: %llu bytes announced, %zu came",
-                      (unsigned long long)h->arg[0], in_len);
-        in_skipped = h->arg[1] != 0;
-        in_done = 1;
-    }
-    pthread_mutex_unlock(&in_lock);
-    dsm_rt_signal(rt);
+    (void)rt;
+    append(payload, h->len, h->type == RT_STDIN_END);
 }
 
-static int arrived(dsm_rt *rt, void *arg)
+/* Every node: what came goes into the node's pipe, blocking while the
+ * program does not read. */
+static void *feeder(void *arg)
 {
-    (void)rt, (void)arg;
-    pthread_mutex_lock(&in_lock);
-    int d = in_done;
-    pthread_mutex_unlock(&in_lock);
-    return d;
+    (void)arg;
+    char *piece = malloc(FEED_PIECE);
+    if (!piece)
+        dsm_fatal("stdin", "out of memory");
+    for (;;) {
+        pthread_mutex_lock(&S.lock);
+        while (S.head == S.len && !S.eof)
+            pthread_cond_wait(&S.more, &S.lock);
+        size_t n = S.len - S.head < FEED_PIECE ? S.len - S.head : FEED_PIECE;
+        memcpy(piece, S.buf + S.head, n);
+        S.head += n;
+        int done = !n && S.eof;
+        pthread_mutex_unlock(&S.lock);
+        if (done)
+            break;
+        for (size_t off = 0; off < n;) {
+            ssize_t w = write(S.wfd, piece + off, n - off);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0) /* the program closed its stdin (EPIPE): nobody reads */
+                goto out;
+            off += (size_t)w;
+        }
+    }
+out:
+    close(S.wfd);
+    free(piece);
+    return NULL;
 }
 
-/* This node's fd 0 becomes a memfd holding the copy. */
-static void install(void)
+/* Node 0: the real stdin, piece by piece to every node. */
+static void *reader(void *arg)
 {
-    int fd = memfd_create("dsm-stdin", 0);
-    size_t off = 0;
-    while (fd >= 0 && off < in_len) {
-        ssize_t w = write(fd, in_buf + off, in_len - off);
-        if (w <= 0)
-            dsm_fatal("dsm_init", "cannot keep a copy of stdin: %s", strerror(errno));
-        off += (size_t)w;
+    (void)arg;
+    dsm_rt *rt = S.rt;
+    size_t piece = rt->region.block_size < FEED_PIECE ? rt->region.block_size : FEED_PIECE;
+    char *buf = malloc(piece);
+    if (!buf)
+        dsm_fatal("stdin", "out of memory");
+    for (;;) {
+        ssize_t n = read(S.src, buf, piece);
+        if (n < 0 && errno == EINTR)
+            continue;
+        pthread_mutex_lock(&S.send_lock);
+        if (S.stopping) {
+            pthread_mutex_unlock(&S.send_lock);
+            break;
+        }
+        for (int k = 1; k < rt->nnodes; k++) {
+            dsm_msg_hdr h = { 0 };
+            h.type = n > 0 ? RT_STDIN_DATA : RT_STDIN_END;
+            dsm_rt_send_data(rt, k, &h, buf, n > 0 ? (uint32_t)n : 0);
+        }
+        pthread_mutex_unlock(&S.send_lock);
+        append(buf, n > 0 ? (size_t)n : 0, n <= 0);
+        if (n <= 0)
+            break;
     }
-    if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0 || dup2(fd, 0) < 0)
-        dsm_fatal("dsm_init", "cannot keep a copy of stdin: %s", strerror(errno));
-    if (fd != 0)
-        close(fd);
-    clearerr(stdin);
-    free(in_buf);
-    in_buf = NULL;
-    in_len = in_cap = 0;
+    free(buf);
+    return NULL;
 }
 
-/* auto: is stdin a terminal's, or can it not be told?  Under dsmrun fd 0
- * is the launcher's own.  Under mpirun rank 0 reads a pipe from mpirun;
- * mpirun's own fd 0 says what feeds it, when mpirun is our parent (a local
- * launch). */
-static int stdin_interactive(dsm_rt *rt)
+static void start(void *(*fn)(void *))
 {
-    if (!strcmp(rt->tp->name, "shm"))
-        return isatty(0);
-    char path[64], comm[64] = "", target[256];
-    pid_t pp = getppid();
-    snprintf(path, sizeof path, "/proc/%d/comm", (int)pp);
-    FILE *f = fopen(path, "r");
-    if (f) {
-        if (!fgets(comm, sizeof comm, f))
-            comm[0] = 0;
-        fclose(f);
-    }
-    comm[strcspn(comm, "\n")] = 0;
-    if (strcmp(comm, "mpirun") && strcmp(comm, "mpiexec") && strcmp(comm, "orterun") &&
-        strcmp(comm, "prterun"))
-        return 1;
-    snprintf(path, sizeof path, "/proc/%d/fd/0", (int)pp);
-    ssize_t n = readlink(path, target, sizeof target - 1);
-    if (n <= 0)
-        return 1;
-    target[n] = 0;
-    return !strncmp(target, "/dev/pts/", 9) || !strncmp(target, "/dev/tty", 8) ||
-           !strcmp(target, "/dev/console");
+    /* the program's handlers never run on these threads */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    int err = pthread_create(&(pthread_t){ 0 }, &a, fn, NULL);
+    pthread_attr_destroy(&a);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err)
+        dsm_fatal("dsm_init", "cannot start a thread to copy stdin: %s", strerror(err));
 }
 
 void dsm_stdin_copy(dsm_rt *rt)
@@ -130,42 +162,31 @@ void dsm_stdin_copy(dsm_rt *rt)
     int mode = rt->cfg.stdin_mode;
     if (rt->nnodes < 2 || mode == STDIN_KEEP)
         return;
-    if (rt->self != 0) {
-        dsm_rt_wait(rt, arrived, NULL);
-        if (!in_skipped)
-            install();
+    /* every node must know whether node 0 copies: a terminal is only seen
+     * by dsmrun's nodes, which share it (mpirun gives ranks a pipe) */
+    if (mode == STDIN_AUTO && isatty(0))
         return;
-    }
-    int skip = mode == STDIN_AUTO && stdin_interactive(rt);
-    if (!skip) {
-        char buf[65536];
-        for (;;) {
-            ssize_t n = read(0, buf, sizeof buf);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n < 0 && errno != EBADF)
-                dsm_fatal("dsm_init", "cannot read stdin to copy it to every node: %s (set "
-                                      "DSM_STDIN=keep)",
-                          strerror(errno));
-            if (n <= 0)
-                break;
-            append(buf, (size_t)n);
-        }
-    }
-    size_t piece = rt->region.block_size;
-    for (int k = 1; k < rt->nnodes; k++) {
-        for (size_t off = 0; !skip && off < in_len; off += piece) {
-            dsm_msg_hdr h = { 0 };
-            h.type = RT_STDIN_DATA;
-            size_t n = in_len - off < piece ? in_len - off : piece;
-            dsm_rt_send_data(rt, k, &h, in_buf + off, (uint32_t)n);
-        }
-        dsm_msg_hdr e = { 0 };
-        e.type = RT_STDIN_END;
-        e.arg[0] = skip ? 0 : in_len;
-        e.arg[1] = (uint64_t)skip;
-        dsm_rt_send(rt, k, &e);
-    }
-    if (!skip)
-        install();
+    int p[2];
+    if (pipe2(p, O_CLOEXEC)) /* a child the program starts must not hold the write end */
+        dsm_fatal("dsm_init", "cannot make a pipe for stdin: %s", strerror(errno));
+    S.rt = rt;
+    S.wfd = p[1];
+    if (rt->self == 0 && (S.src = fcntl(0, F_DUPFD_CLOEXEC, 3)) < 0)
+        S.src = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (dup2(p[0], 0) < 0)
+        dsm_fatal("dsm_init", "cannot give stdin its copy: %s", strerror(errno));
+    close(p[0]);
+    clearerr(stdin);
+    start(feeder);
+    if (rt->self == 0)
+        start(reader);
+}
+
+void dsm_stdin_stop(dsm_rt *rt)
+{
+    if (rt->self != 0)
+        return;
+    pthread_mutex_lock(&S.send_lock);
+    S.stopping = 1;
+    pthread_mutex_unlock(&S.send_lock);
 }

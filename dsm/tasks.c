@@ -101,15 +101,24 @@ static void *serve_thread(void *v);
 static void *init_thread(void *v)
 {
     init_call *c = v;
+    /* the runtime linked into the program would be overwritten with the
+     * master's by the image */
+    if (dsm_image_holds(&T)) {
+        fprintf(stderr, "dsm: node ?: dsm_init_master: the runtime is linked into the program "
+                        "(the internal archive): the thread model needs libdsm.so (-ldsm)\n");
+        c->rc = -1;
+        c->err = EINVAL;
+        sem_post(&c->done);
+        return NULL;
+    }
+    /* on before the init's last collective: node 0 may create tasks as soon
+     * as it is through, before this thread runs again */
+    T.on = 1;
     c->rc = dsm_backend_runtime.init(c->argc, c->argv);
     c->err = errno;
-    if (c->rc == 0) {
-        /* the runtime linked into the program would be overwritten with
-         * the master's by the image */
-        if (dsm_image_holds(&T))
-            dsm_fatal("dsm_init_master", "the runtime is linked into the program (the internal "
-                                         "archive): the thread model needs libdsm.so (-ldsm)");
-        T.on = 1; /* before any task can start */
+    if (c->rc)
+        T.on = 0;
+    else {
         pthread_t service;
         if (dsm_g->self != 0 && pthread_create(&service, NULL, serve_thread, dsm_g))
             dsm_fatal("dsm_init_master", "cannot start the task service thread");

@@ -54,10 +54,12 @@ int dsm_shared_globals_setup(dsm_rt *rt);
 void dsm_shared_globals_range(uintptr_t *start, uintptr_t *end);
 
 /* --- stdin_copy.c ------------------------------------------------------------- */
-/* Node 0 reads stdin to its end and every node gets its own copy as fd 0
- * (DSM_STDIN=copy); called at the end of dsm_init, every node. */
+/* Every node reads its own copy of stdin, which node 0 reads and sends
+ * as it comes (DSM_STDIN); called at the end of dsm_init, every node. */
 void dsm_stdin_copy(dsm_rt *rt);
 void dsm_stdin_handle(dsm_rt *rt, const dsm_msg_hdr *h, const void *payload);
+/* dsm_finalize began: node 0 sends no more of stdin. */
+void dsm_stdin_stop(dsm_rt *rt);
 
 /* --- aslr.c -------------------------------------------------------------------- */
 /* Run without address randomisation (re-executing the program once if

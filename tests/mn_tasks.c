@@ -14,6 +14,13 @@
  *              id and of a joined task fail.
  *   stdin N S  SPMD (dsm_init): every node reads stdin to its end and
  *              must see N bytes summing to S.
+ *   fnptr      SPMD: node 0 stores pointers to a function and to a global
+ *              in dsm_alloc'd memory; every node calls and reads them (the
+ *              same addresses everywhere: no address randomisation).
+ *   blockwait  a task sleeps 1 s on node 1 (or 0 on one node); the
+ *              master's dsm_join, then dsm_wait_for_end on a second such
+ *              task, must not burn the CPU: node 0 uses under 0.3 s of CPU
+ *              time (all its threads) in those 2 s.
  *   spmd_create      dsm_create after dsm_init: one line, non-zero exit.
  *   worker_create    dsm_create from a task on another node: the same.
  *   wait_too_many    dsm_wait_for_end(5) with 1 task: the same.
@@ -23,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "dsm.h"
@@ -179,6 +187,68 @@ static int mode_stdin(int argc, char **argv)
     return bad;
 }
 
+static void sleep_a_second(void *v)
+{
+    (void)v;
+    usleep(1000000);
+}
+
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+           ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
+}
+
+static int mode_blockwait(int argc, char **argv)
+{
+    if (dsm_init_master(&argc, &argv))
+        return 1;
+    double c0 = cpu_seconds(), t0 = dsm_wtime();
+    int id = dsm_create(sleep_a_second, NULL);
+    int rc = dsm_join(id);
+    dsm_create(sleep_a_second, NULL);
+    dsm_wait_for_end(1);
+    double cpu = cpu_seconds() - c0, wall = dsm_wtime() - t0;
+    int ok = rc == 0 && wall >= 1.9 && cpu < 0.3;
+    printf("mn_tasks: blockwait: %.2f s waited, %.3f s of CPU on node 0: %s\n", wall, cpu,
+           ok ? "OK" : "FAILED");
+    dsm_finalize();
+    return !ok;
+}
+
+static int mode_fnptr(int argc, char **argv)
+{
+    if (dsm_init(&argc, &argv))
+        return 1;
+    struct shared_ptrs {
+        long (*fn)(long);
+        const int *global;
+    } *sp = dsm_alloc(sizeof *sp, "pointers");
+    if (dsm_node() == 0) {
+        sp->fn = triple;
+        sp->global = &written_before;
+    }
+    dsm_barrier();
+    long r = sp->fn(dsm_node() + 1); /* another node's function pointer */
+    int bad = r != 3L * (dsm_node() + 1) || *sp->global != 7;
+    if (bad)
+        fprintf(stderr, "mn_tasks: node %d: the shared function pointer gave %ld\n", dsm_node(), r);
+    dsm_lock(0);
+    errors += bad;
+    dsm_unlock(0);
+    dsm_barrier();
+    dsm_lock(0);
+    int e = errors;
+    dsm_unlock(0);
+    if (dsm_node() == 0)
+        printf("mn_tasks: fnptr: %d nodes called node 0's function pointer: %s\n", dsm_nodes(),
+               e ? "FAILED" : "OK");
+    dsm_finalize();
+    return e != 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "tasks";
@@ -186,6 +256,10 @@ int main(int argc, char **argv)
         return mode_tasks(argc, argv);
     if (!strcmp(mode, "stdin"))
         return mode_stdin(argc, argv);
+    if (!strcmp(mode, "fnptr"))
+        return mode_fnptr(argc, argv);
+    if (!strcmp(mode, "blockwait"))
+        return mode_blockwait(argc, argv);
     if (!strcmp(mode, "spmd_create")) {
         dsm_init(&argc, &argv);
         dsm_create(task_body, NULL);

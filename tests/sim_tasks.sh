@@ -6,7 +6,10 @@
 #   - the same binary on the DSM (dsmrun -n 2, 5 tasks: threads of nodes,
 #     DSM_SHARED through the linker script dsmcc adds);
 #   - more tasks than worker processors: one line saying to simulate more
-#     processors; dsm_create in the SPMD model: one line.
+#     processors; dsm_create in the SPMD model: one line;
+#   - tests/mn_globals.c, shared state in plain globals: built with
+#     `dsmcc --shared-globals` it counts right on 1, 2 and 4 nodes and on
+#     the uniform machine; built without, its check fails on 2 nodes.
 set -u
 builddir=${top_builddir:-.}
 srcdir=${srcdir:-.}
@@ -53,4 +56,28 @@ check "uniform, 2 processors, 2 tasks" fail \
 check "uniform, dsm_create in the SPMD model" fail \
     "dsm: processor 0: dsm_create: the run was started by dsm_init \(the SPMD model\)" \
     "$DSMRUN" --machine=uniform -n 2 "$tmp/tasks" spmd_create
+
+# shared state in plain globals (tests/mn_globals.c): dsmcc --shared-globals
+# makes them shared; without it the nodes count apart and the check fails
+if sh "$builddir/dsmcc" --shared-globals -O2 "$srcdir/tests/mn_globals.c" -o "$tmp/globals" 2>"$tmp/cc.err" &&
+   sh "$builddir/dsmcc" -O2 "$srcdir/tests/mn_globals.c" -o "$tmp/private" 2>>"$tmp/cc.err"; then
+    for n in 1 2 4; do
+        check "--shared-globals on the DSM, $n nodes" 0 "mn_globals: 5 tasks on $n nodes, counter 100: OK" \
+            "$DSMRUN" -n "$n" --timeout 50 "$tmp/globals" 5
+    done
+    check "--shared-globals on the uniform machine" 0 "mn_globals: 3 tasks on 4 nodes, counter 60: OK" \
+        "$DSMRUN" --machine=uniform -n 4 "$tmp/globals" 3
+    check "without --shared-globals: private copies, the counts fail" fail "mn_globals: 5 tasks on 2 nodes, counter [0-9]+: FAILED" \
+        "$DSMRUN" -n 2 --timeout 50 "$tmp/private" 5
+else
+    echo "FAIL: dsmcc mn_globals.c: $(cat "$tmp/cc.err")"
+    fail=1
+fi
+if sh "$builddir/dsmcc" --shared-globals --dsm -O2 "$srcdir/tests/mn_globals.c" -o "$tmp/x" 2>"$tmp/cc.err"; then
+    echo "FAIL: dsmcc --shared-globals --dsm was accepted"; fail=1
+elif grep -q "shared-globals needs page mode" "$tmp/cc.err"; then
+    echo "ok: dsmcc --shared-globals --dsm: $(cat "$tmp/cc.err")"
+else
+    echo "FAIL: dsmcc --shared-globals --dsm: $(cat "$tmp/cc.err")"; fail=1
+fi
 exit $fail

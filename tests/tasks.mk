@@ -17,4 +17,4 @@ tests_mn_tasks_noscript_SOURCES = tests/mn_tasks.c
 tests_mn_tasks_noscript_LDADD = libdsm.la
 # dsmcc builds of the same program on a simulated machine and on the DSM
 TESTS += tests/sim_tasks.sh
-EXTRA_DIST += tests/sim_tasks.sh
+EXTRA_DIST += tests/sim_tasks.sh tests/mn_globals.c
