@@ -14,6 +14,11 @@
  *             other threads consume; the consumed sum and count must match
  *             (a lost wake-up hangs, which the test's timeout turns into
  *             a failure)
+ *   idle      (argv[1] = idle) every node's thread but node 0's waits on a
+ *             condition and then at a barrier while node 0 sleeps 1 s
+ *             before it signals: each waiter's own CPU time over the wait
+ *             must stay under 0.2 s (waiting blocks; a poll would burn the
+ *             whole second)
  * Misuse (argv[1]):
  *   barrier-mismatch   two nodes give one barrier different counts
  *   cond-unlocked      dsm_cond_wait without its lock held
@@ -22,6 +27,8 @@
  * Prints "mn_sync: locks/barrier/cond: OK" on node 0. */
 #include <dsm.h>
 #include <pthread.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +145,45 @@ int main(int argc, char **argv)
         S->not_full = dsm_cond_new();
     }
     dsm_barrier();
+    if (misuse && !strcmp(misuse, "idle")) {
+        struct timespec c0, c1;
+        double w0 = dsm_wtime();
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+        if (me == 0) {
+            sleep(1);
+            dsm_lock(S->qlock);
+            S->done = 1;
+            dsm_cond_broadcast(S->not_empty);
+            dsm_unlock(S->qlock);
+        } else {
+            dsm_lock(S->qlock);
+            while (!S->done)
+                dsm_cond_wait(S->not_empty, S->qlock);
+            dsm_unlock(S->qlock);
+        }
+        dsm_barrier_n(S->barrier, (unsigned)nodes);
+        if (me == 0)
+            sleep(1); /* the others wait at the barrier meanwhile */
+        dsm_barrier_n(S->barrier, (unsigned)nodes);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+        double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
+        double wall = dsm_wtime() - w0;
+        int bad = me != 0 && cpu >= 0.2;
+        printf("mn_sync: idle: node %d waited %.2f s using %.3f s of CPU%s\n", me, wall, cpu,
+               bad ? ": too much, it polls" : "");
+        if (bad) {
+            dsm_lock(S->total_lock);
+            S->errors++;
+            dsm_unlock(S->total_lock);
+        }
+        dsm_barrier();
+        int ok = S->errors == 0;
+        if (me == 0 && ok)
+            printf("mn_sync: idle waiting on %d nodes: OK\n", nodes);
+        dsm_barrier();
+        dsm_finalize();
+        return ok ? 0 : 1;
+    }
     if (misuse) {
         if (!strcmp(misuse, "barrier-mismatch")) {
             dsm_barrier_n(S->barrier, me == 0 ? (unsigned)nodes : (unsigned)nodes + 1);
