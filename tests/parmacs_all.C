@@ -3,7 +3,7 @@
  * runs it natively, on 2 and 3 nodes and simulated).
  *   CLOCK before MAIN_INITENV (the job started before main), CREATE(fn) and
  *   CREATE(fn, P), WAIT_FOR_END, GET_PID, GET_HOME, G_MALLOC/NU_MALLOC(_F),
- *   G_FREE/NU_FREE, LOCK, NLOCK, SPINLOCK, ALOCK/AGETL, BARRIER, GETSUB
+ *   G_FREE/NU_FREE, free() of G_MALLOC memory, LOCK, NLOCK, SPINLOCK, ALOCK/AGETL, BARRIER, GETSUB
  *   (and NU_), PAUSE flags, CONDVARs, semaphores, the no-op hooks.
  * Prints "parmacs_all: result OK". */
 #include <string.h>
@@ -131,6 +131,14 @@ int main(void)
     nu[63] = gf[63] = nf[63] = 1;
     G_FREE(gf)
     NU_FREE(nf)
+    /* free() of shared memory (natively G_MALLOC is malloc), and of private */
+    double *sh = (double *)G_MALLOC(32 * sizeof(double));
+    char *priv = malloc(100);
+    sh[0] = 1;
+    free(sh);
+    free(priv);
+    void (*release)(void *) = free; /* free as a value: the C library's */
+    release(malloc(10));
 
     CREATE(Single)
     WAIT_FOR_END(1)
