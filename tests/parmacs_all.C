@@ -24,10 +24,14 @@ struct G {
     CONDVARDEC(cv)
     SEMDEC(sem)
     ADEC(a)
-    long counter, ncounter, scounter, perlock[NLOCKS], subs[64], nsubs, pids, single, cvstate, semtaken;
+    long counter, ncounter, scounter, fsubs[64], nfsubs, fsem, perlock[NLOCKS], subs[64], nsubs, pids, single, cvstate, semtaken;
 };
 static struct G *g;
 static long errors;
+/* file-scope, private to each node: their changing part is shared all the same */
+static GSDEC(FileGs)
+static PAUSEDEC(FilePause)
+static SEMDEC(FileSem)
 
 static void fail(const char *what)
 {
@@ -67,12 +71,27 @@ static void Worker(void)
         LOCK(g->lock) g->subs[s]++; g->nsubs++; UNLOCK(g->lock)
     }
     BARRIER(g->bar, P)
+    for (;;) {
+        GETSUB(FileGs, s, 20, P)
+        if (s < 0)
+            break;
+        LOCK(g->lock) g->fsubs[s]++; g->nfsubs++; UNLOCK(g->lock)
+    }
+    if (pid == 0) {
+        SETPAUSE(FilePause)
+    } else {
+        WAITPAUSE(FilePause)
+        UNLOCK(FilePause.lock)
+    }
+    SEMP(FileSem)
+    LOCK(g->lock) g->fsem++; UNLOCK(g->lock)
+    BARRIER(g->bar, P)
     /* process 0 sets the flag after the others waited; they see it set */
     if (pid == 0) {
         SETPAUSE(g->flag)
     } else {
         WAITPAUSE(g->flag)
-        if (g->flag.flag != 1)
+        if (*g->flag.flag != 1)
             fail("the pause wait returned with the flag clear");
         UNLOCK(g->flag.lock)
     }
@@ -116,6 +135,9 @@ int main(void)
     PAUSEINIT(g->flag)
     CONDVARINIT(g->cv)
     SEMINIT(g->sem, 1)
+    GSINIT(FileGs)
+    PAUSEINIT(FilePause)
+    SEMINIT(FileSem, P)
     AINIT(g->a)
     if (AGETL(g->locks, 0) == AGETL(g->locks, 1))
         fail("the lock array holds one lock twice");
@@ -162,6 +184,13 @@ int main(void)
         }
     if (g->nsubs != 41)
         fail("global subscript: not 41 of them");
+    for (long i = 0; i <= 20; i++)
+        if (g->fsubs[i] != 1) {
+            fail("a file-scope global subscript was handed out twice or never");
+            break;
+        }
+    if (g->nfsubs != 21 || g->fsem != P)
+        fail("a file-scope global subscript or semaphore lost a process");
     if (g->semtaken != P)
         fail("the semaphore lost a process");
     if (t1 < t0)
