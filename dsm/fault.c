@@ -21,6 +21,7 @@
 
 #include "error.h"
 #include "node.h"
+#include "tasks.h"
 
 static struct sigaction libsigsegv_action;
 /* 1: write, 0: read, -1: the context did not say */
@@ -59,8 +60,10 @@ static int on_fault(void *addr, int serious)
     void *in_window = dsm_region_from_window(&rt->region, addr); /* a DSM_SHARED global */
     if (in_window)
         addr = in_window;
-    if (!dsm_region_contains(&rt->region, addr))
+    if (!dsm_region_contains(&rt->region, addr)) {
+        dsm_tasks_crash(rt, addr); /* a task on a worker: say what was not shipped */
         return 0; /* not ours: a real crash */
+    }
     uint32_t block = dsm_region_block_of(&rt->region, addr);
     int is_write = fault_is_write;
     const sigset_t *interrupted = fault_mask;

@@ -11,7 +11,8 @@
  * node a feeder thread writes what came into the node's pipe.  Nothing
  * waits for the end of the input: a producer that keeps the pipe open, or
  * a terminal behind mpirun, only means no end of file yet, as in one
- * process.  What a node has not read yet waits in its memory.  The reader
+ * process.  What a node has not read yet waits in its memory; node 0 reads
+ * at most READ_AHEAD beyond what its own program took.  The reader
  * stops sending when node 0 enters dsm_finalize (dsm_stdin_stop). */
 #define _GNU_SOURCE 1
 #include <config.h>
@@ -31,10 +32,15 @@
 enum { STDIN_AUTO, STDIN_COPY, STDIN_KEEP };
 
 #define FEED_PIECE 65536
+/* Node 0 reads ahead at most this much more than its own program took, so
+ * an endless producer nobody reads (`yes | dsmrun ...`) is held back by the
+ * pipe as in one process, not buffered without end. */
+#define READ_AHEAD (16u << 20)
 
 static struct {
     pthread_mutex_t lock;       /* the pending bytes and the flags */
     pthread_cond_t more;
+    pthread_cond_t drained;     /* the feeder took a piece */
     char *buf;
     size_t head, len, cap;      /* pending: buf[head, len) */
     int eof;
@@ -44,6 +50,7 @@ static struct {
     int wfd;                    /* this node's pipe, write end */
     dsm_rt *rt;
 } S = { .lock = PTHREAD_MUTEX_INITIALIZER, .more = PTHREAD_COND_INITIALIZER,
+        .drained = PTHREAD_COND_INITIALIZER,
         .send_lock = PTHREAD_MUTEX_INITIALIZER, .src = -1, .wfd = -1 };
 
 static void append(const void *p, size_t n, int eof)
@@ -90,6 +97,7 @@ static void *feeder(void *arg)
         size_t n = S.len - S.head < FEED_PIECE ? S.len - S.head : FEED_PIECE;
         memcpy(piece, S.buf + S.head, n);
         S.head += n;
+        pthread_cond_signal(&S.drained);
         int done = !n && S.eof;
         pthread_mutex_unlock(&S.lock);
         if (done)
@@ -119,6 +127,10 @@ static void *reader(void *arg)
     if (!buf)
         dsm_fatal("stdin", "out of memory");
     for (;;) {
+        pthread_mutex_lock(&S.lock);
+        while (S.len - S.head > READ_AHEAD)
+            pthread_cond_wait(&S.drained, &S.lock);
+        pthread_mutex_unlock(&S.lock);
         ssize_t n = read(S.src, buf, piece);
         if (n < 0 && errno == EINTR)
             continue;

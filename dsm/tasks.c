@@ -23,9 +23,9 @@
  * a thread arena of glibc's malloc, never the main (brk) arena that the
  * master's image overwrites on a worker; a worker's own threads (the
  * service, tasks) get thread arenas too (M_ARENA_MAX is raised so none
- * falls back on the main arena).  The master keeps allocations up to
- * 32 MiB on its brk heap (M_MMAP_THRESHOLD) so that they are part of the
- * image; larger ones are mmap'd by glibc and not shipped (dsm(3)). */
+ * falls back on the main arena).  The master's main thread then allocates
+ * everything on its brk heap (M_MMAP_MAX 0: glibc maps no chunk apart), so
+ * that all it builds is part of the image. */
 #define _GNU_SOURCE 1
 #include <config.h>
 
@@ -45,9 +45,6 @@
 #include "dsm.h"
 #include "error.h"
 #include "tasks.h"
-
-/* glibc's largest mmap threshold on 64-bit (HEAP_MAX_SIZE / 2) */
-#define MASTER_MMAP_THRESHOLD (32u << 20)
 
 enum { TASK_RUNNING = 1, TASK_ENDED, TASK_REAPED };
 
@@ -178,7 +175,7 @@ int dsm_tasks_init_master(int *argc, char ***argv)
     }
     dsm_rt *rt = dsm_g;
     if (rt->self == 0) {
-        mallopt(M_MMAP_THRESHOLD, MASTER_MMAP_THRESHOLD);
+        mallopt(M_MMAP_MAX, 0);
         /* nor may the heap shrink under dsm_create's reading of it */
         mallopt(M_TRIM_THRESHOLD, INT_MAX);
         return 0;
@@ -363,6 +360,19 @@ void dsm_tasks_finalize_begin(dsm_rt *rt)
         f.type = RT_TASK_FINISH;
         dsm_rt_send(rt, k, &f);
     }
+}
+
+void dsm_tasks_crash(dsm_rt *rt, const void *addr)
+{
+    if (!T.on || !my_task || rt->self == 0)
+        return;
+    if ((uintptr_t)addr < 65536)
+        dsm_fatal("task", "task %d: segmentation fault at %p (a null pointer?)", my_task, addr);
+    dsm_fatal("task", "task %d: segmentation fault at %p: not shared memory, nor the master's "
+                      "data that dsm_create copies (its globals and its malloc heap; not memory it "
+                      "mapped itself, nor what it allocated before dsm_init_master): share the "
+                      "data with dsm_malloc, dsm_alloc or DSM_SHARED",
+              my_task, addr);
 }
 
 /* --- the tasks' threads ------------------------------------------------------------- */

@@ -25,6 +25,10 @@ int dsm_tasks_task(void);
 /* The start of dsm_finalize: in the thread model the master waits for its
  * tasks and tells the workers to finalize; a task may not finalize. */
 void dsm_tasks_finalize_begin(dsm_rt *rt);
+/* A segmentation fault outside the region (fault.c): in a task on a worker
+ * it ends the job with a line naming what dsm_create does not ship;
+ * elsewhere it returns and the crash goes on. */
+void dsm_tasks_crash(dsm_rt *rt, const void *addr);
 /* RT_TASK_* messages (node.c hands them over). */
 void dsm_tasks_handle(dsm_rt *rt, const dsm_msg_hdr *h, const void *payload);
 

@@ -21,6 +21,9 @@
  *              master's dsm_join, then dsm_wait_for_end on a second such
  *              task, must not burn the CPU: node 0 uses under 0.3 s of CPU
  *              time (all its threads) in those 2 s.
+ *   unshipped  the master maps memory itself (at a fixed address no node
+ *              maps) and hands it to a task on node 1: one line saying what
+ *              dsm_create does not copy, non-zero exit.
  *   spmd_create      dsm_create after dsm_init: one line, non-zero exit.
  *   worker_create    dsm_create from a task on another node: the same.
  *   wait_too_many    dsm_wait_for_end(5) with 1 task: the same.
@@ -30,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -187,6 +191,23 @@ static int mode_stdin(int argc, char **argv)
     return bad;
 }
 
+static void read_it(void *v) { printf("mn_tasks: read %d\n", *(volatile int *)v); }
+
+static int mode_unshipped(int argc, char **argv)
+{
+    if (dsm_init_master(&argc, &argv))
+        return 1;
+    int *own = mmap((void *)0x4c0000000000, 4096, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (own == MAP_FAILED)
+        return 1;
+    *own = 5;
+    dsm_create(read_it, own);
+    dsm_wait_for_end(1);
+    dsm_finalize();
+    return 0;
+}
+
 static void sleep_a_second(void *v)
 {
     (void)v;
@@ -260,6 +281,8 @@ int main(int argc, char **argv)
         return mode_fnptr(argc, argv);
     if (!strcmp(mode, "blockwait"))
         return mode_blockwait(argc, argv);
+    if (!strcmp(mode, "unshipped"))
+        return mode_unshipped(argc, argv);
     if (!strcmp(mode, "spmd_create")) {
         dsm_init(&argc, &argv);
         dsm_create(task_body, NULL);

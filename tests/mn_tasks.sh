@@ -16,7 +16,8 @@
 #     DSM_STDIN=keep gives the nodes one shared offset again (dsmrun); a
 #     pipe whose producer never closes it stalls nothing;
 #   - the errors: dsm_create in the SPMD model, from a task on another
-#     node, dsm_wait_for_end for more tasks than created, DSM_SHARED globals
+#     node, dsm_wait_for_end for more tasks than created, a task following
+#     a pointer into memory the master mapped itself, DSM_SHARED globals
 #     linked without the linker script: one line naming the call, non-zero
 #     exit, no hang.
 top=${top_builddir:-.}
@@ -106,5 +107,6 @@ fi
 go 2 "dsm: node [01]: dsm_create: the job was started by dsm_init \(the SPMD model\)" fail -- "$prog" spmd_create
 go 2 "dsm: node 1: dsm_create: called by task 1 on node 1: only node 0" fail -- "$prog" worker_create
 go 2 "dsm: node 0: dsm_wait_for_end: waits for 5 tasks, but 1 created tasks are not yet waited for" fail -- "$prog" wait_too_many
+go 2 "dsm: node 1: task: task 1: segmentation fault at 0x4c0000000000: not shared memory, nor the master's data that dsm_create copies" fail -- "$prog" unshipped
 go 2 "dsm: node [01]: dsm_init: the DSM_SHARED globals .* share pages with other data: link with the flags of .pkg-config --libs dsm." fail -- "$noscript" tasks 2
 exit $fail
