@@ -76,6 +76,20 @@ if [ -z "$missing" ]; then
 else
     echo "FAIL not defined by dsm-parmacs:$missing"; fail=1
 fi
+# what the file expands to compiles cleanly under the flags old programs are
+# built with (strict C89/C99, SPLASH-3's warnings), also with the
+# environment macros given twice in one file (a header with EXTERN_ENV)
+printf 'EXTERN_ENV\nMAIN_ENV\nEXTERN_ENV\nvoid Work(void);\nvoid Work(void) {}\nint main(void)\n{\n    double *p = (double *)G_MALLOC(16)\n    free(p);\n    CREATE(Work, 2)\n    WAIT_FOR_END(2)\n    MAIN_END\n}\n' >"$tmp/envs.C"
+m4 "$srcdir/dsm/tools/dsm-parmacs" "$tmp/envs.C" >"$tmp/envs.c"
+for flags in "-std=c89 -pedantic" "-std=c99 -pedantic" \
+    "-D_POSIX_C_SOURCE=200112 -W -Wmissing-prototypes -Wmissing-declarations -Wredundant-decls -Wpointer-arith -Wsign-compare"; do
+    if ${CC:-cc} $flags -Wall -Werror -pthread -I"$srcdir/include" -c "$tmp/envs.c" -o "$tmp/envs.o" \
+        2>"$tmp/envs.err"; then
+        echo "ok   expanded macros compile with $flags -Wall -Werror"
+    else
+        echo "FAIL expanded macros with $flags -Wall -Werror:"; sed 's/^/    /' "$tmp/envs.err"; fail=1
+    fi
+done
 # the way a user builds for the simulated machines: m4, then dsmcc
 DSMCC_INCLUDEDIR=$(cd "$srcdir" && pwd)/include
 DSMCC_LIBDIR=$abs_builddir/.libs
