@@ -434,8 +434,10 @@ void dsm_tasks_handle(dsm_rt *rt, const dsm_msg_hdr *h, const void *payload)
     }
     case RT_TASK_IMAGE:
         /* pieces come between BEGIN and GO, from node 0, in order */
-        if (T.installing &&
-            dsm_image_install((uintptr_t)h->arg[0], h->len ? payload : NULL,
+        if (!T.installing)
+            dsm_fatal("transport", "an image piece from node %d outside a task's start",
+                      h->src);
+        if (dsm_image_install((uintptr_t)h->arg[0], h->len ? payload : NULL,
                               h->len ? h->len : (size_t)h->arg[1]))
             dsm_fatal("transport", "an image piece from node %d (%#llx, %llu bytes) is outside "
                                    "the program's data and heap",

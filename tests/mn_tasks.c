@@ -7,8 +7,9 @@
  *              Every task checks: the globals and the heap list as the
  *              master left them before its create (a node's first task),
  *              the argument, a function pointer stored in DSM_SHARED
- *              memory and called there, and adds to a DSM_SHARED counter
- *              under a lock.  The master joins half of them one by one and
+ *              memory and called there, writes its slot of dsm_malloc'd
+ *              memory reached through a private global pointer, and adds
+ *              to a DSM_SHARED counter under a lock.  The master joins half of them one by one and
  *              waits for the rest with dsm_wait_for_end; the counter,
  *              written by every node, must add up; dsm_join of an unknown
  *              id and of a joined task fail.
@@ -46,6 +47,8 @@
 static int written_before = 7;  /* .data, changed to 4242 */
 static char text_before[64];    /* .bss */
 static struct node *list_head;  /* private heap, built by the master */
+static long *slots;             /* a private pointer to dsm_malloc'd memory (SPLASH's
+                                   Global = G_MALLOC(...) before CREATE) */
 
 struct node {
     struct node *next;
@@ -93,6 +96,7 @@ static void task_body(void *v)
     long r = shared_fn(a->id); /* a function pointer from shared memory */
     if (r != 3L * a->id)
         fail("function pointer in DSM_SHARED memory", r, 3L * a->id);
+    slots[a->id] = 1000 + a->id; /* shared memory reached through a private global */
     for (int i = 0; i < PER_TASK; i++) {
         dsm_lock(1);
         counter++;
@@ -126,6 +130,7 @@ static int mode_tasks(int argc, char **argv)
         list_head = p;
     }
     shared_fn = triple;
+    slots = dsm_malloc((size_t)(ntasks + 1) * sizeof *slots, "slots");
     int *ids = malloc((size_t)ntasks * sizeof *ids);
     for (int i = 0; i < ntasks; i++) {
         struct targ *a = malloc(sizeof *a);
@@ -152,6 +157,9 @@ static int mode_tasks(int argc, char **argv)
         fail("DSM_SHARED counter", c, (long)ntasks * PER_TASK);
     if (f != (long)ntasks * PER_TASK)
         fail("calls through the shared function pointer", f, (long)ntasks * PER_TASK);
+    for (int i = 1; i <= ntasks; i++)
+        if (slots[i] != 1000 + i)
+            fail("dsm_malloc'd slot written by the task", slots[i], 1000 + i);
     dsm_lock(0);
     int e = errors;
     dsm_unlock(0);
