@@ -65,3 +65,39 @@ apps_mp3d_SOURCES = apps/mp3d.c
 apps_mp3d_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
 apps_mp3d_LINK = $(DSMCC_LINK)
 apps_mp3d_LDADD = libdsm.la
+# PARMACS programs (SPLASH style: MAIN_ENV, G_MALLOC, CREATE, LOCK, BARRIER,
+# PAUSE, CONDVAR, CLOCK; doc/dsm-parmacs.7): apps/pm_*.C become C through
+# the macro file dsm-parmacs at build time, then build like the simulated
+# machines' apps (DSMCC_CFLAGS), so one binary runs natively, on the DSM
+# and simulated (tests/parmacs_apps.sh runs them all three ways).
+PARMACS_M4 = $(top_srcdir)/dsm/tools/dsm-parmacs
+PARMACS_GEN = $(AM_V_GEN)m4 $(PARMACS_M4)
+noinst_PROGRAMS += apps/pm_lu apps/pm_radix apps/pm_nbody apps/pm_globals
+EXTRA_DIST += apps/pm_lu.C apps/pm_radix.C apps/pm_nbody.C apps/pm_globals.C
+CLEANFILES += apps/pm_lu.c apps/pm_radix.c apps/pm_nbody.c apps/pm_globals.c
+apps/pm_lu.c: $(srcdir)/apps/pm_lu.C $(PARMACS_M4)
+	$(PARMACS_GEN) $(srcdir)/apps/pm_lu.C > $@.tmp && mv $@.tmp $@
+apps/pm_radix.c: $(srcdir)/apps/pm_radix.C $(PARMACS_M4)
+	$(PARMACS_GEN) $(srcdir)/apps/pm_radix.C > $@.tmp && mv $@.tmp $@
+apps/pm_nbody.c: $(srcdir)/apps/pm_nbody.C $(PARMACS_M4)
+	$(PARMACS_GEN) $(srcdir)/apps/pm_nbody.C > $@.tmp && mv $@.tmp $@
+apps/pm_globals.c: $(srcdir)/apps/pm_globals.C $(PARMACS_M4)
+	$(PARMACS_GEN) $(srcdir)/apps/pm_globals.C > $@.tmp && mv $@.tmp $@
+nodist_apps_pm_lu_SOURCES = apps/pm_lu.c
+apps_pm_lu_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
+apps_pm_lu_LINK = $(DSMCC_LINK)
+apps_pm_lu_LDADD = libdsm.la -lm
+nodist_apps_pm_radix_SOURCES = apps/pm_radix.c
+apps_pm_radix_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
+apps_pm_radix_LINK = $(DSMCC_LINK)
+apps_pm_radix_LDADD = libdsm.la
+nodist_apps_pm_nbody_SOURCES = apps/pm_nbody.c
+apps_pm_nbody_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
+apps_pm_nbody_LINK = $(DSMCC_LINK)
+apps_pm_nbody_LDADD = libdsm.la -lm
+nodist_apps_pm_globals_SOURCES = apps/pm_globals.c
+apps_pm_globals_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
+# DSM_SHARED globals need the section's pages to themselves: the linker
+# script that `pkg-config --libs dsm` and dsmcc give a user's program
+apps_pm_globals_LINK = $(DSMCC_LINK) -Wl,-T,$(top_srcdir)/dsm/dsm_shared.ld
+apps_pm_globals_LDADD = libdsm.la

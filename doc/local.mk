@@ -3,7 +3,10 @@
 #   dsm.3      the C API (dsm.h)
 #   dsmprof.1  reports from a profile file
 #   dsmcc.1    the compiler wrapper of the simulated machines
-dist_man_MANS += doc/dsmrun.1 doc/dsm.3 doc/dsmprof.1 doc/dsmcc.1
+#   dsm-parmacs.7  the PARMACS (SPLASH) macro file
+dist_man_MANS += doc/dsmrun.1 doc/dsm.3 doc/dsmprof.1 doc/dsmcc.1 doc/dsm-parmacs.7
+# the PARMACS macro file, and how to port shared-memory programs
+EXTRA_DIST += doc/porting.md
 EXTRA_DIST += doc/references.md doc/user-guide.md doc/protocol.md doc/patterns.md doc/metrics.md doc/advice.md doc/profile-format.md
 # simulated machines, their statistics file, the applications
 EXTRA_DIST += doc/simulation.md doc/sim-format.md doc/apps.md

@@ -12,10 +12,19 @@
  * rotated over the nodes so small structures do not all land on node 0.
  * "cyclic" homes block i of the allocation at node (i + rotation) mod N.
  *
+ * Homes of dsm_malloc memory (DSM_MALLOC_HOMES): "caller" (default) homes
+ * a node's arena at that node; "round-robin" homes block b of the region
+ * at node b mod N, whichever arena it is in.  Either way the home follows
+ * from the address alone, fixed at dsm_init, so an allocation needs no
+ * message: a master that allocates everything for its workers (the
+ * thread-model start, PARMACS's G_MALLOC) spreads its data over the nodes.
+ *
  * Sizes that cannot be served (no room left, or so large that rounding
  * them up would wrap around): dsm_alloc, being collective, ends the job
  * with a line naming the size (every node asked the same); dsm_malloc
- * returns NULL with errno ENOMEM and prints nothing, as malloc(3) does. */
+ * returns NULL with errno ENOMEM, as malloc(3) does, and says so in one
+ * line on stderr (node, call, size, the arena and what to raise): a
+ * program that does not check gets the reason before its crash. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,8 +137,13 @@ int dsm_alloc_init(dsm_rt *rt)
     rt->coll_next = 0;
     rt->coll_end = (size_t)coll_blocks * bs;
     rt->arena_size = (size_t)arena_blocks * bs;
-    for (int n = 0; n < rt->nnodes; n++)
-        proto_set_home(rt->eng, coll_blocks + (uint32_t)n * arena_blocks, arena_blocks, n);
+    if (rt->cfg.malloc_spread) {
+        for (uint32_t b = coll_blocks; b < coll_blocks + (uint32_t)rt->nnodes * arena_blocks; b++)
+            proto_set_home(rt->eng, b, 1, (int)(b % (uint32_t)rt->nnodes));
+    } else {
+        for (int n = 0; n < rt->nnodes; n++)
+            proto_set_home(rt->eng, coll_blocks + (uint32_t)n * arena_blocks, arena_blocks, n);
+    }
     dsm_heap *h = calloc(1, sizeof *h);
     if (!h)
         return -1;
@@ -183,12 +197,28 @@ void *dsm_alloc_collective(dsm_rt *rt, size_t size, const char *name)
     return rt->region.app + off;
 }
 
+/* dsm_malloc cannot serve size: say so once per call, then NULL. */
+static void *malloc_refused(dsm_rt *rt, size_t size)
+{
+    size_t used = 0;
+    dsm_rt_enter();
+    pthread_mutex_lock(&rt->alloc_lock);
+    for (size_t i = 0; i < rt->heap->nused; i++)
+        used += rt->heap->used_v[i].len;
+    pthread_mutex_unlock(&rt->alloc_lock);
+    dsm_rt_leave();
+    fprintf(stderr, "dsm: node %d: dsm_malloc: no room for %zu bytes in this node's arena of "
+                    "%zu bytes (%zu in use; the arena is DSM_REGION_SIZE/2/nodes: raise "
+                    "DSM_REGION_SIZE)\n",
+            rt->self, size, rt->heap->size, used);
+    errno = ENOMEM;
+    return NULL;
+}
+
 void *dsm_alloc_local(dsm_rt *rt, size_t size, const char *name)
 {
-    if (size > rt->heap->size) { /* also keeps the rounding below from wrapping */
-        errno = ENOMEM;
-        return NULL;
-    }
+    if (size > rt->heap->size) /* also keeps the rounding below from wrapping */
+        return malloc_refused(rt, size);
     size_t len = size ? (size + 15) & ~(size_t)15 : 16;
     /* alloc_lock is also taken by the messages a fault may serve */
     dsm_rt_enter();
@@ -198,10 +228,8 @@ void *dsm_alloc_local(dsm_rt *rt, size_t size, const char *name)
     if (off >= 0 && rt->prof)
         dsm_prof_alloc(rt, (size_t)off, size ? size : len, name, 0);
     dsm_rt_leave();
-    if (off < 0) {
-        errno = ENOMEM;
-        return NULL;
-    }
+    if (off < 0)
+        return malloc_refused(rt, size);
     return rt->region.app + off;
 }
 

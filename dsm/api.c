@@ -16,6 +16,7 @@
 #include "error.h"
 #include "futex.h"
 #include "node.h"
+#include "syncid.h"
 #include "tasks.h"
 
 static dsm_rt the_rt;
@@ -193,9 +194,9 @@ static void dsm_runtime_barrier(void)
 
 static void check_lock(dsm_rt *rt, unsigned id, const char *call)
 {
-    if (id >= rt->cfg.locks)
-        dsm_fatal(call, "lock id %u is out of range (0..%u; set DSM_LOCKS for more)", id,
-                  rt->cfg.locks - 1);
+    if (id >= rt->cfg.locks && !dsm_sync_made(id))
+        dsm_fatal(call, "lock id %u is out of range (0..%u, or an id from dsm_lock_new; set "
+                        "DSM_LOCKS for more)", id, rt->cfg.locks - 1);
 }
 
 static void dsm_runtime_lock(unsigned id)
@@ -236,6 +237,24 @@ static long dsm_runtime_block_index(const void *p)
     return (long)dsm_region_block_of(&rt->region, p);
 }
 
+static unsigned dsm_runtime_sync_new(const char *call) { return dsm_sync_new(dsm_g, call); }
+
+static void dsm_runtime_barrier_n(unsigned id, unsigned count)
+{
+    dsm_sync_barrier_n(dsm_g, id, count);
+}
+
+static void dsm_runtime_cond_wait(unsigned cond, unsigned lock)
+{
+    check_lock(dsm_g, lock, "dsm_cond_wait");
+    dsm_sync_cond_wait(dsm_g, cond, lock);
+}
+
+static void dsm_runtime_cond_signal(unsigned cond, int all)
+{
+    dsm_sync_cond_signal(dsm_g, cond, all);
+}
+
 /* The measured section belongs to simulated runs (dsm.h): nothing here. */
 static void dsm_runtime_no_section(void) {}
 
@@ -271,6 +290,10 @@ const dsm_backend dsm_backend_runtime = {
     .section_begin = dsm_runtime_no_section,
     .section_end = dsm_runtime_no_section,
     .checkpoint = dsm_runtime_checkpoint,
+    .sync_new = dsm_runtime_sync_new,
+    .barrier_n = dsm_runtime_barrier_n,
+    .cond_wait = dsm_runtime_cond_wait,
+    .cond_signal = dsm_runtime_cond_signal,
     .init_master = dsm_tasks_init_master,
     .create = dsm_tasks_create,
     .join = dsm_tasks_join,

@@ -119,6 +119,23 @@ static void no_section(void) {}
 /* ... and so is a checkpoint (QuickStep's, counted on the simulated Alewife) */
 static void no_checkpoint(int id) { (void)id; }
 
+static unsigned before_sync_new(const char *call) { dsm_fatal(call, "called before dsm_init"); }
+static void before_barrier_n(unsigned id, unsigned count)
+{
+    (void)id, (void)count;
+    dsm_fatal("dsm_barrier_n", "called before dsm_init");
+}
+static void before_cond_wait(unsigned cond, unsigned lock)
+{
+    (void)cond, (void)lock;
+    dsm_fatal("dsm_cond_wait", "called before dsm_init");
+}
+static void before_cond_signal(unsigned cond, int all)
+{
+    (void)cond;
+    dsm_fatal(all ? "dsm_cond_broadcast" : "dsm_cond_signal", "called before dsm_init");
+}
+
 static const dsm_backend not_started = {
     .name = "before dsm_init",
     .init = before_init,
@@ -139,6 +156,10 @@ static const dsm_backend not_started = {
     .section_begin = no_section,
     .section_end = no_section,
     .checkpoint = no_checkpoint,
+    .sync_new = before_sync_new,
+    .barrier_n = before_barrier_n,
+    .cond_wait = before_cond_wait,
+    .cond_signal = before_cond_signal,
     .init_master = before_init_master,
     .create = before_create,
     .join = before_join,
@@ -198,6 +219,22 @@ static long after_block_index(const void *p)
     dsm_fatal("dsm_block_index", "called after dsm_finalize");
 }
 
+static unsigned after_sync_new(const char *call) { dsm_fatal(call, "called after dsm_finalize"); }
+static void after_barrier_n(unsigned id, unsigned count)
+{
+    (void)id, (void)count;
+    dsm_fatal("dsm_barrier_n", "called after dsm_finalize");
+}
+static void after_cond_wait(unsigned cond, unsigned lock)
+{
+    (void)cond, (void)lock;
+    dsm_fatal("dsm_cond_wait", "called after dsm_finalize");
+}
+static void after_cond_signal(unsigned cond, int all)
+{
+    (void)cond;
+    dsm_fatal(all ? "dsm_cond_broadcast" : "dsm_cond_signal", "called after dsm_finalize");
+}
 static int after_init_master(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
@@ -242,6 +279,10 @@ static const dsm_backend finished = {
     .section_begin = no_section,
     .section_end = no_section,
     .checkpoint = no_checkpoint,
+    .sync_new = after_sync_new,
+    .barrier_n = after_barrier_n,
+    .cond_wait = after_cond_wait,
+    .cond_signal = after_cond_signal,
     .init_master = after_init_master,
     .create = after_create,
     .join = after_join,
@@ -280,6 +321,13 @@ void dsm_sim_section_begin(void) { dsm_backend_now->section_begin(); }
 void dsm_sim_section_end(void) { dsm_backend_now->section_end(); }
 void dsm_checkpoint(int id) { dsm_backend_now->checkpoint(id); }
 const char *dsm_version(void) { return DSM_VERSION; }
+unsigned dsm_lock_new(void) { return dsm_backend_now->sync_new("dsm_lock_new"); }
+unsigned dsm_barrier_new(void) { return dsm_backend_now->sync_new("dsm_barrier_new"); }
+unsigned dsm_cond_new(void) { return dsm_backend_now->sync_new("dsm_cond_new"); }
+void dsm_barrier_n(unsigned id, unsigned count) { dsm_backend_now->barrier_n(id, count); }
+void dsm_cond_wait(unsigned cond, unsigned lock) { dsm_backend_now->cond_wait(cond, lock); }
+void dsm_cond_signal(unsigned cond) { dsm_backend_now->cond_signal(cond, 0); }
+void dsm_cond_broadcast(unsigned cond) { dsm_backend_now->cond_signal(cond, 1); }
 int dsm_init_master(int *argc, char ***argv) { return dsm_backend_now->init_master(argc, argv); }
 int dsm_create(void (*fn)(void *), void *arg) { return dsm_backend_now->create(fn, arg); }
 int dsm_join(int task) { return dsm_backend_now->join(task); }

@@ -42,6 +42,11 @@ typedef struct dsm_backend {
     void (*section_begin)(void);
     void (*section_end)(void);
     void (*checkpoint)(int id);
+    /* synchronisation objects made on demand; call names the API call */
+    unsigned (*sync_new)(const char *call);
+    void (*barrier_n)(unsigned id, unsigned count);
+    void (*cond_wait)(unsigned cond, unsigned lock);
+    void (*cond_signal)(unsigned cond, int all);
     /* the thread model (dsm/tasks.c, dsm/simfront/tasks.c) */
     int (*init_master)(int *argc, char ***argv);
     int (*create)(void (*fn)(void *), void *arg);

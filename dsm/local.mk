@@ -17,7 +17,7 @@ libdsm_internal_la_SOURCES = \
 	dsm/decode.h dsm/decode.c \
 	dsm/access.h dsm/access.c \
 	dsm/alloc.c \
-	dsm/sync.c \
+	dsm/sync.c dsm/syncid.h dsm/idmap.h dsm/idmap.c \
 	dsm/stats.h dsm/stats.c \
 	dsm/symbols.h dsm/symbols.c \
 	dsm/backend.h dsm/backend.c \

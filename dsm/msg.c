@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "node.h"
+#include "syncid.h"
 
 int dsm_msg_why(char *why, size_t whylen, const char *fmt, ...)
 {
@@ -81,18 +82,18 @@ int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why,
         break;
     case RT_LOCK_REQ:
     case RT_UNLOCK:
-        if (h->block >= lim->locks)
+        if (h->block >= lim->locks && !dsm_sync_made(h->block))
             return dsm_msg_why(why, whylen, "lock message for lock %u, past the last lock %u", h->block,
                         lim->locks - 1);
-        if ((int)(h->block % (uint32_t)lim->nnodes) != lim->self)
-            return dsm_msg_why(why, whylen, "lock %u is managed by node %u, not by node %d", h->block,
-                        h->block % (uint32_t)lim->nnodes, lim->self);
+        if (dsm_sync_manager(h->block, lim->nnodes) != lim->self)
+            return dsm_msg_why(why, whylen, "lock %u is managed by node %d, not by node %d", h->block,
+                        dsm_sync_manager(h->block, lim->nnodes), lim->self);
         if (t == RT_LOCK_REQ && h->arg[0] >= DSM_MAX_THREADS)
             return dsm_msg_why(why, whylen, "lock request for thread slot %llu (0..%d)",
                         (unsigned long long)h->arg[0], DSM_MAX_THREADS - 1);
         break;
     case RT_LOCK_GRANT:
-        if (h->block >= lim->locks)
+        if (h->block >= lim->locks && !dsm_sync_made(h->block))
             return dsm_msg_why(why, whylen, "grant of lock %u, past the last lock %u", h->block,
                         lim->locks - 1);
         if (h->arg[0] >= DSM_MAX_THREADS)
@@ -100,9 +101,28 @@ int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why,
                         (unsigned long long)h->arg[0], DSM_MAX_THREADS - 1);
         /* only the lock's manager grants it (whether the slot asked for
          * it is runtime state: sync.c checks) */
-        if (h->block % (uint32_t)lim->nnodes != (uint32_t)h->src)
+        if (dsm_sync_manager(h->block, lim->nnodes) != h->src)
             return dsm_msg_why(why, whylen, "grant of lock %u by node %d, which does not manage it "
-                        "(node %u does)", h->block, h->src, h->block % (uint32_t)lim->nnodes);
+                        "(node %d does)", h->block, h->src, dsm_sync_manager(h->block, lim->nnodes));
+        break;
+    case RT_SYNC_REQ:
+        if (dsm_sync_manager(h->block, lim->nnodes) != lim->self)
+            return dsm_msg_why(why, whylen, "synchronisation object %u is managed by node %d, not "
+                        "by node %d", h->block, dsm_sync_manager(h->block, lim->nnodes), lim->self);
+        if (h->arg[0] >= DSM_MAX_THREADS)
+            return dsm_msg_why(why, whylen, "synchronisation request for thread slot %llu (0..%d)",
+                        (unsigned long long)h->arg[0], DSM_MAX_THREADS - 1);
+        if (h->arg[1] < 1 || h->arg[1] > 4)
+            return dsm_msg_why(why, whylen, "synchronisation request of unknown operation %llu",
+                        (unsigned long long)h->arg[1]);
+        break;
+    case RT_SYNC_WAKE:
+        if (h->arg[0] >= DSM_MAX_THREADS)
+            return dsm_msg_why(why, whylen, "wake of thread slot %llu (0..%d)",
+                        (unsigned long long)h->arg[0], DSM_MAX_THREADS - 1);
+        if (dsm_sync_manager(h->block, lim->nnodes) != h->src)
+            return dsm_msg_why(why, whylen, "wake for object %u from node %d, which does not "
+                        "manage it", h->block, h->src);
         break;
     case RT_FREE:
         if (h->arg[0] >= lim->region_size)

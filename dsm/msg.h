@@ -27,6 +27,9 @@ enum {
     RT_STATS_PAT,       /* node -> 0 at finalize: a home's pattern records */
     RT_STATS_END,       /* node -> 0: arg0 = stats messages sent before this one */
     RT_PROF_DATA,       /* node -> 0 at finalize: a piece of the node's profile data (prof.c) */
+    RT_SYNC_REQ,        /* node -> manager: block = barrier/condition id, arg0 = thread slot,
+                         * arg1 = operation, arg2 = a barrier's count (sync.c) */
+    RT_SYNC_WAKE,       /* manager -> node: block = id, arg0 = thread slot */
     /* the thread model (tasks.c) and the copy of stdin (stdin_copy.c) */
     RT_TASK_BEGIN,      /* 0 -> node: arg0 task id, arg1..2 the master's heap [start, end) */
     RT_TASK_IMAGE,      /* 0 -> node: arg0 address; payload the bytes, or none and arg1 zeros */
@@ -36,6 +39,14 @@ enum {
     RT_STDIN_DATA,      /* 0 -> node: a piece of stdin */
     RT_STDIN_END,       /* 0 -> node: the end of stdin */
 };
+
+/* Is a runtime message of type t counted in the statistics (rtSentMsgs,
+ * rtRecvMsgs)?  Not the statistics' and the profile's own, sent after the
+ * counters were gathered. */
+static inline int dsm_msg_rt_counted(unsigned t)
+{
+    return t < RT_STATS_CTR || t == RT_SYNC_REQ || t == RT_SYNC_WAKE;
+}
 
 /* What a message must fit, from the receiving node's configuration. */
 typedef struct dsm_msg_limits {

@@ -484,7 +484,7 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
     }
     /* runtime messages; the statistics' own are not counted (they are sent
      * after the counters were gathered) */
-    if (rt->ctr && h->src != rt->self && h->type < RT_STATS_CTR)
+    if (rt->ctr && h->src != rt->self && dsm_msg_rt_counted(h->type))
         dsm_stats_node_add(&rt->stats, CM_RT_RECV_MSGS, 1);
     switch (h->type) {
     case RT_COLL_ENTER:
@@ -492,6 +492,8 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
     case RT_LOCK_REQ:
     case RT_LOCK_GRANT:
     case RT_UNLOCK:
+    case RT_SYNC_REQ:
+    case RT_SYNC_WAKE:
         dsm_sync_handle(rt, h);
         break;
     case RT_FREE:
@@ -535,7 +537,7 @@ void dsm_rt_send_data(dsm_rt *rt, int dst, dsm_msg_hdr *h, const void *payload, 
     h->src = rt->self;
     h->dst = dst;
     h->len = len;
-    if (rt->ctr && h->type < RT_STATS_CTR) {
+    if (rt->ctr && dsm_msg_rt_counted(h->type)) {
         if (dst == rt->self) {
             dsm_stats_node_add(&rt->stats, CM_RT_SELF_MSGS, 1);
         } else {

@@ -66,6 +66,10 @@ typedef struct dsm_rt {
     _Atomic uint32_t *lock_owner;   /* per lock: serial of the thread of this node holding it */
     _Atomic int locks_held;         /* locks this node holds */
     _Atomic int next_slot;
+    /* synchronisation objects made on demand, barriers of any count and
+     * condition variables (sync.c, syncid.h) */
+    struct dsm_sync_made *made;
+    _Atomic uint32_t sync_wakes[DSM_MAX_THREADS]; /* per slot: RT_SYNC_WAKE received */
 
     /* allocation */
     pthread_mutex_t alloc_lock;
@@ -122,6 +126,10 @@ int dsm_alloc_init(dsm_rt *rt);
 void dsm_collective(dsm_rt *rt, int kind, uint64_t arg, const char *call);
 void dsm_sync_lock(dsm_rt *rt, unsigned id);
 void dsm_sync_unlock(dsm_rt *rt, unsigned id);
+unsigned dsm_sync_new(dsm_rt *rt, const char *call);
+void dsm_sync_barrier_n(dsm_rt *rt, unsigned id, unsigned count);
+void dsm_sync_cond_wait(dsm_rt *rt, unsigned cond, unsigned lock);
+void dsm_sync_cond_signal(dsm_rt *rt, unsigned cond, int all);
 void *dsm_alloc_collective(dsm_rt *rt, size_t size, const char *name);
 void *dsm_alloc_local(dsm_rt *rt, size_t size, const char *name);
 void dsm_free_any(dsm_rt *rt, void *p);

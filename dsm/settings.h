@@ -22,6 +22,7 @@ typedef struct dsm_config {
     unsigned spin_us;        /* DSM_SPIN_US: spin before blocking, microseconds */
     unsigned hold_us;        /* DSM_HOLD_US: keep a fresh grant at least this long */
     int homes_cyclic;        /* DSM_HOMES=blocked|cyclic for dsm_alloc */
+    int malloc_spread;       /* DSM_MALLOC_HOMES=caller|round-robin for dsm_malloc */
     int patterns;            /* DSM_PATTERNS=on|off: sharing-pattern detection */
     int counters;            /* DSM_COUNTERS=on|off: the Figure 3 counters (doc/metrics.md) */
     const char *stats_path;  /* DSM_STATS: node 0 writes the statistics there, or NULL */

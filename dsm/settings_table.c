@@ -47,6 +47,13 @@ const dsm_setting dsm_settings[] = {
       .group = DSM_GROUP_RUNTIME,
       .doc = "homes of `dsm_alloc` memory: contiguous runs, one per node, or block by block "
              "(see Homes)" },
+    { .name = "DSM_MALLOC_HOMES", .kind = DSM_SET_WORDS, .flags = DSM_SET_AGREE,
+      .words = "caller|round-robin", .dflt = "caller", .field = F(malloc_spread),
+      .group = DSM_GROUP_RUNTIME,
+      .doc = "homes of `dsm_malloc` memory: the calling node, or block by block over all nodes "
+             "(block i of the region at node i mod N), so that a program whose master allocates "
+             "everything (`dsm-parmacs`, which sets `round-robin` unless it is set) does not home "
+             "it all at node 0" },
     { .name = "DSM_PATTERNS", .kind = DSM_SET_SWITCH, .flags = DSM_SET_AGREE, .dflt = "on",
       .field = F(patterns), .group = DSM_GROUP_RUNTIME,
       .doc = "sharing-pattern detection of the augmented protocol (doc/patterns.md)" },

@@ -10,7 +10,9 @@
 
 #include "error.h"
 #include "futex.h"
+#include "idmap.h"
 #include "node.h"
+#include "syncid.h"
 
 typedef struct lock_waiter {
     int node, slot;
@@ -20,6 +22,18 @@ struct lock_rec {
     int holder;          /* node holding it, -1 when free */
     lock_waiter *q;      /* FIFO of waiting requests */
     unsigned qhead, qlen, qcap;
+};
+
+/* The objects made on demand (syncid.h): their records at the manager
+ * (under rt->lock_lock), and which made locks this node holds (under
+ * owner_lock: taken by application threads only). */
+struct dsm_sync_made {
+    dsm_idmap lock_recs;   /* id -> struct lock_rec */
+    dsm_idmap barriers;    /* id -> struct sync_obj */
+    dsm_idmap conds;       /* id -> struct sync_obj */
+    pthread_mutex_t owner_lock;
+    dsm_idmap owners;      /* id -> (void *)(uintptr_t) serial of the holding thread */
+    _Atomic uint32_t next; /* made ids so far by this node */
 };
 
 static const char *coll_name(int kind)
@@ -46,6 +60,10 @@ int dsm_sync_init(dsm_rt *rt)
         return -1;
     for (unsigned i = 0; i < managed; i++)
         rt->locks[i].holder = -1;
+    rt->made = calloc(1, sizeof *rt->made);
+    if (!rt->made)
+        return -1;
+    pthread_mutex_init(&rt->made->owner_lock, NULL);
     return 0;
 }
 
@@ -185,6 +203,15 @@ static void check_no_locks_held(dsm_rt *rt)
         if (n++ < 8 && len < sizeof ids)
             len += (size_t)snprintf(ids + len, sizeof ids - len, "%s%u", n > 1 ? ", " : "", id);
     }
+    pthread_mutex_lock(&rt->made->owner_lock);
+    for (size_t i = 0; i < rt->made->owners.cap; i++) {
+        uint32_t id;
+        if (!dsm_idmap_slot(&rt->made->owners, i, &id))
+            continue;
+        if (n++ < 8 && len < sizeof ids)
+            len += (size_t)snprintf(ids + len, sizeof ids - len, "%s%u", n > 1 ? ", " : "", id);
+    }
+    pthread_mutex_unlock(&rt->made->owner_lock);
     if (!n)
         return;
     dsm_fatal("dsm_finalize", "lock%s %s%s %s still held by this node: dsm_unlock %s before "
@@ -214,9 +241,49 @@ void dsm_collective(dsm_rt *rt, int kind, uint64_t arg, const char *call)
 
 /* ---- locks ---- */
 
+/* Under lock_lock.  A made lock's record is made at its first request. */
 static struct lock_rec *managed_lock(dsm_rt *rt, unsigned id)
 {
-    return &rt->locks[id / (unsigned)rt->nnodes];
+    if (!dsm_sync_made(id))
+        return &rt->locks[id / (unsigned)rt->nnodes];
+    struct lock_rec *l = dsm_idmap_get(&rt->made->lock_recs, id);
+    if (l)
+        return l;
+    l = calloc(1, sizeof *l);
+    if (!l || dsm_idmap_put(&rt->made->lock_recs, id, l))
+        dsm_fatal("dsm_lock", "out of memory for the record of lock %u", id);
+    l->holder = -1;
+    return l;
+}
+
+/* Which thread of this node holds lock id (its serial), 0 for none; and
+ * set it (serial 0: released).  Fixed ids have an array, made ids a map. */
+static uint32_t owner_of(dsm_rt *rt, unsigned id)
+{
+    if (!dsm_sync_made(id))
+        return atomic_load(&rt->lock_owner[id]);
+    pthread_mutex_lock(&rt->made->owner_lock);
+    uint32_t who = (uint32_t)(uintptr_t)dsm_idmap_get(&rt->made->owners, id);
+    pthread_mutex_unlock(&rt->made->owner_lock);
+    return who;
+}
+
+/* returns the serial that held it */
+static uint32_t set_owner(dsm_rt *rt, unsigned id, uint32_t serial)
+{
+    if (!dsm_sync_made(id))
+        return atomic_exchange(&rt->lock_owner[id], serial);
+    pthread_mutex_lock(&rt->made->owner_lock);
+    uint32_t was = (uint32_t)(uintptr_t)dsm_idmap_get(&rt->made->owners, id);
+    int rc = 0;
+    if (serial)
+        rc = dsm_idmap_put(&rt->made->owners, id, (void *)(uintptr_t)serial);
+    else
+        dsm_idmap_del(&rt->made->owners, id);
+    pthread_mutex_unlock(&rt->made->owner_lock);
+    if (rc)
+        dsm_fatal("dsm_lock", "out of memory recording lock %u", id);
+    return was;
 }
 
 static void grant(dsm_rt *rt, unsigned id, int node, int slot)
@@ -293,7 +360,7 @@ void dsm_sync_lock(dsm_rt *rt, unsigned id)
                   DSM_MAX_THREADS);
     uint32_t me = dsm_rt_thread_serial();
     /* its request would queue behind itself at the manager: a hang */
-    if (atomic_load(&rt->lock_owner[id]) == me)
+    if (owner_of(rt, id) == me)
         dsm_fatal("dsm_lock", "lock %u is already held by this thread (locks are not recursive)",
                   id);
     /* no signal handler of the program may run while this thread holds the
@@ -308,10 +375,10 @@ void dsm_sync_lock(dsm_rt *rt, unsigned id)
     h.type = RT_LOCK_REQ;
     h.block = id;
     h.arg[0] = (uint64_t)slot;
-    dsm_rt_send(rt, (int)(id % (unsigned)rt->nnodes), &h);
+    dsm_rt_send(rt, dsm_sync_manager(id, rt->nnodes), &h);
     dsm_rt_wait(rt, lock_granted, &slot);
     atomic_store(&rt->granted[slot], 0);
-    atomic_store(&rt->lock_owner[id], me);
+    set_owner(rt, id, me);
     atomic_fetch_add(&rt->locks_held, 1);
     if (rt->ctr) {
         dsm_stats_node_add(&rt->stats, CM_LOCK_ACQUIRES, 1);
@@ -325,20 +392,232 @@ void dsm_sync_unlock(dsm_rt *rt, unsigned id)
     /* Any thread of the holding node may unlock (the manager knows nodes,
      * not threads); a lock this node does not hold is reported by its
      * manager, naming the holder. */
-    if (atomic_exchange(&rt->lock_owner[id], 0))
+    if (set_owner(rt, id, 0))
         atomic_fetch_sub(&rt->locks_held, 1);
     dsm_rt_enter();
     dsm_rt_release_mine(rt);
     dsm_msg_hdr h = { 0 };
     h.type = RT_UNLOCK;
     h.block = id;
-    dsm_rt_send(rt, (int)(id % (unsigned)rt->nnodes), &h);
+    dsm_rt_send(rt, dsm_sync_manager(id, rt->nnodes), &h);
     dsm_rt_leave();
+}
+
+
+/* ---- objects made on demand; barriers of any count; condition variables ----
+ * A barrier or a condition variable lives at its manager (syncid.h) as a
+ * FIFO of waiting threads (node, thread slot).  A thread asks with
+ * RT_SYNC_REQ and sleeps on its slot's wake count (sync_wakes) until the
+ * manager's RT_SYNC_WAKE: no polling of shared memory, so any number of
+ * waiters costs no core.  Every operation is answered, also a signal: the
+ * signaller goes on only once the manager has acted, so a waiter that
+ * arrives after it (having seen its writes under the lock) is never woken
+ * by it. */
+
+enum { SYNC_BARRIER = 1, SYNC_COND_WAIT, SYNC_COND_SIGNAL, SYNC_COND_BROADCAST };
+
+struct sync_obj {
+    unsigned count, arrived;   /* a barrier: its participants, arrived so far */
+    int first;                 /* a barrier: the node that set count */
+    lock_waiter *q;            /* waiting threads, FIFO */
+    unsigned qhead, qlen, qcap;
+};
+
+unsigned dsm_sync_new(dsm_rt *rt, const char *call)
+{
+    uint32_t k = atomic_fetch_add(&rt->made->next, 1);
+    if (k >= dsm_sync_make_max(rt->nnodes))
+        dsm_fatal(call, "this node made %u synchronisation objects, the most it can", k);
+    return dsm_sync_make(k, rt->self, rt->nnodes);
+}
+
+static void obj_push(struct sync_obj *o, int node, int slot, const char *call)
+{
+    if (o->qlen == o->qcap) {
+        unsigned cap = o->qcap ? o->qcap * 2 : 8;
+        lock_waiter *q = malloc(cap * sizeof *q);
+        if (!q)
+            dsm_fatal(call, "out of memory queueing a waiter");
+        for (unsigned i = 0; i < o->qlen; i++)
+            q[i] = o->q[(o->qhead + i) % o->qcap];
+        free(o->q);
+        o->q = q;
+        o->qhead = 0;
+        o->qcap = cap;
+    }
+    o->q[(o->qhead + o->qlen++) % o->qcap] = (lock_waiter){ node, slot };
+}
+
+static lock_waiter obj_pop(struct sync_obj *o)
+{
+    lock_waiter w = o->q[o->qhead];
+    o->qhead = (o->qhead + 1) % o->qcap;
+    o->qlen--;
+    return w;
+}
+
+static void wake(dsm_rt *rt, unsigned id, lock_waiter w)
+{
+    dsm_msg_hdr h = { 0 };
+    h.type = RT_SYNC_WAKE;
+    h.block = id;
+    h.arg[0] = (uint64_t)w.slot;
+    dsm_rt_send(rt, w.node, &h);
+}
+
+/* The manager: one request.  Wakes are sent after lock_lock is let go (a
+ * wake to this node is handled at once, by the same thread). */
+static void sync_request(dsm_rt *rt, const dsm_msg_hdr *h)
+{
+    unsigned id = h->block;
+    int op = (int)h->arg[1];
+    lock_waiter me = { h->src, (int)h->arg[0] };
+    const char *call = op == SYNC_BARRIER ? "dsm_barrier_n" : op == SYNC_COND_WAIT ? "dsm_cond_wait"
+                       : op == SYNC_COND_SIGNAL ? "dsm_cond_signal" : "dsm_cond_broadcast";
+    lock_waiter *out = NULL;
+    unsigned nout = 0;
+    pthread_mutex_lock(&rt->lock_lock);
+    dsm_idmap *m = op == SYNC_BARRIER ? &rt->made->barriers : &rt->made->conds;
+    struct sync_obj *o = dsm_idmap_get(m, id);
+    if (!o) {
+        o = calloc(1, sizeof *o);
+        if (!o || dsm_idmap_put(m, id, o))
+            dsm_fatal(call, "out of memory for the record of object %u", id);
+    }
+    switch (op) {
+    case SYNC_BARRIER: {
+        unsigned count = (unsigned)h->arg[2];
+        if (o->arrived == 0) {
+            o->count = count;
+            o->first = h->src;
+        } else if (count != o->count) {
+            dsm_fatal("dsm_barrier_n", "barrier %u: node %d waits for %u participants but node %d "
+                      "for %u", id, h->src, count, o->first, o->count);
+        }
+        obj_push(o, me.node, me.slot, call);
+        if (++o->arrived == o->count) {
+            nout = o->qlen;
+            out = malloc(nout * sizeof *out);
+            if (!out)
+                dsm_fatal(call, "out of memory releasing barrier %u", id);
+            for (unsigned i = 0; i < nout; i++)
+                out[i] = obj_pop(o);
+            o->arrived = 0;
+        }
+        break;
+    }
+    case SYNC_COND_WAIT:
+        obj_push(o, me.node, me.slot, call);
+        nout = 1;
+        out = malloc(sizeof *out);
+        if (!out)
+            dsm_fatal(call, "out of memory");
+        out[0] = me; /* queued: the waiter may now let its lock go */
+        break;
+    case SYNC_COND_SIGNAL:
+    case SYNC_COND_BROADCAST: {
+        unsigned n = op == SYNC_COND_SIGNAL ? (o->qlen ? 1 : 0) : o->qlen;
+        nout = n + 1;
+        out = malloc(nout * sizeof *out);
+        if (!out)
+            dsm_fatal(call, "out of memory");
+        for (unsigned i = 0; i < n; i++)
+            out[i] = obj_pop(o);
+        out[n] = me; /* the signaller's answer, last */
+        break;
+    }
+    }
+    pthread_mutex_unlock(&rt->lock_lock);
+    for (unsigned i = 0; i < nout; i++)
+        wake(rt, id, out[i]);
+    free(out);
+}
+
+struct wake_wait {
+    int slot;
+    uint32_t target;
+};
+
+static int woken(dsm_rt *rt, void *arg)
+{
+    struct wake_wait *w = arg;
+    return (int32_t)(atomic_load(&rt->sync_wakes[w->slot]) - w->target) >= 0;
+}
+
+/* Send one request for this thread and wait for `answers` wakes; with
+ * between != NULL, run it after the first (a condition wait lets its lock
+ * go there) and wait for one more. */
+static void sync_call(dsm_rt *rt, unsigned id, int op, uint64_t arg, const char *call,
+                      void (*between)(dsm_rt *, unsigned), unsigned between_arg)
+{
+    int slot = dsm_rt_thread_slot(rt);
+    if (slot < 0)
+        dsm_fatal(call, "more than %d threads of this node synchronise at once", DSM_MAX_THREADS);
+    dsm_rt_enter();
+    dsm_rt_release_mine(rt);
+    struct wake_wait w = { slot, atomic_load(&rt->sync_wakes[slot]) + 1 };
+    dsm_msg_hdr h = { 0 };
+    h.type = RT_SYNC_REQ;
+    h.block = id;
+    h.arg[0] = (uint64_t)slot;
+    h.arg[1] = (uint64_t)op;
+    h.arg[2] = arg;
+    dsm_rt_send(rt, dsm_sync_manager(id, rt->nnodes), &h);
+    dsm_rt_wait(rt, woken, &w);
+    dsm_rt_leave();
+    if (!between)
+        return;
+    between(rt, between_arg);
+    dsm_rt_enter();
+    w.target++;
+    dsm_rt_wait(rt, woken, &w);
+    dsm_rt_leave();
+}
+
+void dsm_sync_barrier_n(dsm_rt *rt, unsigned id, unsigned count)
+{
+    if (count == 0)
+        dsm_fatal("dsm_barrier_n", "barrier %u with 0 participants", id);
+    uint64_t t0 = rt->ctr ? dsm_now_ns() : 0;
+    sync_call(rt, id, SYNC_BARRIER, count, "dsm_barrier_n", NULL, 0);
+    if (rt->ctr) {
+        dsm_stats_node_add(&rt->stats, CM_TARGET_BARRIER, 1);
+        dsm_stats_node_add(&rt->stats, CM_TARGET_BARRIER_WALL, dsm_now_ns() - t0);
+    }
+}
+
+static void cond_unlock(dsm_rt *rt, unsigned lock) { dsm_sync_unlock(rt, lock); }
+
+void dsm_sync_cond_wait(dsm_rt *rt, unsigned cond, unsigned lock)
+{
+    if (owner_of(rt, lock) != dsm_rt_thread_serial())
+        dsm_fatal("dsm_cond_wait", "lock %u is not held by this thread (wait on condition %u "
+                  "with its lock held)", lock, cond);
+    sync_call(rt, cond, SYNC_COND_WAIT, 0, "dsm_cond_wait", cond_unlock, lock);
+    dsm_sync_lock(rt, lock);
+}
+
+void dsm_sync_cond_signal(dsm_rt *rt, unsigned cond, int all)
+{
+    sync_call(rt, cond, all ? SYNC_COND_BROADCAST : SYNC_COND_SIGNAL, 0,
+              all ? "dsm_cond_broadcast" : "dsm_cond_signal", NULL, 0);
 }
 
 void dsm_sync_handle(dsm_rt *rt, const dsm_msg_hdr *h)
 {
     switch (h->type) {
+    case RT_SYNC_REQ:
+        if (dsm_sync_manager(h->block, rt->nnodes) != rt->self || h->arg[0] >= DSM_MAX_THREADS ||
+            h->arg[1] < SYNC_BARRIER || h->arg[1] > SYNC_COND_BROADCAST)
+            dsm_fatal("transport", "malformed synchronisation request from node %d", h->src);
+        sync_request(rt, h);
+        break;
+    case RT_SYNC_WAKE:
+        if (h->arg[0] >= DSM_MAX_THREADS)
+            dsm_fatal("transport", "wake of a bad thread slot from node %d", h->src);
+        atomic_fetch_add(&rt->sync_wakes[h->arg[0]], 1);
+        dsm_rt_signal(rt);
+        break;
     case RT_COLL_ENTER:
         if (rt->self != 0)
             dsm_fatal("transport", "collective message from node %d at node %d", h->src, rt->self);
@@ -354,7 +633,8 @@ void dsm_sync_handle(dsm_rt *rt, const dsm_msg_hdr *h)
         break;
     case RT_LOCK_REQ:
     case RT_UNLOCK:
-        if (h->block >= rt->cfg.locks || (int)(h->block % (unsigned)rt->nnodes) != rt->self)
+        if ((h->block >= rt->cfg.locks && !dsm_sync_made(h->block)) ||
+            dsm_sync_manager(h->block, rt->nnodes) != rt->self)
             dsm_fatal("transport", "lock message for lock %u from node %d at the wrong manager",
                       h->block, h->src);
         if (h->type == RT_LOCK_REQ) {

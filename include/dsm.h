@@ -42,19 +42,39 @@ DSM_API int    dsm_nodes(void);
 DSM_API void  *dsm_alloc(size_t size, const char *name);   /* collective: same call order on every node,
                                                       same address everywhere; name labels the
                                                       data structure in profiles (NULL: by site) */
-DSM_API void  *dsm_malloc(size_t size, const char *name);  /* any node, any time; home is the caller */
+DSM_API void  *dsm_malloc(size_t size, const char *name);  /* any node, any time; home is the caller
+                                                      (DSM_MALLOC_HOMES=round-robin: spread) */
 DSM_API void   dsm_free(void *p);
 DSM_API void   dsm_barrier(void);
-DSM_API void   dsm_lock(unsigned id);                  /* global locks by number */
+DSM_API void   dsm_lock(unsigned id);                  /* global locks by number (or dsm_lock_new's) */
 DSM_API void   dsm_unlock(unsigned id);
 DSM_API double dsm_wtime(void);                        /* seconds, same clock base on all nodes */
 
 /* Extensions (not renamed parts of the agreed API) */
 DSM_API size_t dsm_block_size(void);                   /* coherence unit in bytes */
-DSM_API unsigned dsm_lock_count(void);                 /* valid lock ids are 0 .. dsm_lock_count()-1 */
+DSM_API unsigned dsm_lock_count(void);                 /* fixed lock ids are 0 .. dsm_lock_count()-1 */
 DSM_API int    dsm_home_of(const void *p);             /* home node of the block holding p, or -1 */
 DSM_API long   dsm_block_index(const void *p);         /* block number of p in the region (as in the
                                                   statistics), or -1 outside the region */
+
+/* Synchronisation objects made on demand, by any node or thread, at any
+ * time, with no collective call: the id is unique in the job, is not
+ * bounded by DSM_LOCKS, and may be stored in shared memory for the others.
+ * The objects one node makes are managed by all nodes in turn. */
+DSM_API unsigned dsm_lock_new(void);                   /* an id for dsm_lock / dsm_unlock */
+DSM_API unsigned dsm_barrier_new(void);                /* an id for dsm_barrier_n */
+/* Wait until `count` threads, on any nodes, called it with this id (made
+ * by dsm_barrier_new, or any number below 2^31 the program chooses); then
+ * it starts over.  Callers of one round must agree on count. */
+DSM_API void   dsm_barrier_n(unsigned id, unsigned count);
+/* Condition variables, as pthread's: dsm_cond_wait is called with `lock`
+ * held, lets it go while it sleeps and holds it again when it returns
+ * (spurious wake-ups do not happen, but check the predicate anyway).
+ * Waiters block; they never poll shared memory. */
+DSM_API unsigned dsm_cond_new(void);
+DSM_API void   dsm_cond_wait(unsigned cond, unsigned lock);
+DSM_API void   dsm_cond_signal(unsigned cond);          /* wake the longest waiter, if any */
+DSM_API void   dsm_cond_broadcast(unsigned cond);       /* wake them all */
 /* The measured section of a run on a simulated machine (dsmrun --machine):
  * from the first processor's begin to the last processor's end, by simulated
  * time; FlashPoint's parallel time (dsmprof flashpoint, Table 2) is its

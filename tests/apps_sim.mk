@@ -13,4 +13,19 @@
 APPS_SIM_TESTS = tests/apps_native.sh tests/apps_dsm.sh tests/apps_sim.sh \
 	tests/apps_sim_findings.sh
 TESTS += $(APPS_SIM_TESTS)
+# parmacs_apps.sh: the PARMACS programs (apps/pm_*.C through dsm-parmacs)
+# natively, simulated, and built by m4 + dsmcc as a user would; and
+# tests/parmacs_all.C, every macro of the file used once and checked, natively,
+# on 2 and 3 nodes and simulated; and every name SPLASH-3's macros define
+# is defined by dsm-parmacs
+TESTS += tests/parmacs_apps.sh
+EXTRA_DIST += tests/parmacs_apps.sh tests/parmacs_all.C
+check_PROGRAMS += tests/parmacs_all
+CLEANFILES += tests/parmacs_all.c
+tests/parmacs_all.c: $(srcdir)/tests/parmacs_all.C $(PARMACS_M4)
+	$(PARMACS_GEN) $(srcdir)/tests/parmacs_all.C > $@.tmp && mv $@.tmp $@
+nodist_tests_parmacs_all_SOURCES = tests/parmacs_all.c
+tests_parmacs_all_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
+tests_parmacs_all_LINK = $(DSMCC_LINK)
+tests_parmacs_all_LDADD = libdsm.la
 EXTRA_DIST += $(APPS_SIM_TESTS)

@@ -34,6 +34,8 @@ expect() {
     fi
 }
 calls="finalize node nodes alloc malloc free barrier lock unlock wtime block_size lock_count home_of block_index"
+# the synchronisation objects made on demand
+calls="$calls lock_new barrier_new barrier_n cond_new cond_wait cond_signal cond_broadcast"
 
 for c in $calls; do
     expect "native, before, $c" fail "dsm: node \?: dsm_$c: called before dsm_init" "$prog" before $c

@@ -58,6 +58,20 @@ static int call(const char *c)
         printf("%d\n", dsm_home_of(&local));
     else if (!strcmp(c, "block_index"))
         printf("%ld\n", dsm_block_index(&local));
+    else if (!strcmp(c, "lock_new"))
+        printf("%u\n", dsm_lock_new());
+    else if (!strcmp(c, "barrier_new"))
+        printf("%u\n", dsm_barrier_new());
+    else if (!strcmp(c, "barrier_n"))
+        dsm_barrier_n(0, 1);
+    else if (!strcmp(c, "cond_new"))
+        printf("%u\n", dsm_cond_new());
+    else if (!strcmp(c, "cond_wait"))
+        dsm_cond_wait(0, 0);
+    else if (!strcmp(c, "cond_signal"))
+        dsm_cond_signal(0);
+    else if (!strcmp(c, "cond_broadcast"))
+        dsm_cond_broadcast(0);
     else if (!strcmp(c, "create"))
         printf("%d\n", dsm_create(nothing, NULL));
     else if (!strcmp(c, "join"))

@@ -12,6 +12,7 @@
 
 #include "msg.h"
 #include "node.h"
+#include "syncid.h"
 
 static uint32_t rd32(const uint8_t *p)
 {
@@ -57,12 +58,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             } else if (h.type < RT_COLL_ENTER || h.len > lim.block_size) {
                 abort();
             }
+            /* a lock is a fixed one (below DSM_LOCKS) or one made on demand */
             if ((h.type == RT_LOCK_REQ || h.type == RT_UNLOCK || h.type == RT_LOCK_GRANT) &&
-                h.block >= lim.locks)
+                h.block >= lim.locks && !dsm_sync_made(h.block))
                 abort();
+            if ((h.type == RT_LOCK_REQ || h.type == RT_UNLOCK || h.type == RT_SYNC_REQ) &&
+                dsm_sync_manager(h.block, lim.nnodes) != lim.self)
+                abort(); /* requests go to the object's manager */
+            if ((h.type == RT_SYNC_REQ || h.type == RT_SYNC_WAKE) && h.arg[0] >= DSM_MAX_THREADS)
+                abort();
+            if (h.type == RT_SYNC_WAKE && dsm_sync_manager(h.block, lim.nnodes) != h.src)
+                abort(); /* only the manager wakes */
             if ((h.type == RT_LOCK_REQ || h.type == RT_LOCK_GRANT) && h.arg[0] >= DSM_MAX_THREADS)
                 abort();
-            if (h.type == RT_LOCK_GRANT && h.block % (uint32_t)lim.nnodes != (uint32_t)h.src)
+            if (h.type == RT_LOCK_GRANT && dsm_sync_manager(h.block, lim.nnodes) != h.src)
                 abort(); /* only the lock's manager grants it */
             if (h.type == RT_FREE && h.arg[0] >= lim.region_size)
                 abort();

@@ -24,6 +24,7 @@
  * Misuse ends the run with one line naming the processor and the call. */
 #include <config.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,9 @@
 #include "backend.h"
 #include "dsm.h"
 #include "sim/timing.h"
+#include "idmap.h"
 #include "simfront.h"
+#include "syncid.h"
 
 #define SIM_BARRIER_CYCLES 100
 #define SIM_LOCK_CYCLES 20
@@ -77,6 +80,8 @@ static struct {
 
 static int me(void) { return dsm_sim_hot_state.cur; }
 
+int dsm_sim_malloc_spread;
+
 int dsm_sim_api_start(int nprocs, uintptr_t base, size_t bytes, unsigned locks, int homes_cyclic)
 {
     const sim_params *sp = sim_get_params(dsm_sim_machine);
@@ -114,6 +119,8 @@ int dsm_sim_api_start(int nprocs, uintptr_t base, size_t bytes, unsigned locks, 
         A.locks[i].holder = -1;
     for (int p = 0; p < nprocs; p++) {
         size_t off = A.coll_end + (size_t)p * A.arena_size;
+        if (dsm_sim_malloc_spread)
+            continue; /* placed page by page below */
         if (sim_place(dsm_sim_machine, base + off, A.arena_size, p)) {
             fprintf(stderr, "dsm: dsm_init: the simulated machine refused the arena of processor "
                             "%d: %s\n",
@@ -122,6 +129,17 @@ int dsm_sim_api_start(int nprocs, uintptr_t base, size_t bytes, unsigned locks, 
         }
         for (size_t i = 0; i < arena_pages; i++)
             A.page_home[off / A.page + i] = (int16_t)p;
+    }
+    /* DSM_MALLOC_HOMES=round-robin: the DSM's policy (alloc.c), by page */
+    for (size_t i = coll_pages; dsm_sim_malloc_spread && i < coll_pages + (size_t)nprocs * arena_pages;
+         i++) {
+        int home = (int)(i % (size_t)nprocs);
+        if (sim_place(dsm_sim_machine, base + i * A.page, A.page, home)) {
+            fprintf(stderr, "dsm: dsm_init: the simulated machine refused page %zu: %s\n", i,
+                    sim_error(dsm_sim_machine));
+            return -1;
+        }
+        A.page_home[i] = (int16_t)home;
     }
     return 0;
 }
@@ -235,8 +253,14 @@ static void *sim_malloc(size_t size, const char *name, uintptr_t site)
     dsm_sim_need("dsm_malloc");
     int p = me();
     size_t len = size ? (size + 15) & ~(size_t)15 : 16;
-    if (len < size || len > A.arena_size - A.arena_next[p])
+    if (len < size || len > A.arena_size - A.arena_next[p]) {
+        fprintf(stderr, "dsm: processor %d: dsm_malloc: no room for %zu bytes in this "
+                        "processor's arena of %zu bytes (%zu in use; the arena is "
+                        "DSM_REGION_SIZE/2/processors: raise DSM_REGION_SIZE)\n",
+                p, size, A.arena_size, A.arena_next[p]);
+        errno = ENOMEM;
         return NULL;
+    }
     uintptr_t addr = A.base + A.coll_end + (size_t)p * A.arena_size + A.arena_next[p];
     A.arena_next[p] += len;
     new_bin(addr, size ? size : len, name, site, "dsm_malloc");
@@ -297,8 +321,32 @@ int dsm_sim_finalize_arrive(void) { return gather("dsm_finalize", 0); }
 
 /* --- locks ------------------------------------------------------------------- */
 
+/* Locks made by dsm_lock_new (syncid.h: the made bit and a count; one
+ * process, so no node part), barriers of any count and condition
+ * variables.  Records are found by id; processors run one at a time, so no
+ * lock guards them. */
+static struct {
+    uint32_t next;              /* made ids so far */
+    sim_lock *locks;            /* made lock k at index k */
+    uint32_t nlocks, caplocks;
+    dsm_idmap barriers, conds;  /* id -> struct sim_waitq */
+} M;
+
+typedef struct sim_waitq {
+    unsigned count, arrived;    /* a barrier's */
+    sim_time latest;            /* a barrier's latest arrival */
+    int *procs;                 /* waiting processors, in arrival order */
+    int n, cap;
+} sim_waitq;
+
 static sim_lock *lock_of(unsigned id, const char *call)
 {
+    if (dsm_sync_made(id)) {
+        uint32_t k = id & ~DSM_SYNC_MADE;
+        if (k >= M.nlocks)
+            dsm_sim_fatal(call, "lock id %u was not made by dsm_lock_new", id);
+        return &M.locks[k];
+    }
     if (id >= A.nlocks)
         dsm_sim_fatal(call, "lock id %u is out of range (0..%u; set DSM_LOCKS for more)", id,
                       A.nlocks - 1);
@@ -354,6 +402,145 @@ static void sim_unlock(unsigned id)
     if (sim_clock(dsm_sim_machine, next) < t)
         sim_set_clock(dsm_sim_machine, next, t);
     dsm_sim_wake(next);
+    dsm_sim_schedule();
+}
+
+/* Hand a held lock to its next waiter (or free it), without scheduling. */
+static void unlock_hand(unsigned id, const char *call)
+{
+    sim_lock *l = lock_of(id, call);
+    int p = me();
+    if (l->holder != p)
+        dsm_sim_fatal(call, "lock %u is not held by this processor", id);
+    if (!l->qlen) {
+        l->holder = -1;
+        return;
+    }
+    int next = l->queue[l->qhead];
+    l->qhead = (l->qhead + 1) % l->qcap;
+    l->qlen--;
+    l->holder = next;
+    sim_time t = sim_clock(dsm_sim_machine, p) + SIM_LOCK_HANDOFF_CYCLES;
+    if (sim_clock(dsm_sim_machine, next) < t)
+        sim_set_clock(dsm_sim_machine, next, t);
+    dsm_sim_wake(next);
+}
+
+static unsigned sim_sync_new(const char *call)
+{
+    dsm_sim_need(call);
+    if (M.next >= DSM_SYNC_MADE - 1u)
+        dsm_sim_fatal(call, "%u synchronisation objects made, the most there can be", M.next);
+    uint32_t k = M.next++;
+    if (!strcmp(call, "dsm_lock_new")) {
+        /* lock ids index M.locks by k: every made id below it is a lock or unused */
+        if (k >= M.caplocks) {
+            uint32_t cap = M.caplocks ? M.caplocks * 2 : 64;
+            while (cap <= k)
+                cap *= 2;
+            sim_lock *v = realloc(M.locks, cap * sizeof *v);
+            if (!v)
+                dsm_sim_fatal(call, "out of memory");
+            M.locks = v;
+            M.caplocks = cap;
+        }
+        for (uint32_t i = M.nlocks; i <= k; i++)
+            M.locks[i] = (sim_lock){ .holder = -1 };
+        M.nlocks = k + 1;
+    }
+    return DSM_SYNC_MADE | k;
+}
+
+static sim_waitq *waitq_of(dsm_idmap *m, unsigned id, const char *call)
+{
+    sim_waitq *q = dsm_idmap_get(m, id);
+    if (!q) {
+        q = calloc(1, sizeof *q);
+        if (!q || dsm_idmap_put(m, id, q))
+            dsm_sim_fatal(call, "out of memory");
+    }
+    return q;
+}
+
+static void waitq_push(sim_waitq *q, int p, const char *call)
+{
+    if (q->n == q->cap) {
+        int cap = q->cap ? q->cap * 2 : 8;
+        int *v = realloc(q->procs, (size_t)cap * sizeof *v);
+        if (!v)
+            dsm_sim_fatal(call, "out of memory");
+        q->procs = v;
+        q->cap = cap;
+    }
+    q->procs[q->n++] = p;
+}
+
+/* As dsm_barrier, for `count` processors: the last arrival sets every
+ * waiter's clock to the latest arrival plus SIM_BARRIER_CYCLES. */
+static void sim_barrier_n(unsigned id, unsigned count)
+{
+    dsm_sim_need("dsm_barrier_n");
+    if (count == 0)
+        dsm_sim_fatal("dsm_barrier_n", "barrier %u with 0 participants", id);
+    sim_waitq *q = waitq_of(&M.barriers, id, "dsm_barrier_n");
+    int p = me();
+    sim_time t = sim_clock(dsm_sim_machine, p);
+    if (q->arrived == 0) {
+        q->count = count;
+        q->latest = t;
+    } else if (count != q->count) {
+        dsm_sim_fatal("dsm_barrier_n", "barrier %u: this processor waits for %u participants, "
+                      "the others for %u", id, count, q->count);
+    }
+    if (t > q->latest)
+        q->latest = t;
+    if (++q->arrived < q->count) {
+        waitq_push(q, p, "dsm_barrier_n");
+        dsm_sim_block(p, "dsm_barrier_n");
+        dsm_sim_schedule();
+        return;
+    }
+    sim_time release = q->latest + SIM_BARRIER_CYCLES;
+    for (int i = 0; i < q->n; i++) {
+        dsm_sim_wake(q->procs[i]);
+        sim_set_clock(dsm_sim_machine, q->procs[i], release);
+    }
+    sim_set_clock(dsm_sim_machine, p, release);
+    q->n = 0;
+    q->arrived = 0;
+    dsm_sim_schedule();
+}
+
+static void sim_cond_wait(unsigned cond, unsigned lock)
+{
+    dsm_sim_need("dsm_cond_wait");
+    int p = me();
+    if (lock_of(lock, "dsm_cond_wait")->holder != p)
+        dsm_sim_fatal("dsm_cond_wait", "lock %u is not held by this processor (wait on "
+                      "condition %u with its lock held)", lock, cond);
+    /* queued and blocked before the lock goes: a signal can only follow */
+    waitq_push(waitq_of(&M.conds, cond, "dsm_cond_wait"), p, "dsm_cond_wait");
+    unlock_hand(lock, "dsm_cond_wait");
+    dsm_sim_block(p, "dsm_cond_wait");
+    dsm_sim_schedule();
+    sim_lock_acquire(lock);
+}
+
+static void sim_cond_signal(unsigned cond, int all)
+{
+    const char *call = all ? "dsm_cond_broadcast" : "dsm_cond_signal";
+    dsm_sim_need(call);
+    sim_waitq *q = waitq_of(&M.conds, cond, call);
+    int n = all ? q->n : (q->n ? 1 : 0);
+    sim_time t = sim_clock(dsm_sim_machine, me()) + SIM_LOCK_HANDOFF_CYCLES;
+    for (int i = 0; i < n; i++) {
+        int w = q->procs[i];
+        if (sim_clock(dsm_sim_machine, w) < t)
+            sim_set_clock(dsm_sim_machine, w, t);
+        dsm_sim_wake(w);
+    }
+    memmove(q->procs, q->procs + n, (size_t)(q->n - n) * sizeof *q->procs);
+    q->n -= n;
     dsm_sim_schedule();
 }
 
@@ -413,6 +600,10 @@ const dsm_backend dsm_backend_sim = {
     .section_begin = sim_measure_begin,
     .section_end = sim_measure_end,
     .checkpoint = dsm_sim_checkpoint,
+    .sync_new = sim_sync_new,
+    .barrier_n = sim_barrier_n,
+    .cond_wait = sim_cond_wait,
+    .cond_signal = sim_cond_signal,
     .init_master = dsm_sim_init_master,
     .create = dsm_sim_create,
     .join = dsm_sim_join,

@@ -192,6 +192,12 @@ static void processor_main(int k)
     char **argv = copy_args(R.argc, R.argv);
     if (!argv)
         dsm_sim_fatal("dsm_init", "out of memory copying the arguments");
+    /* Processor 0 started the thread model already (dsm_init_master, maybe
+     * from a constructor before main, as dsm-parmacs does): the others
+     * wait for tasks at once and never run main's code, as on the DSM. */
+    int ac = R.argc;
+    if (dsm_sim_tasks_started())
+        dsm_sim_init_master(&ac, &argv); /* does not return */
     int rc = R.main_fn(R.argc, argv);
     if (!R.finalizing[k])
         dsm_sim_fatal("main", "returned (status %d) without calling dsm_finalize", rc);
@@ -311,6 +317,7 @@ int dsm_sim_init(int *argc, char ***argv)
     R.finalizing = calloc((size_t)nprocs, 1);
     if (!R.inited || !R.finalizing)
         goto bad;
+    dsm_sim_malloc_spread = cfg.malloc_spread;
     if (dsm_sim_api_start((int)nprocs, cfg.region_addr, cfg.region_size, cfg.locks,
                           cfg.homes_cyclic))
         goto bad;

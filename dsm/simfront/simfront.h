@@ -117,6 +117,12 @@ _Noreturn void dsm_sim_fatal(const char *call, const char *fmt, ...)
 /* --- simfront/api.c ---------------------------------------------------------- */
 /* Set up the allocator and the locks (simfront/run.c calls it). */
 int dsm_sim_api_start(int nprocs, uintptr_t base, size_t bytes, unsigned locks, int homes_cyclic);
+/* DSM_MALLOC_HOMES=round-robin: dsm_malloc arenas homed page by page over
+ * the processors (set before dsm_sim_api_start) */
+extern int dsm_sim_malloc_spread;
+/* Processor 0 started the thread model (dsm_init_master): the others
+ * serve tasks (tasks.c). */
+int dsm_sim_tasks_started(void);
 /* The collective finalize: every processor arrives, the last one returns 1
  * (it writes the statistics); the others 0. */
 int dsm_sim_finalize_arrive(void);

@@ -109,6 +109,8 @@ int dsm_sim_init_master(int *argc, char ***argv)
     serve();
 }
 
+int dsm_sim_tasks_started(void) { return T.on; }
+
 static void need_master(const char *call)
 {
     dsm_sim_need(call);

@@ -22,3 +22,7 @@ dsmcc: $(top_srcdir)/dsm/tools/dsmcc.in Makefile
 	chmod +x $@.tmp && mv $@.tmp $@
 
 include dsm/tools/checkpass/local.mk
+# dsm-parmacs: the PARMACS (SPLASH) macros for m4, installed as data;
+# `pkg-config --variable=parmacs dsm` names it (dsm.pc), doc/dsm-parmacs.7
+dsmdatadir = $(datadir)/dsm
+dist_dsmdata_DATA = dsm/tools/dsm-parmacs
