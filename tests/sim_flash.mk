@@ -16,6 +16,8 @@
 #                      noproc and proc misses within 3%, bin shares within 7
 #                      points, parallel time under 10% (noproc) and 2X (proc)
 #                      slower; prints the perturbations
+#   flash_quantum.sh   causality: the measured section's time at --quantum=1,
+#                      100, 1000 (LU equal, every app within 5%)
 
 if HAVE_CHECK
 check_PROGRAMS += tests/flash_unit
@@ -25,6 +27,6 @@ tests_flash_unit_LDADD = libdsmsim.la libdsmproto.la libdsmprofile.la $(JSON_C_L
 UNIT_TESTS += tests/flash_unit
 endif
 
-TESTS += tests/dsmprof_flashpoint.sh tests/flash_apps.sh
-EXTRA_DIST += tests/dsmprof_flashpoint.sh tests/flash_apps.sh \
+TESTS += tests/dsmprof_flashpoint.sh tests/flash_apps.sh tests/flash_quantum.sh
+EXTRA_DIST += tests/dsmprof_flashpoint.sh tests/flash_apps.sh tests/flash_quantum.sh \
 	tests/data/fp_run.json tests/data/fp_control.json tests/data/fp_far.json

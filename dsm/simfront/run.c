@@ -40,6 +40,7 @@
 #include "settings.h"
 #include "simfront.h"
 #include "simprof.h"
+#include "sim/timing.h"
 
 /* simulation mode is on (dsm_sim_init ran for processor 0) */
 static int dsm_sim_active;
@@ -133,6 +134,13 @@ static void need(const char *call)
 
 void dsm_sim_access(uintptr_t addr, uint32_t size, int is_write)
 {
+    /* On a message-timed machine a miss reserves protocol processors and
+     * links: it must not be issued before the misses of processors whose
+     * clocks are behind (they would have issued theirs first).  The
+     * decision runs whoever is behind until this processor's clock is the
+     * smallest, so the quantum only bounds how long hits run ahead. */
+    if (dsm_sim_hot_state.in_order)
+        dsm_sim_in_clock_order();
     int p = dsm_sim_hot_state.cur;
     int r = sim_ref(dsm_sim_machine, p, addr, size, is_write, dsm_sim_proc_current(p));
     if (r < 0)
@@ -324,6 +332,7 @@ int dsm_sim_init(int *argc, char ***argv)
     dsm_sim_hot_state.cur = 0;
     dsm_sim_hot_state.fast = sim_fast_of(dsm_sim_machine, 0);
     dsm_sim_hot_state.proc_switch = sim_has_procedure_switch(dsm_sim_machine);
+    dsm_sim_hot_state.in_order = !sim_timing_ops_of(dsm_sim_machine)->fixed_latency;
     dsm_error_node = 0;
     R.inited[0] = 1;
     R.progress_on = isatty(STDERR_FILENO);

@@ -456,6 +456,12 @@ void dsm_sim_schedule(void)
     }
 }
 
+void dsm_sim_in_clock_order(void)
+{
+    if (procs[dsm_sim_hot_state.cur].state == SIMP_RUNNABLE)
+        dsm_sim_schedule();
+}
+
 void dsm_sim_exit_current(void)
 {
     int me = dsm_sim_hot_state.cur;

@@ -1149,6 +1149,18 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
         pr->f.clock += m->p.hit_cycles;
         return SIM_HIT;
     }
+    /* Message timed: what happened before this reference in simulated time
+     * happens before it here too.  The processor may have run ahead of
+     * the event queue on hits (up to --quantum references); a miss or an
+     * eviction reserves controllers and links, so the messages due by now
+     * are handled first, else a processor running ahead would take a
+     * protocol processor before earlier requests (and a result would
+     * depend on the quantum). */
+    if (!m->fixed && sim_next_event(m) <= pr->f.clock) {
+        if (sim_run_until(m, pr->f.clock))
+            return m->failed;
+        m->now = pr->f.clock; /* events only take lines away: still a miss */
+    }
     pr->rest_addr = addr;
     pr->rest_size = size;
     pr->is_write = (uint8_t)is_write;
