@@ -698,8 +698,8 @@ START_TEST(collector_metrics)
     sim_flashpoint_bin_total(fp, 0, &t);
     ck_assert_uint_eq(t.v[FPM_WRITE_MISS_REMOTE], 1);
     ck_assert_uint_eq(t.v[FPM_WRITE_LATENCY_REMOTE], 300);
-    ck_assert_uint_eq(t.v[FPM_INVALIDATIONS], 2);
-    ck_assert_uint_eq(t.invalidation_misses, 2);
+    ck_assert_uint_eq(t.v[FPM_INVALIDATION_MISSES], 2); /* the two warm misses */
+    ck_assert_uint_eq(t.invalidations_sent, 2);
     sim_flashpoint_procedure_total(fp, 1, &t);
     ck_assert_uint_eq(t.v[FPM_WRITE_MISS_LOCAL] + t.v[FPM_WRITE_MISS_REMOTE], 2);
     sim_flashpoint_total(fp, &t);
@@ -733,8 +733,13 @@ START_TEST(collector_metrics)
     p1 = json_object_array_get_idx(procs, 1);
     ck_assert(json_object_object_get_ex(p1, "name", &v1));
     ck_assert_str_eq(json_object_get_string(v1), "transpose");
-    ck_assert(json_object_object_get_ex(p1, "invalidations", &v1));
+    ck_assert(json_object_object_get_ex(p1, "invalidation_misses", &v1));
+    ck_assert_int_eq(json_object_get_int(v1), 1);
+    ck_assert(json_object_object_get_ex(p1, "invalidations_sent", &v1));
     ck_assert_int_eq(json_object_get_int(v1), 2);
+    /* no machine, no section: the whole run is the scope */
+    ck_assert(json_object_object_get_ex(o, "scope", &v1));
+    ck_assert_str_eq(json_object_get_string(v1), "run");
     json_object_put(o);
     sim_flashpoint_free(fp);
 }
@@ -758,7 +763,15 @@ START_TEST(collector_on_machine)
     ck_assert_uint_eq(t.v[FPM_READ_MISS_REMOTE], 1);
     ck_assert_uint_eq(t.v[FPM_WRITE_MISS_LOCAL], 1);
     ck_assert_uint_eq(t.v[FPM_COLD_MISSES], 1);     /* the write found it warm */
-    ck_assert_uint_eq(t.v[FPM_INVALIDATIONS], 1);   /* processor 1's copy */
+    /* Table 3's last row counts invalidation misses: none yet (the write
+     * was processor 0's first miss there), though one INV was sent */
+    ck_assert_uint_eq(t.v[FPM_INVALIDATION_MISSES], 0);
+    ck_assert_uint_eq(t.invalidations_sent, 1);      /* processor 1's copy */
+    ck_assert_int_eq(sim_ref(m, 1, BASE, 8, 0, 0), SIM_STALL); /* its copy was taken */
+    run_to_completion(m, 2);
+    sim_flashpoint_bin_total(fp, bin, &t);
+    ck_assert_uint_eq(t.v[FPM_INVALIDATION_MISSES], 1);
+    ck_assert_uint_eq(t.invalidations_sent, 1);
     json_object *o = flashpoint_to_json(fp, m, NULL, 0), *v, *bins, *b;
     ck_assert_ptr_nonnull(o);
     ck_assert(json_object_object_get_ex(o, "mode", &v));
@@ -769,6 +782,66 @@ START_TEST(collector_on_machine)
     b = json_object_array_get_idx(bins, 0);
     ck_assert(json_object_object_get_ex(b, "name", &v));
     ck_assert_str_eq(json_object_get_string(v), "trans");
+    json_object_put(o);
+    sim_flashpoint_free(fp);
+    sim_destroy(m);
+}
+END_TEST
+
+/* Statistics of the measured section only: misses issued outside it (the
+ * set-up, the self-checks) are in the run's totals, not in the tables, and
+ * the handlers of Table 4 count only while the section is open. */
+START_TEST(collector_counts_the_section)
+{
+    miss_log log;
+    sim_machine *m = machine(2, "noproc", &log);
+    ck_assert_int_ge(sim_bin(m, BASE, 8192, "trans"), 0);
+    sim_flashpoint *fp = sim_flashpoint_attach(m);
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_int_eq(sim_ref(m, 1, BASE, 8, 0, 0), SIM_STALL); /* before: set-up */
+    run_to_completion(m, 2);
+    ck_assert_ptr_null(sim_flashpoint_section(fp));
+    ck_assert_int_eq(sim_section_begin(m, 0), 0);
+    ck_assert_int_eq(sim_ref(m, 0, BASE + 256, 8, 1, 0), SIM_STALL); /* inside */
+    run_to_completion(m, 2);
+    ck_assert_int_eq(sim_section_end(m, 0), 0);
+    ck_assert_int_eq(sim_ref(m, 1, BASE + 512, 8, 0, 0), SIM_STALL); /* after: a check */
+    run_to_completion(m, 2);
+    sim_fp_record t;
+    sim_flashpoint_total(fp, &t);
+    ck_assert_uint_eq(t.v[FPM_READ_MISS_REMOTE] + t.v[FPM_READ_MISS_LOCAL], 2);
+    ck_assert_uint_eq(t.v[FPM_WRITE_MISS_LOCAL] + t.v[FPM_WRITE_MISS_REMOTE], 1);
+    const sim_flashpoint *sec = sim_flashpoint_section(fp);
+    ck_assert_ptr_nonnull(sec);
+    sim_flashpoint_total(sec, &t);
+    ck_assert_uint_eq(t.v[FPM_READ_MISS_REMOTE] + t.v[FPM_READ_MISS_LOCAL], 0);
+    ck_assert_uint_eq(t.v[FPM_WRITE_MISS_LOCAL] + t.v[FPM_WRITE_MISS_REMOTE], 1);
+    /* the file's tables are the section's; the run's totals beside them */
+    json_object *o = flashpoint_to_json(fp, m, NULL, 0), *v, *tot, *h;
+    ck_assert_ptr_nonnull(o);
+    ck_assert(json_object_object_get_ex(o, "scope", &v));
+    ck_assert_str_eq(json_object_get_string(v), "section");
+    ck_assert(json_object_object_get_ex(o, "totals", &tot));
+    ck_assert(json_object_object_get_ex(tot, "read_miss_remote", &v));
+    ck_assert_int_eq(json_object_get_int(v), 0);
+    ck_assert(json_object_object_get_ex(o, "run_totals", &tot));
+    ck_assert(json_object_object_get_ex(tot, "read_miss_remote", &v));
+    ck_assert_int_eq(json_object_get_int(v), 2);
+    /* Table 4: the section saw processor 0's local write (PILocalGetX at
+     * its own node, home 0) and not the reads' PIRemoteGet */
+    ck_assert(json_object_object_get_ex(o, "handlers", &h));
+    int getx = 0, remote_get = 0;
+    for (size_t i = 0; i < json_object_array_length(h); i++) {
+        json_object *e = json_object_array_get_idx(h, i), *name, *count;
+        ck_assert(json_object_object_get_ex(e, "name", &name));
+        ck_assert(json_object_object_get_ex(e, "count", &count));
+        if (!strcmp(json_object_get_string(name), "PILocalGetX"))
+            getx = json_object_get_int(count);
+        if (!strcmp(json_object_get_string(name), "PIRemoteGet"))
+            remote_get = json_object_get_int(count);
+    }
+    ck_assert_int_eq(getx, 1);
+    ck_assert_int_eq(remote_get, 0);
     json_object_put(o);
     sim_flashpoint_free(fp);
     sim_destroy(m);
@@ -797,6 +870,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, proc_costs_more_than_noproc);
     tcase_add_test(tc, collector_metrics);
     tcase_add_test(tc, collector_on_machine);
+    tcase_add_test(tc, collector_counts_the_section);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -81,6 +81,9 @@ typedef struct sim_flash_handler_stat {
 int sim_flash_cost_of(const void *model, int cls, sim_flash_cost *out);
 int sim_flash_stats_of(const void *model, int cls, sim_flash_handler_stat *out);
 /* Processor cycles per 10 ns system cycle in this model. */
+/* The same counted only while the measured section was open (some
+ * processor between sim_section_begin and sim_section_end). */
+int sim_flash_section_stats_of(const void *model, int cls, sim_flash_handler_stat *out);
 uint32_t sim_flash_cpu_ratio(const void *model);
 int sim_flash_mode(const void *model);           /* sim_fp_mode */
 /* Parse "control" | "dp" | "noproc" | "proc" (also "fp-noproc", "fp-proc");

@@ -118,6 +118,7 @@ struct sim_machine {
     int ncollectors;
     sim_time now;
     sim_section section;     /* the measured section (sim_section_begin/end) */
+    int inside_section;      /* processors between their begin and end */
     int failed;
     char err[256];
 };
@@ -902,6 +903,7 @@ static void open_miss_record(sim_machine *m, int p, uint32_t block, uintptr_t ad
     ms->remote = home != p;
     ms->warm = m->warm[block];
     ms->evicted_by_bin = -1;
+    ms->in_section = (uint8_t)pr->in_section;
     ms->issue = t;
     classify_miss(pr, block, upgrade, ms);
 }
@@ -1101,6 +1103,8 @@ int sim_section_begin(sim_machine *m, int proc)
     if (pr->in_section)
         return 0; /* already inside: the section began earlier */
     pr->in_section = 1;
+    if (m->inside_section++ == 0 && m->ops->section)
+        m->ops->section(m->model, 1);
     if (!m->section.begun || pr->f.clock < m->section.begin)
         m->section.begin = pr->f.clock;
     m->section.begun = 1;
@@ -1118,6 +1122,8 @@ int sim_section_end(sim_machine *m, int proc)
     if (!pr->in_section)
         return -1; /* no begin on this processor: the caller reports it */
     pr->in_section = 0;
+    if (--m->inside_section == 0 && m->ops->section)
+        m->ops->section(m->model, 0);
     if (!m->section.ended || pr->f.clock > m->section.end)
         m->section.end = pr->f.clock;
     m->section.ended = 1;

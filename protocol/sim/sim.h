@@ -83,6 +83,8 @@ typedef struct sim_miss {
                                 (FlashPoint's system-wide warm bit) */
     uint8_t false_sharing;   /* invalidation miss whose bytes the invalidating
                                 writer did not touch (MemSpy true/false) */
+    uint8_t in_section;      /* issued inside its processor's measured section
+                                (sim_section_begin/end) */
     uint32_t invalidations;  /* INVs the home sent to serve it */
     int evicted_by_bin;      /* replacement miss: the bin whose fill evicted it */
     sim_time issue, latency; /* cycles */

@@ -105,6 +105,12 @@ typedef struct sim_timing_ops {
      * machines. */
     sim_time (*procedure_switch)(void *model, int proc, int procedure, sim_time t,
                                  sim_time *occupancy);
+
+    /* Optional (NULL: none): the measured section (sim_section_begin/end)
+     * opened (inside = 1: the first processor entered) or closed (0: the
+     * last one left), so a model can keep its own statistics of the
+     * section apart from the whole run's. */
+    void (*section)(void *model, int inside);
 } sim_timing_ops;
 
 /* The registry: NULL-terminated, in the order sim_machine_names lists. */
