@@ -149,33 +149,6 @@ static const char *const handler_names[FH_NCLASSES] = {
     [FH_OTHER] = "Other",
 };
 
-/* latency, occupancy, FlashPoint latency, FlashPoint occupancy (system
- * cycles); sources in the header comment. */
-static const sim_flash_cost flash_default_costs[FH_NCLASSES] = {
-    [FH_PI_LOCAL_GET] = {9, 11, 0, 10},          /* Table 4 */
-    [FH_PI_LOCAL_GETX] = {10, 14, 0, 10},        /* estimate: PILocalGet + directory write */
-    [FH_PI_LOCAL_UPGRADE] = {9, 12, 0, 10},      /* estimate: no data to fetch */
-    [FH_PI_LOCAL_PUT] = {4, 8, 0, 0},            /* estimate */
-    [FH_PI_REMOTE_GET] = {3, 5, 0, 0},           /* pass-through, estimate */
-    [FH_PI_REMOTE_GETX] = {3, 5, 0, 0},
-    [FH_PI_REMOTE_UPGRADE] = {3, 5, 0, 0},
-    [FH_PI_REMOTE_PUT] = {3, 5, 0, 0},
-    [FH_NI_LOCAL_GET] = {15, 29, 2, 8},          /* Table 4 */
-    [FH_NI_LOCAL_GETX] = {16, 32, 2, 8},         /* estimate: NILocalGet + directory write */
-    [FH_NI_LOCAL_UPGRADE] = {15, 28, 2, 8},      /* estimate */
-    [FH_NI_LOCAL_PUT] = {8, 16, 0, 0},           /* estimate: memory write of the line */
-    [FH_NI_INVAL_ACK] = {4, 8, 0, 0},            /* estimate: count down, maybe reply */
-    [FH_NI_LOCAL_WRITEBACK] = {10, 20, 2, 8},    /* estimate: memory write + reply */
-    [FH_NI_REMOTE_PUT] = {3, 5, 0, 10},          /* pass-through (line 315); FP: Figure 3 */
-    [FH_NI_REMOTE_PUTX] = {3, 5, 0, 10},
-    [FH_NI_REMOTE_UPGRADE_ACK] = {3, 5, 0, 10},
-    [FH_NI_INVAL] = {4, 8, 0, 0},                /* estimate: bus invalidate + ack */
-    [FH_NI_REMOTE_RECALL] = {6, 12, 0, 0},       /* estimate, + intervention */
-    [FH_NI_PUT_ACK] = {2, 4, 0, 0},              /* estimate */
-    [FH_PI_PROCEDURE_SWITCH] = {3, 5, 0, 0},     /* FP-Proc only, footnote 2; estimate */
-    [FH_OTHER] = {4, 8, 0, 0},
-};
-
 /* Bounds of the options (system cycles; doc/simulation.md, "Bounds").  With
  * every constant at its maximum one message costs at most cpu_ratio x
  * (net_fixed + (SIM_MAX_PROCS - 1) x inv_send + 62 hops x hop + (8 +
@@ -194,8 +167,13 @@ typedef struct flash_model {
     uint32_t cpu_ratio;
     uint32_t pi_in, pi_out, pi_word, fence, intervention;
     uint32_t net_fixed, hop, link_bytes, inv_send;
+    /* the protocol processor's work, system cycles per step (header comment) */
+    uint32_t pp_dispatch, pp_header, pp_test, pp_send, pp_update, pp_list;
+    uint32_t fp_header, fp_warm, fp_record;
     int contention;
+    /* CLASS=LAT/OCC: a fixed cost for one class in place of its work */
     sim_flash_cost cost[FH_NCLASSES];
+    uint8_t fixed_cost[FH_NCLASSES];
     sim_flash_handler_stat stat[FH_NCLASSES];
     sim_flash_handler_stat section_stat[FH_NCLASSES]; /* while the measured section is open */
     int in_section;
@@ -353,9 +331,17 @@ static void *flash_create(const sim_params *p, char *err, size_t errlen)
     fm->net_fixed = 16;
     fm->hop = 4;
     fm->link_bytes = 8;
-    fm->inv_send = 2;
+    fm->pp_dispatch = 1;
+    fm->pp_header = 3;
+    fm->pp_test = 1;
+    fm->pp_send = 2;
+    fm->pp_update = 2;
+    fm->pp_list = 4;
+    fm->inv_send = fm->pp_list + fm->pp_send;
+    fm->fp_header = 2;
+    fm->fp_warm = 2;
+    fm->fp_record = 10;
     fm->contention = 1;
-    memcpy(fm->cost, flash_default_costs, sizeof fm->cost);
     sim_mesh_dims(fm->nnodes, &fm->mesh_width, &fm->mesh_height);
     return fm;
 }
@@ -407,6 +393,7 @@ static int flash_set(void *model, const char *key, const char *value, char *err,
         if (fm) {
             fm->cost[cls].latency = lat;
             fm->cost[cls].occupancy = occ;
+            fm->fixed_cost[cls] = 1;
         }
         return 0;
     }
@@ -425,6 +412,15 @@ static int flash_set(void *model, const char *key, const char *value, char *err,
         {"hop", offsetof(flash_model, hop), 0, FLASH_MAX_COST},
         {"link_bytes", offsetof(flash_model, link_bytes), 1, SIM_MAX_LINE_SIZE},
         {"inv_send", offsetof(flash_model, inv_send), 0, FLASH_MAX_COST},
+        {"pp_dispatch", offsetof(flash_model, pp_dispatch), 0, FLASH_MAX_COST},
+        {"pp_header", offsetof(flash_model, pp_header), 0, FLASH_MAX_COST},
+        {"pp_test", offsetof(flash_model, pp_test), 0, FLASH_MAX_COST},
+        {"pp_send", offsetof(flash_model, pp_send), 0, FLASH_MAX_COST},
+        {"pp_update", offsetof(flash_model, pp_update), 0, FLASH_MAX_COST},
+        {"pp_list", offsetof(flash_model, pp_list), 0, FLASH_MAX_COST},
+        {"fp_header", offsetof(flash_model, fp_header), 0, FLASH_MAX_COST},
+        {"fp_warm", offsetof(flash_model, fp_warm), 0, FLASH_MAX_COST},
+        {"fp_record", offsetof(flash_model, fp_record), 0, FLASH_MAX_COST},
     };
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++) {
         if (strcmp(key, numeric[i].key))
@@ -447,8 +443,9 @@ static int flash_set(void *model, const char *key, const char *value, char *err,
     }
     snprintf(err, errlen,
              "flash: unknown option '%s' (known: cpu_ratio, pi_in, pi_out, pi_word, "
-             "fence, intervention, net_fixed, hop, link_bytes, inv_send, contention, or a "
-             "handler class such as PILocalGet=LAT/OCC)",
+             "fence, intervention, net_fixed, hop, link_bytes, inv_send, pp_dispatch, "
+             "pp_header, pp_test, pp_send, pp_update, pp_list, fp_header, fp_warm, fp_record, "
+             "contention, or a handler class such as PILocalGet=LAT/OCC)",
              key);
     return -1;
 }
@@ -506,6 +503,120 @@ static sim_time flash_net_delay(void *model, const proto_msg *m, uint32_t bytes,
     return t - send_time;
 }
 
+
+/* A handler's work: cycles until its first send (latency, Table 4's
+ * definition: from the first instruction to the send) and in all
+ * (occupancy: until the PP loads the next handler). */
+typedef struct pp_work {
+    uint32_t latency, occupancy;
+    int sent;
+} pp_work;
+
+static void pp_do(pp_work *w, uint32_t cycles)
+{
+    w->occupancy += cycles;
+    if (!w->sent)
+        w->latency += cycles;
+}
+
+static void pp_send(pp_work *w, const flash_model *fm)
+{
+    pp_do(w, fm->pp_send);
+    w->sent = 1;
+}
+
+static int is_request_type(int t) { return t == PM_GETS || t == PM_GETX || t == PM_UPGRADE; }
+
+/* The work of handler class cls on message m (header comment: "Handler
+ * costs").  dir: the home's directory entry (dir->at_home 0 elsewhere). */
+static pp_work handler_work(const flash_model *fm, int cls, const proto_msg *m,
+                            const sim_dir_view *dir)
+{
+    pp_work w = {0, 0, 0};
+    int fp = monitoring(fm);
+    int from_ni = !from_processor_interface(cls);
+    pp_do(&w, fm->pp_dispatch);
+    if (cls >= FH_PI_REMOTE_GET && cls <= FH_PI_REMOTE_PUT) {
+        pp_send(&w, fm); /* pass-through: rewrite the header, send to the home */
+        return w;
+    }
+    switch (cls) {
+    case FH_NI_REMOTE_PUT:
+    case FH_NI_REMOTE_PUTX:
+    case FH_NI_REMOTE_UPGRADE_ACK:
+        pp_send(&w, fm); /* hand the reply to the processor interface */
+        if (fp)
+            pp_do(&w, fm->fp_record); /* Figure 3: the recording after the send */
+        return w;
+    case FH_NI_INVAL:
+        pp_send(&w, fm); /* the invalidation on the processor bus */
+        pp_send(&w, fm); /* the ack to the home */
+        return w;
+    case FH_NI_REMOTE_RECALL:
+        pp_send(&w, fm); /* the intervention; the data go on when it returns */
+        pp_send(&w, fm);
+        return w;
+    case FH_NI_PUT_ACK:
+    case FH_OTHER:
+        pp_do(&w, fm->pp_test);
+        return w;
+    case FH_PI_PROCEDURE_SWITCH:
+        return w; /* not a message: flash_procedure_switch */
+    default: break;
+    }
+    /* at the home: load the header, branch on its state */
+    int state = dir && dir->at_home ? dir->state : PD_UNOWNED;
+    int others = dir && dir->at_home ? dir->sharers : 0;
+    pp_do(&w, fm->pp_header);
+    pp_do(&w, fm->pp_test);
+    if (is_request_type(m->type)) {
+        int recording = !from_ni; /* the reply goes to this node's processor */
+        if (fp && from_ni)
+            pp_do(&w, fm->fp_header); /* Figure 4: bin and warm bit into the reply header */
+        if (state == PD_EXCL && others > 0) {
+            pp_send(&w, fm); /* forward a recall to the dirty owner */
+            recording = 0;   /* the reply comes with the owner's data, later */
+        } else if (m->type != PM_GETS && others > 0) {
+            /* walk the pointer list: one step and one INV per other sharer */
+            pp_do(&w, fm->pp_list);
+            pp_send(&w, fm);
+            pp_do(&w, (uint32_t)(others - 1) * fm->inv_send);
+            recording = 0; /* the grant leaves with the last ack */
+        } else {
+            pp_send(&w, fm); /* the reply (data from memory, or the grant) */
+            if (from_ni && (m->type == PM_GETS || state == PD_SHARED))
+                pp_do(&w, fm->pp_list); /* a pointer from (to) the free list */
+        }
+        pp_do(&w, fm->pp_update);
+        if (fp && from_ni)
+            pp_do(&w, fm->fp_warm); /* the warm bit into the directory header */
+        if (fp && recording)
+            pp_do(&w, fm->fp_record);
+        return w;
+    }
+    switch (m->type) {
+    case PM_PUTS: /* unlink the sharer's pointer: half the list on average */
+        pp_do(&w, fm->pp_list * (uint32_t)(1 + others / 2));
+        break;
+    case PM_INV_ACK: /* count down; the last one sends the grant */
+        pp_do(&w, 1);
+        pp_send(&w, fm);
+        break;
+    case PM_WB_DATA: /* the recalled owner's data: reply to the requester */
+        if (fp)
+            pp_do(&w, fm->fp_header);
+        pp_send(&w, fm);
+        if (fp)
+            pp_do(&w, fm->fp_warm);
+        break;
+    default: break; /* PUTX / PUTE: the owner's copy goes; memory is written by hardware */
+    }
+    pp_do(&w, fm->pp_update);
+    if (from_ni && is_put(m->type))
+        pp_send(&w, fm); /* the PUT_ACK */
+    return w;
+}
+
 /* One handler's cost, in the run's statistics and, while the measured
  * section is open, in the section's (Table 4 and Figures 6-7 are of the
  * timed phase, as the paper's). */
@@ -523,25 +634,20 @@ static void count_handler(flash_model *fm, int cls, sim_time latency, sim_time o
 
 static void flash_section(void *model, int inside) { ((flash_model *)model)->in_section = inside; }
 
-static sim_time flash_handler(void *model, int node, const proto_msg *m, int is_home,
-                              int from_local_processor, sim_time arrival, sim_time start,
-                              sim_time *occupancy)
+static sim_time flash_handler_dir(void *model, int node, const proto_msg *m, int is_home,
+                                  int from_local_processor, sim_time arrival, sim_time start,
+                                  const sim_dir_view *dir, sim_time *occupancy)
 {
     flash_model *fm = model;
     int cls = sim_flash_classify(m, is_home, from_local_processor);
-    const sim_flash_cost *c = &fm->cost[cls];
-    sim_time latency = c->latency, occ = c->occupancy;
-    if (from_processor_interface(cls))
-        latency += fm->pi_in;
-    if (answers_processor(cls))
-        latency += fm->pi_out;
-    if (cls == FH_NI_REMOTE_RECALL)
-        latency += fm->intervention;
-    if (cls == FH_NI_INVAL_ACK)
-        occ += fm->inv_send;
-    if (monitoring(fm)) {
-        latency += c->fp_latency;
-        occ += c->fp_occupancy;
+    sim_time latency, occ;
+    if (fm->fixed_cost[cls]) {
+        latency = fm->cost[cls].latency;
+        occ = fm->cost[cls].occupancy;
+    } else {
+        pp_work w = handler_work(fm, cls, m, dir);
+        latency = w.latency;
+        occ = w.occupancy;
     }
     if (occ < 1)
         occ = 1;
@@ -551,7 +657,25 @@ static sim_time flash_handler(void *model, int node, const proto_msg *m, int is_
     if (node >= 0 && node < fm->nnodes && start + occ > fm->pp_busy_until[node])
         fm->pp_busy_until[node] = start + occ;
     *occupancy = occ;
-    return latency;
+    /* what the processor or the network sees beyond the handler's own
+     * latency: the bus transfers and the owner's cache intervention */
+    sim_time extra = 0;
+    if (from_processor_interface(cls))
+        extra += fm->pi_in;
+    if (answers_processor(cls))
+        extra += fm->pi_out;
+    if (cls == FH_NI_REMOTE_RECALL)
+        extra += fm->intervention;
+    return latency + extra * fm->cpu_ratio;
+}
+
+static sim_time flash_handler(void *model, int node, const proto_msg *m, int is_home,
+                              int from_local_processor, sim_time arrival, sim_time start,
+                              sim_time *occupancy)
+{
+    sim_dir_view none = {0};
+    return flash_handler_dir(model, node, m, is_home, from_local_processor, arrival, start,
+                             &none, occupancy);
 }
 
 /* FP-Proc's uncached procedure command (header comment).  The command is a
@@ -564,12 +688,19 @@ static sim_time flash_procedure_switch(void *model, int proc, int procedure, sim
     flash_model *fm = model;
     if (fm->mode != SIM_FP_PROC || proc < 0 || proc >= fm->nnodes)
         return 0;
-    const sim_flash_cost *c = &fm->cost[FH_PI_PROCEDURE_SWITCH];
+    /* the handler's work: dispatch, the one-word reply, then the shift and
+     * the add (one dual-issued pair) after the send, as Figure 3 records
+     * after its send */
+    sim_time lat = fm->pp_dispatch + fm->pp_send, work = lat + 1;
+    if (fm->fixed_cost[FH_PI_PROCEDURE_SWITCH]) {
+        lat = fm->cost[FH_PI_PROCEDURE_SWITCH].latency;
+        work = fm->cost[FH_PI_PROCEDURE_SWITCH].occupancy;
+    }
     sim_time r = fm->cpu_ratio;
     sim_time arrival = t + r * (fm->fence + fm->pi_in);
     sim_time start = arrival > fm->pp_busy_until[proc] ? arrival : fm->pp_busy_until[proc];
-    sim_time occ = r * (c->occupancy ? c->occupancy : 1);
-    sim_time resume = start + r * (c->latency + fm->pi_word);
+    sim_time occ = r * (work ? work : 1);
+    sim_time resume = start + r * (lat + fm->pi_word);
     fm->pp_busy_until[proc] = start + occ;
     count_handler(fm, FH_PI_PROCEDURE_SWITCH, resume - t, occ, start - arrival);
     *occupancy = occ;
@@ -589,6 +720,7 @@ const sim_timing_ops sim_timing_flash = {
     .miss_latency = NULL,
     .net_delay = flash_net_delay,
     .handler = flash_handler,
+    .handler_dir = flash_handler_dir,
     .procedure_switch = flash_procedure_switch,
     .section = flash_section,
 };
@@ -597,9 +729,10 @@ const sim_timing_ops sim_timing_flash = {
 
 int sim_flash_cost_of(const void *model, int cls, sim_flash_cost *out)
 {
-    if (cls < 0 || cls >= FH_NCLASSES)
+    const flash_model *fm = model;
+    if (cls < 0 || cls >= FH_NCLASSES || !fm->fixed_cost[cls])
         return -1;
-    *out = ((const flash_model *)model)->cost[cls];
+    *out = fm->cost[cls];
     return 0;
 }
 

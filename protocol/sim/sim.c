@@ -979,6 +979,33 @@ static int serve_fixed_miss(sim_machine *m, int p, int home, sim_time t)
     return m->failed ? m->failed : SIM_STALL;
 }
 
+/* The timing model's cost of `msg` handled at `node` (message timed). */
+static sim_time handler_cost(sim_machine *m, int node, const proto_msg *msg, int is_home,
+                             int from_local, sim_time arrival, sim_time start, sim_time *occ)
+{
+    if (!m->ops->handler_dir)
+        return m->ops->handler(m->model, node, msg, is_home, from_local, arrival, start, occ);
+    sim_dir_view dir = {0};
+    if (is_home) {
+        const proto_engine *he = m->procs[node].eng;
+        dir.at_home = 1;
+        dir.state = proto_dir_state_of(he, msg->block);
+        if (dir.state == PD_EXCL) {
+            int owner = proto_dir_owner(he, msg->block);
+            dir.source_listed = owner == msg->src;
+            dir.sharers = owner >= 0 && owner != msg->src;
+        } else {
+            const dsm_sharers *s = proto_dir_sharers(he, msg->block);
+            if (s) {
+                dir.source_listed = msg->src >= 0 && sharers_contains(s, msg->src);
+                dir.sharers = sharers_count(s) - dir.source_listed;
+            }
+        }
+    }
+    return m->ops->handler_dir(m->model, node, msg, is_home, from_local, arrival, start, &dir,
+                               occ);
+}
+
 /* Message timed: the request is first a handler on p's own controller,
  * queued behind the handlers already there. */
 static int issue_request(sim_machine *m, int p, int home, sim_time t)
@@ -990,7 +1017,7 @@ static int issue_request(sim_machine *m, int p, int home, sim_time t)
                      .src = p, .dst = home, .block = pr->block};
     sim_time start = t > m->ctrl_busy[p] ? t : m->ctrl_busy[p];
     sim_time occ = 1;
-    sim_time lat = m->ops->handler(m->model, p, &req, home == p, 1, t, start, &occ);
+    sim_time lat = handler_cost(m, p, &req, home == p, 1, t, start, &occ);
     m->ctrl_busy[p] = start + (occ ? occ : 1);
     sim_event ev = {.time = start, .kind = SIM_EV_REQUEST, .node = p, .latency = lat,
                     .msg = req};
@@ -1209,8 +1236,7 @@ static void dispatch(sim_machine *m, const sim_event *ev)
         int is_home = proto_home(m->procs[node].eng, ev->msg.block) == node;
         sim_time start = ev->time > m->ctrl_busy[node] ? ev->time : m->ctrl_busy[node];
         sim_time occ = 1;
-        sim_time lat = m->ops->handler(m->model, node, &ev->msg, is_home, 0, ev->time, start,
-                                       &occ);
+        sim_time lat = handler_cost(m, node, &ev->msg, is_home, 0, ev->time, start, &occ);
         m->ctrl_busy[node] = start + (occ ? occ : 1);
         if (start == ev->time) {
             handle_msg(m, &ev->msg, start, lat);
