@@ -171,10 +171,10 @@ miss_limit_fails() {
 
 # FP-Proc's limits: about twice the measured overhead (doc/simulation.md,
 # "Measured perturbations"), so a model change that doubles it fails.
-app 5 fft --m=10
+app 9 fft --m=10
 app 3 lu --n=64 --b=16
-app 15 radix --keys=8192 --radix=64 --bits=12
-app 8 ocean --n=48 --iters=10
+app 8 radix --keys=8192 --radix=64 --bits=12
+app 6 ocean --n=48 --iters=10
 miss_limit_fails
 
 # The paper's configuration (section 3.2.1: 16 processors; FFT 256K points,

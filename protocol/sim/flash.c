@@ -570,18 +570,20 @@ static pp_work handler_work(const flash_model *fm, int cls, const proto_msg *m,
     pp_do(&w, fm->pp_header);
     pp_do(&w, fm->pp_test);
     if (is_request_type(m->type)) {
-        int recording = !from_ni; /* the reply goes to this node's processor */
+        /* a local miss is recorded by this node's PP: after the reply's
+         * send here, or, when the reply waits for acks or the owner's
+         * data, by the handler that sends it then; the model charges the
+         * recording here either way (same PP, a little earlier) */
+        int recording = !from_ni;
         if (fp && from_ni)
             pp_do(&w, fm->fp_header); /* Figure 4: bin and warm bit into the reply header */
         if (state == PD_EXCL && others > 0) {
             pp_send(&w, fm); /* forward a recall to the dirty owner */
-            recording = 0;   /* the reply comes with the owner's data, later */
         } else if (m->type != PM_GETS && others > 0) {
             /* walk the pointer list: one step and one INV per other sharer */
             pp_do(&w, fm->pp_list);
             pp_send(&w, fm);
             pp_do(&w, (uint32_t)(others - 1) * fm->inv_send);
-            recording = 0; /* the grant leaves with the last ack */
         } else {
             pp_send(&w, fm); /* the reply (data from memory, or the grant) */
             if (from_ni && (m->type == PM_GETS || state == PD_SHARED))
