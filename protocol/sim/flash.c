@@ -18,61 +18,51 @@
  * miss of about 190 system cycles.  Option cpu_ratio=N changes it.
  *
  * Handler classes come from (message type, is-home, from-local-processor),
- * see sim_flash_classify.  Defaults, each with its source:
- *  - PILocalGet 9/11 latency/occupancy and NILocalGet 15/29: Table 4, DP,
- *    FFT row (lines 308-309; LU and OCEAN agree on PILocalGet).
- *  - FlashPoint (modes noproc, proc): PILocalGet 9/21, i.e. +0 latency and
- *    +10 occupancy; NILocalGet 17/37, i.e. +2 latency and +8 occupancy:
- *    Table 4, FP-Proc, FFT row ("nearly identical for FP-NoProc and FP-Proc",
- *    line 302).  NILocalGet's latency grows because Figure 4 fills the reply
- *    header's bin and warm fields before NISend; the recording handlers
- *    (Figure 3, NIRemotePut) do their work after the send, so only their
- *    occupancy grows (lines 315, 323).  Handlers Table 4 is silent about
- *    take the cost of the nearest measured handler of the same shape:
- *    recording handlers (those that answer a processor: PILocal*,
- *    NIRemotePut*) +10 occupancy like PILocalGet; handlers at the home that
- *    answer a remote requester with a header (NILocal*, NILocalWriteback)
- *    +2/+8 like NILocalGet.  Evictions, invalidations and acks carry no
- *    FlashPoint code (the paper modified 12 of ~100 handlers, line 114, all on
- *    the miss path).
- *  - Pass-through handlers (PIRemote*, NIRemotePut*): 3/5.  The paper calls
- *    NIRemotePut "a small pass-through handler" (line 315) without numbers;
- *    3/5 is an estimate of a header rewrite plus a send.
- *  - The other handlers (GetX/Upgrade at the home, writeback, invalidation,
- *    recall, eviction): estimates scaled from the two measured handlers,
- *    listed in flash_default_costs.
- *  - Processor interface: pi_in 2 (bus request into MAGIC, estimate) and
- *    pi_out 11 (the line up to the processor), chosen so an uncontended local
- *    clean read costs 2 + 9 + 11 = 22 system cycles, Table 2's DP local read
- *    latency for FFT (line 244).  Classes that answer the processor add
- *    pi_out to their latency (timing.h: the processor resumes at start +
- *    latency of the handler that completes its miss); a PILocal* handler
- *    that has to go remote first therefore sends its request pi_out late,
- *    a small error on a rare path.  The PP is not busy during bus transfers,
- *    so pi_in/pi_out add no occupancy.
+ * see sim_flash_classify.  Handler costs are derived from each handler's
+ * work on the PP and the directory entry it finds (handler_work; the core
+ * passes the home's entry, sim_dir_view), never read from the paper, so
+ * that its Table 4 and Figures 6-7 are outputs to compare with
+ * (doc/simulation.md, "Handler costs", has the table of steps and reasons):
+ *    pp_dispatch 1   the inbox selects the handler in hardware
+ *    pp_header 3     the directory header load and its use delay (MAGIC
+ *                    data cache hit; no interlocks on the PP)
+ *    pp_test 1       one branch on a state bit (bit-field branch extension)
+ *    pp_send 2       compose the outgoing header (dual-issued) and send
+ *    pp_update 2     modify and store the header
+ *    pp_list 4       one pointer-list step (load link, test, branch)
+ *    inv_send 6      one more INV of a walk (pp_list + pp_send); also the
+ *                    stagger between the INVs one handler sends
+ *    fp_header 2     FlashPoint: bin and warm bit into a reply header
+ *                    before the send (Figure 4)
+ *    fp_warm 2       FlashPoint: the warm bit into the directory header
+ *    fp_record 10    FlashPoint: the recording after the send (Figure 3):
+ *                    latency counter 1, record address 1, count and latency
+ *                    sum 6, cold test 2
+ * Latency is from the handler's start to its first send (the paper's
+ * definition, line 315), occupancy until the PP takes the next handler.
+ *  - Processor interface: pi_in 2 (bus request into MAGIC) and pi_out 11
+ *    (the line up to the processor: 128 B at 16 B a cycle, plus
+ *    arbitration and restart; first set so that a local read matched
+ *    Table 2's 22, so that figure is not an independent check).  Classes
+ *    that answer the processor add pi_out to the latency returned to the
+ *    core (timing.h: the processor resumes at start + latency of the
+ *    handler that completes its miss), not to Table 4's statistics.  The
+ *    PP is not busy during bus transfers.
  *  - intervention 15: fetching a dirty line out of the owner's processor
  *    cache on a recall (estimate).
  *  - Network: net_fixed 16 (injection and ejection through the network
  *    interfaces), hop 4 per router, link_bytes 8 per system cycle (800 MB/s
  *    links); a message costs net_fixed + hops x hop + ceil(bytes /
- *    link_bytes) (estimates: an uncontended 2-hop remote clean read on 16
- *    nodes then costs about 105 system cycles, under Table 2's contended DP
- *    remote reads of 157-190).  Message sizes come from sim_msg_bytes: an 8 B
+ *    link_bytes) (estimates).  Message sizes come from sim_msg_bytes: an 8 B
  *    header, plus the 128 B line for data messages.  With contention=1
  *    (default) each directed mesh link is busy for a message's serialisation
  *    time and later messages wait for it (dimension-order routing, x first).
- *  - Sharer walk: FLASH's invalidation handler walks the pointer list and
- *    sends one INV per entry.  inv_send 2 per entry: the k-th INV of one
- *    handler leaves k x inv_send later, and the PP occupancy of the walk is
- *    charged to the home as inv_send extra occupancy per returning
- *    INV_ACK (same total at the same PP, later in time: the timing
- *    interface does not tell a handler how many messages it sends).
+ *  - CLASS=LAT/OCC fixes one class's cost in place of its work.
  *
  * FlashPoint modes (sim_params.fp_mode, option fp_mode=, parsed by the
  * machine core): control and dp charge nothing (DP is the default protocol;
  * the paper's control is the DP run whose statistics the simulator
- * collects, line 215); noproc and proc add the fp_latency / fp_occupancy of
- * each class.
+ * collects, line 215); noproc and proc run the fp_* steps.
  *
  * FP-Proc's procedure commands (procedure_switch, mode proc only).  To keep
  * per-procedure bins the processor tells MAGIC the procedure "on every
@@ -90,13 +80,13 @@
  *                     outstanding and only a pipeline drain remains)
  *  + pi_in 2          the load over the bus into MAGIC, as for a miss
  *  + waiting          for the PP to finish the handlers before it
- *  + PIProcedureSwitch latency 3   dispatch and the reply (estimate)
+ *  + PIProcedureSwitch latency 3   its work: pp_dispatch + pp_send
  *  + pi_word 3        the one-word reply up the bus (estimate; a whole
  *                     128 B line takes pi_out 11)
  * = 12 system cycles, 24 processor cycles, without waiting; and the PP is
- * busy for PIProcedureSwitch's occupancy 5 (the reply, then the shift and
- * the add after the send, as Figure 3 records after its send).  The paper
- * gives no per-switch cost; a plausibility check of the total: Table 5 has
+ * busy for 4 (the reply, then the shift and the add, one dual-issued pair,
+ * after the send, as Figure 3 records after its send).  The cost comes from
+ * these steps, not from the paper's totals; for comparison only: Table 5 has
  * FFT on 16 processors at 5.19 x 10^6 cycles with FP-Proc against 3.62 with
  * FP-NoProc (line 345), 1.57 M extra per processor; SPLASH-2's FFT calls
  * a bit-reversal procedure for each element of each row it transforms, about
@@ -110,8 +100,9 @@
  *
  * Options (sim_params_set "key=value", replayed through set()): cpu_ratio,
  * pi_in, pi_out, pi_word, fence, intervention, net_fixed, hop, link_bytes,
- * inv_send, contention (0/1), and CLASS=LAT/OCC (e.g. PILocalGet=9/11,
- * PIProcedureSwitch=3/5) to override one handler class's base cost. */
+ * inv_send, the pp_* and fp_* steps, contention (0/1), and CLASS=LAT/OCC
+ * (e.g. PILocalGet=9/11, PIProcedureSwitch=3/5) to fix one handler class's
+ * cost. */
 #include "flash.h"
 
 #include <errno.h>
@@ -153,7 +144,8 @@ static const char *const handler_names[FH_NCLASSES] = {
  * every constant at its maximum one message costs at most cpu_ratio x
  * (net_fixed + (SIM_MAX_PROCS - 1) x inv_send + 62 hops x hop + (8 +
  * SIM_MAX_LINE_SIZE) / 1 byte per cycle) < 64 x 1.1e8 < 2^33 processor
- * cycles, one handler or procedure command at most 64 x 5 x FLASH_MAX_COST
+ * cycles, one handler at most 64 x (20 steps + 1023 INVs + 512 list steps)
+ * x FLASH_MAX_COST < 2^34, a procedure command 64 x 5 x FLASH_MAX_COST
  * < 2^25: far below SIM_CLOCK_LIMIT. */
 #define FLASH_MAX_COST 100000u
 #define FLASH_MAX_CPU_RATIO 64u
