@@ -95,6 +95,9 @@ void dsm_sim_schedule(void);
  * has a smaller clock and the events due by its clock are delivered: what
  * it does next happens in simulated-time order (a decision). */
 void dsm_sim_in_clock_order(void);
+/* The running processor's buffered stores complete before it goes on (a
+ * fence: synchronisation, FP-Proc's procedure command). */
+void dsm_sim_fence(void);
 /* The running processor ended (returned from main): never returns. */
 _Noreturn void dsm_sim_exit_current(void);
 /* Context switches so far. */

@@ -280,6 +280,7 @@ static void flash_defaults(sim_params *p)
     p->hit_cycles = 1;
     p->replacement_hints = 1;       /* dynamic pointer allocation keeps its lists short with them */
     p->excl_clean = 0;
+    p->outstanding = 4;             /* the R10000's outstanding misses (write buffer: 3 stores) */
 }
 
 static void *flash_create(const sim_params *p, char *err, size_t errlen)

@@ -134,6 +134,13 @@ int sim_params_set(sim_params *p, const char *kv, char *err, size_t errlen)
         return parse_flag(key, value, &p->replacement_hints, err, errlen);
     if (!strcmp(key, "excl_clean"))
         return parse_flag(key, value, &p->excl_clean, err, errlen);
+    if (!strcmp(key, "outstanding")) {
+        uint64_t v;
+        if (sim_parse_bounded(key, value, 1, SIM_MAX_OUTSTANDING, &v, err, errlen))
+            return -1;
+        p->outstanding = (uint32_t)v;
+        return 0;
+    }
     if (!strcmp(key, "sample_offset")) {
         if (strcmp(value, "start") && strcmp(value, "random")) {
             snprintf(err, errlen, "option 'sample_offset' takes start or random, got '%s'", value);

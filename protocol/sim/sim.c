@@ -54,14 +54,36 @@ enum { DEP_NEVER = 0, DEP_REPLACED, DEP_INVALIDATED, DEP_UNKNOWN };
 #define SIM_MAX_DEPTH 16
 #define SIM_MAX_COLLECTORS 8
 
+/* One miss in flight of a processor: the one it stalls on, or a store the
+ * write buffer holds while the processor goes on (message-timed machines,
+ * sim_params.outstanding > 1). */
+typedef struct sim_pending {
+    uint8_t active;          /* a miss in flight on `block` */
+    uint8_t is_write;
+    uint8_t posted;          /* a buffered store: the processor did not wait for it */
+    int done;                /* the miss has been granted */
+    int served;              /* the home has sent the grant */
+    uint64_t req_seq;        /* order in which its request reached the home (0: not yet) */
+    uint32_t block;          /* line missed */
+    uintptr_t miss_addr;     /* bytes of the reference in that line */
+    uint32_t miss_len;
+    sim_miss miss;           /* record of the miss */
+} sim_pending;
+
+#define SIM_MAX_POSTED ((int)SIM_MAX_OUTSTANDING - 1)
+/* wait_block of a processor at a fence: until the write buffer is empty */
+#define WAIT_DRAIN (SIM_LINE_EMPTY - 1)
+
 typedef struct sim_proc {
     sim_fast f;              /* clock, cache and counters: what the hit path uses */
     proto_engine *eng;
     uint32_t **dep;          /* departure records, per chunk of blocks */
-    int done;                /* the miss in flight has been granted */
-    int served;              /* the home has sent the grant */
+    sim_pending stall;       /* the miss the processor waits for */
+    sim_pending posted[SIM_MAX_POSTED]; /* stores in the write buffer */
+    int nposted;             /* active entries of posted[] */
+    uint32_t wait_block;     /* stalled until the buffered store to this line
+                                completes (SIM_LINE_EMPTY: not waiting on one) */
     int had_miss;            /* the reference in progress missed at least once */
-    uint64_t req_seq;        /* order in which its request reached the home (0: not yet) */
     /* the reference in progress: what remains of it, and the line missed */
     uintptr_t rest_addr;
     uint32_t rest_size;
@@ -69,11 +91,6 @@ typedef struct sim_proc {
     int procedure;
     int last_procedure;      /* procedure of the previous reference (switch detection) */
     int in_section;          /* between its sim_section_begin and sim_section_end */
-    uint32_t block;          /* line missed */
-    uintptr_t miss_addr;     /* bytes of the reference in that line */
-    uint32_t miss_len;
-    int owner_at_issue;      /* fixed latency: dirty owner when the request reached the home */
-    sim_miss miss;           /* record of the miss in flight */
 } sim_proc;
 
 typedef struct sim_bin_range {
@@ -263,6 +280,7 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
     for (int i = 0; i < m->nprocs; i++) {
         sim_proc *pr = &m->procs[i];
         pr->procedure = pr->last_procedure = -1;
+        pr->wait_block = SIM_LINE_EMPTY;
         if (sim_cache_init(&pr->f.cache, nsets, p->assoc, p->line_size))
             goto fail_nomem;
         pr->f.base = base;
@@ -568,6 +586,9 @@ enum { CALL_ACCESS, CALL_RECEIVE, CALL_RELEASE, CALL_EVICT };
 /* walk_ref's third outcome (beside SIM_HIT and SIM_STALL): a fixed-latency
  * miss completed at once and ended the reference. */
 enum { MISS_DONE = 2 };
+/* ... and its fourth: a store went to the write buffer (the processor goes
+ * on as after a hit). */
+enum { SIM_POSTED = 3 };
 
 /* One engine call on node's engine, its actions performed at time t. */
 static int engine_call(sim_machine *m, int node, int kind, uint32_t block, int is_write,
@@ -598,18 +619,34 @@ static int engine_call(sim_machine *m, int node, int kind, uint32_t block, int i
     return m->failed;
 }
 
-/* The processor whose request the home is serving for `block`: the one
- * whose request reached the home first among those not yet granted. */
-static int find_requester(const sim_machine *m, uint32_t block)
+/* p's miss in flight on `block` (the one it stalls on, or a buffered
+ * store), or NULL. */
+static sim_pending *pending_of(sim_proc *pr, uint32_t block)
 {
-    if (m->inline_requester >= 0)
-        return m->inline_requester;
-    int best = -1;
+    if (pr->stall.active && pr->stall.block == block)
+        return &pr->stall;
+    for (int i = 0; i < SIM_MAX_POSTED && pr->nposted; i++)
+        if (pr->posted[i].active && pr->posted[i].block == block)
+            return &pr->posted[i];
+    return NULL;
+}
+
+/* The miss the home is serving for `block`: of the requests not yet
+ * granted, the one that reached the home first; its processor in *proc. */
+static sim_pending *find_requester(sim_machine *m, uint32_t block, int *proc)
+{
+    if (m->inline_requester >= 0) {
+        *proc = m->inline_requester;
+        return &m->procs[*proc].stall;
+    }
+    sim_pending *best = NULL;
+    *proc = -1;
     for (int i = 0; i < m->nprocs; i++) {
-        const sim_proc *pr = &m->procs[i];
-        if (pr->f.stalled && !pr->done && !pr->served && pr->block == block && pr->req_seq &&
-            (best < 0 || pr->req_seq < m->procs[best].req_seq))
-            best = i;
+        sim_pending *q = pending_of(&m->procs[i], block);
+        if (q && !q->done && !q->served && q->req_seq && (!best || q->req_seq < best->req_seq)) {
+            best = q;
+            *proc = i;
+        }
     }
     return best;
 }
@@ -675,13 +712,14 @@ static void send_msg(sim_machine *m, const proto_msg *msg, sim_time t)
         return;
     }
     if (msg->type == PM_INV) {
-        int r = find_requester(m, msg->block);
-        if (r >= 0)
-            m->procs[r].miss.invalidations++;
+        int r;
+        sim_pending *q = find_requester(m, msg->block, &r);
+        if (q)
+            q->miss.invalidations++;
     } else if (is_grant(msg->type)) {
-        sim_proc *pr = &m->procs[msg->dst];
-        if (pr->f.stalled && pr->block == msg->block)
-            pr->served = 1;
+        sim_pending *q = pending_of(&m->procs[msg->dst], msg->block);
+        if (q)
+            q->served = 1;
     }
     if (m->fixed) {
         inq_push(m, msg);
@@ -703,24 +741,24 @@ static void line_taken(sim_machine *m, int node, sim_line *l, sim_time t)
 {
     sim_proc *pr = &m->procs[node];
     int fs = 0;
-    int r = find_requester(m, l->block);
+    int r;
+    sim_pending *w = find_requester(m, l->block, &r);
     /* no bytes recorded (outside a sampling window): judged true sharing */
-    if (r >= 0 && r != node && pr->f.track_bytes) {
-        const sim_proc *w = &m->procs[r];
+    if (w && r != node && pr->f.track_bytes) {
         uint32_t off = (uint32_t)((w->miss_addr - m->base) & (m->p.line_size - 1));
         fs = !sim_line_touched_any(&pr->f.cache, l, off, w->miss_len);
     }
     /* the home's own read copy goes without a message (proto.h: messages to
      * self stay in the engine); it counts as an invalidation all the same */
-    if (r >= 0 && r != node && l->perm == PROTO_ACCESS_READ &&
-        proto_home(pr->eng, l->block) == node)
-        m->procs[r].miss.invalidations++;
+    if (w && r != node && l->perm == PROTO_ACCESS_READ && proto_home(pr->eng, l->block) == node)
+        w->miss.invalidations++;
     int on = stats_on_at(m, t);
-    if (pr->f.stalled && !pr->done && pr->block == l->block) {
+    sim_pending *own = pending_of(pr, l->block);
+    if (own && !own->done) {
         /* an upgrade overtaken by the invalidation: it becomes a write miss */
-        pr->miss.is_upgrade = 0;
-        pr->miss.cause = on ? SIM_CAUSE_INVALIDATION : SIM_CAUSE_UNKNOWN;
-        pr->miss.false_sharing = (uint8_t)(on && fs);
+        own->miss.is_upgrade = 0;
+        own->miss.cause = on ? SIM_CAUSE_INVALIDATION : SIM_CAUSE_UNKNOWN;
+        own->miss.false_sharing = (uint8_t)(on && fs);
         l->perm = PROTO_ACCESS_NONE;
         l->touched[0] = l->touched[1] = 0;
         return;
@@ -730,42 +768,43 @@ static void line_taken(sim_machine *m, int node, sim_line *l, sim_time t)
     l->perm = PROTO_ACCESS_NONE;
 }
 
-static void finish_miss(sim_machine *m, int p, sim_time t);
-static void retry_access(sim_machine *m, int p, sim_time t);
+static void finish_miss(sim_machine *m, int p, sim_pending *q, sim_time t);
+static void retry_access(sim_machine *m, int p, sim_pending *q, sim_time t);
 
-static void line_granted(sim_machine *m, int p)
+static void line_granted(sim_machine *m, int p, sim_pending *q)
 {
     sim_proc *pr = &m->procs[p];
-    sim_line *l = sim_cache_find(&pr->f.cache, pr->block);
+    sim_line *l = sim_cache_find(&pr->f.cache, q->block);
     if (pr->f.track_bytes) {
-        uint32_t off = (uint32_t)((pr->miss_addr - m->base) & (m->p.line_size - 1));
-        sim_line_touch(l, pr->f.cache.touch_shift, off, pr->miss_len);
+        uint32_t off = (uint32_t)((q->miss_addr - m->base) & (m->p.line_size - 1));
+        sim_line_touch(l, pr->f.cache.touch_shift, off, q->miss_len);
     }
     if (pr->f.cache.assoc > 1)
         sim_line_use(&pr->f.cache, l);
-    m->warm[pr->block] = 1;
-    pr->done = 1;
+    m->warm[q->block] = 1;
+    q->done = 1;
 }
 
 static void on_complete(sim_machine *m, int node, uint32_t block, sim_time t)
 {
     sim_proc *pr = &m->procs[node];
-    if (!pr->f.stalled || pr->done || pr->block != block)
+    sim_pending *q = pending_of(pr, block);
+    if (!q || q->done)
         return; /* e.g. the end of an eviction nobody waits for */
     sim_line *l = sim_cache_find(&pr->f.cache, block);
-    int need = pr->is_write ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ;
+    int need = q->is_write ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ;
     if (!l || l->perm < need) {
         /* the request we waited for was not ours (an eviction in flight):
          * ask again now */
-        retry_access(m, node, t);
+        retry_access(m, node, q, t);
         return;
     }
     /* the access retries at once: its bytes are touched before the hold
      * ends (a deferred INV may take the line right away) */
-    line_granted(m, node);
+    line_granted(m, node, q);
     engine_call(m, node, CALL_RELEASE, block, 0, NULL, t);
     if (!m->fixed)
-        finish_miss(m, node, t);
+        finish_miss(m, node, q, t);
 }
 
 static void set_access(sim_machine *m, int node, uint32_t block, int access, sim_time t)
@@ -808,44 +847,64 @@ static int engine_grants(const sim_machine *m, int p, uint32_t block, int is_wri
 }
 
 /* Ask the engine for the line (again); fixed latency: inline, at time t. */
-static void retry_access(sim_machine *m, int p, sim_time t)
+static void retry_access(sim_machine *m, int p, sim_pending *q, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
-    if (engine_grants(m, p, pr->block, pr->is_write)) {
+    if (engine_grants(m, p, q->block, q->is_write)) {
         /* the engine still holds the line (it left our cache silently):
          * memory serves it without a protocol transaction */
-        sim_line *l = sim_cache_find(&pr->f.cache, pr->block);
-        proto_cache_state s = proto_cache_state_of(pr->eng, pr->block);
+        sim_line *l = sim_cache_find(&pr->f.cache, q->block);
+        proto_cache_state s = proto_cache_state_of(pr->eng, q->block);
         l->perm = s == PC_M || s == PC_MH ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ;
-        pr->served = 1;
-        line_granted(m, p);
+        q->served = 1;
+        line_granted(m, p, q);
         if (!m->fixed)
-            finish_miss(m, p, t);
+            finish_miss(m, p, q, t);
         return;
     }
-    engine_call(m, p, CALL_ACCESS, pr->block, pr->is_write, NULL, t);
+    engine_call(m, p, CALL_ACCESS, q->block, q->is_write, NULL, t);
 }
 
-static void report_miss(sim_machine *m, sim_proc *pr)
+static void report_miss(sim_machine *m, const sim_pending *q)
 {
-    if (!stats_on_at(m, pr->miss.issue))
+    if (!stats_on_at(m, q->miss.issue))
         return;
     for (int i = 0; i < m->ncollectors; i++)
-        m->collectors[i].fn(m->collectors[i].arg, &pr->miss);
+        m->collectors[i].fn(m->collectors[i].arg, &q->miss);
 }
 
 static int walk_ref(sim_machine *m, int p, sim_time t);
 
-/* The miss in flight of p is done at time t: report it, go on with the rest
- * of the reference. */
-static void finish_miss(sim_machine *m, int p, sim_time t)
+/* The rest of p's reference (after its miss, or after the buffered store
+ * it waited for) at time t; the processor goes on unless it stalls again. */
+static void resume_ref(sim_machine *m, int p, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
-    pr->miss.latency = t - pr->miss.issue;
-    report_miss(m, pr);
     pr->f.clock = t;
-    if (walk_ref(m, p, t) == SIM_HIT)
+    int r = walk_ref(m, p, t);
+    if (r == SIM_HIT || r == SIM_POSTED)
         pr->f.stalled = 0; /* MISS_DONE has unstalled it too */
+}
+
+/* The miss q of p is done at time t: report it; a miss p stalled on lets
+ * it go on with the rest of its reference, a buffered store frees its
+ * entry (and resumes p if p waits for that line). */
+static void finish_miss(sim_machine *m, int p, sim_pending *q, sim_time t)
+{
+    sim_proc *pr = &m->procs[p];
+    q->miss.latency = t - q->miss.issue;
+    report_miss(m, q);
+    q->active = 0;
+    if (!q->posted) {
+        resume_ref(m, p, t);
+        return;
+    }
+    q->posted = 0;
+    pr->nposted--;
+    if (pr->wait_block == q->block || (pr->wait_block == WAIT_DRAIN && !pr->nposted)) {
+        pr->wait_block = SIM_LINE_EMPTY;
+        resume_ref(m, p, t > pr->f.clock ? t : pr->f.clock);
+    }
 }
 
 /* Evict the occupant of way l (to make room for a fill of bin `bin`). */
@@ -887,11 +946,11 @@ static void classify_miss(const sim_proc *pr, uint32_t block, int upgrade, sim_m
 }
 
 /* The record of p's miss on `block`, issued at t (completed later). */
-static void open_miss_record(sim_machine *m, int p, uint32_t block, uintptr_t addr, int home,
-                             int bin, int upgrade, sim_time t)
+static void open_miss_record(sim_machine *m, int p, sim_pending *q, uint32_t block,
+                             uintptr_t addr, int home, int bin, int upgrade, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
-    sim_miss *ms = &pr->miss;
+    sim_miss *ms = &q->miss;
     memset(ms, 0, sizeof *ms);
     ms->proc = p;
     ms->procedure = pr->procedure;
@@ -908,24 +967,31 @@ static void open_miss_record(sim_machine *m, int p, uint32_t block, uintptr_t ad
     classify_miss(pr, block, upgrade, ms);
 }
 
-/* p stalls on `block` for the bytes [addr, addr+len) of its reference. */
-static void stall_on(sim_proc *pr, uint32_t block, uintptr_t addr, uint32_t len)
+/* Miss q of p on `block`, for the bytes [addr, addr+len) of its
+ * reference, is in flight (p stalls on it unless q is a buffered store). */
+static void pending_start(sim_proc *pr, sim_pending *q, uint32_t block, uintptr_t addr,
+                          uint32_t len)
 {
-    pr->f.stalled = 1;
+    q->active = 1;
+    q->is_write = pr->is_write;
+    q->posted = q != &pr->stall;
+    q->done = q->served = 0;
+    q->req_seq = 0;
+    q->block = block;
+    q->miss_addr = addr;
+    q->miss_len = len;
+    if (q->posted)
+        pr->nposted++;
+    else
+        pr->f.stalled = 1;
     pr->had_miss = 1;
-    pr->done = pr->served = 0;
-    pr->req_seq = 0;
-    pr->block = block;
-    pr->miss_addr = addr;
-    pr->miss_len = len;
 }
 
 /* A way of p's cache for `block` (a fill of bin `bin`), its occupant
  * evicted; the line waits for the grant (no access yet). */
-static void claim_way(sim_machine *m, int p, uint32_t block, int bin, sim_time t)
+static void claim_way(sim_machine *m, int p, sim_line *l, uint32_t block, int bin, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
-    sim_line *l = sim_cache_victim(&pr->f.cache, block);
     if (l->block != SIM_LINE_EMPTY)
         evict_line(m, p, l, bin, t);
     l->block = block;
@@ -936,35 +1002,57 @@ static void claim_way(sim_machine *m, int p, uint32_t block, int bin, sim_time t
         sim_line_use(&pr->f.cache, l);
 }
 
+/* The way a fill of `block` takes in p's cache: an empty way, else the
+ * least recently used of those whose fill is not in flight (a buffered
+ * store's line stays until its grant); NULL when every way is in flight. */
+static sim_line *victim_way(sim_proc *pr, uint32_t block)
+{
+    if (!pr->nposted)
+        return sim_cache_victim(&pr->f.cache, block);
+    sim_cache *c = &pr->f.cache;
+    sim_line *set = &c->lines[(size_t)(block & c->set_mask) * c->assoc], *best = NULL;
+    for (uint32_t w = 0; w < c->assoc; w++) {
+        if (set[w].block == SIM_LINE_EMPTY)
+            return &set[w];
+        if (pending_of(pr, set[w].block))
+            continue;
+        if (!best || set[w].lru < best->lru)
+            best = &set[w];
+    }
+    return best;
+}
+
 /* Fixed latency: the whole transaction now, at t; the processor resumes
  * at t + the model's latency.  MISS_DONE when that ends the reference,
  * SIM_STALL when more lines remain (walked at the resume event). */
 static int serve_fixed_miss(sim_machine *m, int p, int home, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
-    sim_miss *ms = &pr->miss;
+    sim_pending *q = &pr->stall;
+    sim_miss *ms = &q->miss;
     int owner = -1;
     proto_engine *he = m->procs[home].eng;
-    if (proto_dir_state_of(he, pr->block) == PD_EXCL)
-        owner = proto_dir_owner(he, pr->block);
+    if (proto_dir_state_of(he, q->block) == PD_EXCL)
+        owner = proto_dir_owner(he, q->block);
     m->inline_requester = p;
-    pr->req_seq = ++m->home_seq;
+    q->req_seq = ++m->home_seq;
     inq_drain(m, t); /* eviction messages first, in order */
-    retry_access(m, p, t);
+    retry_access(m, p, q, t);
     inq_drain(m, t);
     m->inline_requester = -1;
     if (m->failed)
         return m->failed;
-    if (!pr->done) {
+    if (!q->done) {
         fail(m, PROTO_EINVAL, "fixed-latency machine: the miss of processor %d on line %u "
                               "did not complete",
-             p, pr->block);
+             p, q->block);
         return m->failed;
     }
     sim_time lat = m->ops->miss_latency(m->model, p, home, owner, ms->is_write,
                                         ms->is_upgrade, ms->invalidations);
     ms->latency = lat;
-    report_miss(m, pr);
+    report_miss(m, q);
+    q->active = 0;
     if (!pr->rest_size) {
         /* the reference is complete: no event, the processor resumes at
          * the end of its miss (the scheduler runs it when its clock is
@@ -1008,13 +1096,12 @@ static sim_time handler_cost(sim_machine *m, int node, const proto_msg *msg, int
 
 /* Message timed: the request is first a handler on p's own controller,
  * queued behind the handlers already there. */
-static int issue_request(sim_machine *m, int p, int home, sim_time t)
+static int issue_request(sim_machine *m, int p, sim_pending *q, int home, sim_time t)
 {
-    sim_proc *pr = &m->procs[p];
-    proto_msg req = {.type = (uint8_t)(pr->miss.is_upgrade ? PM_UPGRADE
-                                       : pr->is_write       ? PM_GETX
-                                                            : PM_GETS),
-                     .src = p, .dst = home, .block = pr->block};
+    proto_msg req = {.type = (uint8_t)(q->miss.is_upgrade ? PM_UPGRADE
+                                       : q->is_write       ? PM_GETX
+                                                           : PM_GETS),
+                     .src = p, .dst = home, .block = q->block};
     sim_time start = t > m->ctrl_busy[p] ? t : m->ctrl_busy[p];
     sim_time occ = 1;
     sim_time lat = handler_cost(m, p, &req, home == p, 1, t, start, &occ);
@@ -1022,26 +1109,47 @@ static int issue_request(sim_machine *m, int p, int home, sim_time t)
     sim_event ev = {.time = start, .kind = SIM_EV_REQUEST, .node = p, .latency = lat,
                     .msg = req};
     push_event(m, &ev);
-    return m->failed ? m->failed : SIM_STALL;
+    return m->failed ? m->failed : q->posted ? SIM_POSTED : SIM_STALL;
 }
 
 /* Processor p misses (or upgrades: l is its read-only copy) on `block` at
  * time t, for the bytes [addr, addr+len) of its reference. */
 static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uint32_t len,
-                      sim_line *l, sim_time t)
+                      sim_line *l, sim_line *way, sim_time t)
 {
+    sim_proc *pr = &m->procs[p];
     int home;
     int rc = page_live_home(m, block >> m->page_shift, &home);
     if (rc < 0 || home < 0) {
         fail(m, PROTO_EINVAL, "line %u has no home", block);
         return m->failed;
     }
+    /* a store that ends its reference goes to the write buffer when an
+     * entry is free (message timed: a fixed-latency miss is over at once) */
+    sim_pending *q = &pr->stall;
+    if (!m->fixed && pr->is_write && !pr->rest_size && pr->nposted < (int)m->p.outstanding - 1)
+        for (int i = 0; i < SIM_MAX_POSTED; i++)
+            if (!pr->posted[i].active) {
+                q = &pr->posted[i];
+                break;
+            }
     int bin = bin_of(m, addr);
-    open_miss_record(m, p, block, addr, home, bin, l != NULL, t);
-    stall_on(&m->procs[p], block, addr, len);
+    open_miss_record(m, p, q, block, addr, home, bin, l != NULL, t);
+    pending_start(pr, q, block, addr, len);
     if (!l)
-        claim_way(m, p, block, bin, t);
-    return m->fixed ? serve_fixed_miss(m, p, home, t) : issue_request(m, p, home, t);
+        claim_way(m, p, way, block, bin, t);
+    return m->fixed ? serve_fixed_miss(m, p, home, t) : issue_request(m, p, q, home, t);
+}
+
+/* p cannot go on before its buffered store to `block` completes: the
+ * reference resumes at [addr, addr + len) then. */
+static int wait_for_posted(sim_proc *pr, uint32_t block, uint32_t len)
+{
+    pr->rest_addr -= len;
+    pr->rest_size += len;
+    pr->wait_block = block;
+    pr->f.stalled = 1;
+    return SIM_STALL;
 }
 
 /* Go on with what remains of p's reference at time t: SIM_HIT when it is
@@ -1079,8 +1187,19 @@ static int walk_ref(sim_machine *m, int p, sim_time t)
                 sim_line_use(&pr->f.cache, l);
             continue;
         }
-        /* every miss takes time: SIM_STALL, or MISS_DONE when it completed at once */
-        return start_miss(m, p, block, addr, len, l && l->perm != PROTO_ACCESS_NONE ? l : NULL, t);
+        /* a line whose buffered store is in flight: wait for it */
+        if (pr->nposted && pending_of(pr, block))
+            return wait_for_posted(pr, block, len);
+        sim_line *upgrade = l && l->perm != PROTO_ACCESS_NONE ? l : NULL, *way = NULL;
+        if (!upgrade && !(way = victim_way(pr, block))) {
+            /* every way of the set waits for a buffered store: the oldest */
+            const sim_cache *c = &pr->f.cache;
+            return wait_for_posted(pr, c->lines[(size_t)(block & c->set_mask) * c->assoc].block,
+                                   len);
+        }
+        /* every miss takes time: SIM_STALL, SIM_POSTED for a buffered store,
+         * or MISS_DONE when it completed at once */
+        return start_miss(m, p, block, addr, len, upgrade, way, t);
     }
     return m->failed ? m->failed : SIM_HIT;
 }
@@ -1159,6 +1278,22 @@ int sim_section_end(sim_machine *m, int proc)
 
 void sim_section_get(const sim_machine *m, sim_section *out) { *out = m->section; }
 
+int sim_fence(sim_machine *m, int proc)
+{
+    if (proc < 0 || proc >= m->nprocs) {
+        fail(m, PROTO_EINVAL, "sim_fence: processor %d, but the machine has %d", proc, m->nprocs);
+        return m->failed;
+    }
+    sim_proc *pr = &m->procs[proc];
+    if (m->failed)
+        return m->failed;
+    if (!pr->nposted || pr->f.stalled)
+        return SIM_HIT;
+    pr->wait_block = WAIT_DRAIN;
+    pr->f.stalled = 1;
+    return SIM_STALL;
+}
+
 int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_write,
             int procedure)
 {
@@ -1200,6 +1335,8 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
     pr->procedure = procedure;
     pr->had_miss = 0;
     int r = walk_ref(m, proc, pr->f.clock);
+    if (r == SIM_POSTED) /* the store retires into the write buffer */
+        r = SIM_HIT;
     if (r == SIM_HIT)
         pr->f.clock += m->p.hit_cycles;
     else if (r == MISS_DONE) /* fixed latency, complete: the clock is at its end */
@@ -1214,9 +1351,9 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
 static void handle_msg(sim_machine *m, const proto_msg *msg, sim_time start, sim_time latency)
 {
     if (is_request(msg->type)) {
-        sim_proc *req = &m->procs[msg->src];
-        if (req->f.stalled && req->block == msg->block && !req->req_seq)
-            req->req_seq = ++m->home_seq;
+        sim_pending *q = pending_of(&m->procs[msg->src], msg->block);
+        if (q && !q->req_seq)
+            q->req_seq = ++m->home_seq;
     }
     engine_call(m, msg->dst, CALL_RECEIVE, msg->block, 0, msg, start + latency);
 }
@@ -1225,10 +1362,7 @@ static void dispatch(sim_machine *m, const sim_event *ev)
 {
     switch (ev->kind) {
     case SIM_EV_RESUME: {
-        sim_proc *pr = &m->procs[ev->node];
-        pr->f.clock = ev->time;
-        if (walk_ref(m, ev->node, ev->time) == SIM_HIT)
-            pr->f.stalled = 0; /* MISS_DONE has unstalled it too */
+        resume_ref(m, ev->node, ev->time);
         break;
     }
     case SIM_EV_ARRIVE: {
@@ -1252,11 +1386,13 @@ static void dispatch(sim_machine *m, const sim_event *ev)
     case SIM_EV_HANDLE: handle_msg(m, &ev->msg, ev->time, ev->latency); break;
     case SIM_EV_REQUEST: {
         int p = ev->node;
-        sim_proc *pr = &m->procs[p];
+        sim_pending *q = pending_of(&m->procs[p], ev->msg.block);
+        if (!q)
+            break; /* cannot happen: a request's miss stays until its grant */
         sim_time t = ev->time + ev->latency;
         if (ev->msg.dst == p)
-            pr->req_seq = ++m->home_seq;
-        retry_access(m, p, t);
+            q->req_seq = ++m->home_seq;
+        retry_access(m, p, q, t);
         break;
     }
     default: break;

@@ -107,6 +107,7 @@ typedef struct sim_miss {
 #define SIM_MAX_CACHE_SIZE (1u << 30)         /* bytes per processor */
 #define SIM_MAX_ASSOC 65536u
 #define SIM_MAX_PAGE_SIZE (1u << 30)
+#define SIM_MAX_OUTSTANDING 16u               /* outstanding= */
 
 /* Machine parameters; sim_params_for fills the defaults of a named machine,
  * sim_params_set overrides one by key ("cache_size=65536", ...). */
@@ -126,6 +127,10 @@ typedef struct sim_params {
     int fp_mode;             /* sim_fp_mode (FLASH) */
     uint64_t sample_period;  /* time sampling: 0 = statistics always on; else */
     uint64_t sample_length;  /* statistics on for sample_length of each sample_period cycles */
+    uint32_t outstanding;    /* misses a processor may have in flight (message-timed
+                                machines): the one it waits for, and stores held by
+                                its write buffer while it goes on; 0 or 1: it waits
+                                for every miss (the fixed-latency machines always) */
     int sample_random;       /* sample_offset=random (1): each window at a pseudo-random
                                 place in its period (sim_window_offset); start (0): at
                                 the start of each period */
@@ -163,6 +168,11 @@ enum { SIM_HIT = 0, SIM_STALL = 1 };
 int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_write,
             int procedure);
 int sim_stalled(const sim_machine *m, int proc);
+/* A fence (synchronisation, FP-Proc's procedure command): SIM_HIT when
+ * proc's write buffer is empty, else SIM_STALL: proc is stalled until its
+ * buffered stores complete (sim_run_until delivers them and moves its clock
+ * to the last completion when that is later). */
+int sim_fence(sim_machine *m, int proc);
 sim_time sim_clock(const sim_machine *m, int proc);
 void sim_set_clock(sim_machine *m, int proc, sim_time t);
 void sim_add_cycles(sim_machine *m, int proc, sim_time n);
