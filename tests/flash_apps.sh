@@ -81,9 +81,9 @@ handler_row() { # REPORT CLASS FIELD (3: control L/O, 5: run L/O)
     awk -v c="$2" -v f="$3" '$1 == c { print $f; exit }' "$1"
 }
 
-app() { # PROC_LIMIT NAME ARGS...
-    proc_limit=$1 name=$2
-    shift 2
+app() { # MISS_LIMIT PROC_LIMIT NAME ARGS...
+    miss_limit=$1 proc_limit=$2 name=$3
+    shift 3
     echo "=== $name $*"
     for mode in control noproc proc; do
         simulate $mode "$name" "$@" || return
@@ -96,8 +96,8 @@ app() { # PROC_LIMIT NAME ARGS...
     # shares of all ten metrics within its relative 7% too.
     rel=
     [ "$name" = fft ] && rel=,7
-    check "$name" noproc "3,7,10$rel" --top 2 || return
-    check "$name" proc "3,7,$proc_limit$rel" --top 2 || return
+    check "$name" noproc "$miss_limit,7,10$rel" --top 2 || return
+    check "$name" proc "$miss_limit,7,$proc_limit$rel" --top 2 || return
     ctl=$(row "$dir/$name.proc.report" "Parallel section time" 1)
     noproc=$(row "$dir/$name.noproc.report" "Parallel section time" 2)
     proc=$(row "$dir/$name.proc.report" "Parallel section time" 2)
@@ -170,11 +170,15 @@ miss_limit_fails() {
 }
 
 # FP-Proc's limits: about twice the measured overhead (doc/simulation.md,
-# "Measured perturbations"), so a model change that doubles it fails.
-app 9 fft --m=10
-app 3 lu --n=64 --b=16
-app 8 radix --keys=8192 --radix=64 --bits=12
-app 6 ocean --n=48 --iters=10
+# "Measured perturbations"), so a model change that doubles it fails.  The
+# miss limit is the paper's 3%, but 6% for the small radix: with the write
+# buffer the monitoring's timing changes which processor's histogram
+# update comes first (4.5% fewer misses in noproc, 2 K misses in all; the
+# paper's radix differs by up to 13% in remote reads, Table 1).
+app 3 12 fft --m=10
+app 3 3 lu --n=64 --b=16
+app 6 8 radix --keys=8192 --radix=64 --bits=12
+app 3 8 ocean --n=48 --iters=10
 miss_limit_fails
 
 # The paper's configuration (section 3.2.1: 16 processors; FFT 256K points,
