@@ -74,10 +74,9 @@
  * by delta x the bin array size, "just two instructions - a shift and an add"
  * (footnote 2, line 223).  The uncached load blocks the processor, so one
  * switch stalls it for, in system cycles:
- *    fence 4          the fence draining the processor before the uncached
- *                     load may issue (estimate: the simulated processor
- *                     blocks on every miss, so at a switch nothing is
- *                     outstanding and only a pipeline drain remains)
+ *    (the buffered stores complete first: the front end fences, sim_fence)
+ *    fence 4          the pipeline drain before the uncached load may
+ *                     issue (estimate)
  *  + pi_in 2          the load over the bus into MAGIC, as for a miss
  *  + waiting          for the PP to finish the handlers before it
  *  + PIProcedureSwitch latency 3   its work: pp_dispatch + pp_send
