@@ -18,6 +18,8 @@
 #                      overhead (proc); Tables 1-4 of the measured section,
 #                      Table 4 showing the modes differ; the miss limit
 #                      failing on an 8 KB cache; prints the perturbations
+#   sim_reschedule.sh  the uniform machine as MemSpy's: rescheduling at
+#                      synchronisation only, a sole holder's store a hit
 #   flash_quantum.sh   causality: the measured section's time at --quantum=1,
 #                      100, 1000 (LU equal, every app within 5%)
 
@@ -29,6 +31,8 @@ tests_flash_unit_LDADD = libdsmsim.la libdsmproto.la libdsmprofile.la $(JSON_C_L
 UNIT_TESTS += tests/flash_unit
 endif
 
-TESTS += tests/dsmprof_flashpoint.sh tests/flash_apps.sh tests/flash_quantum.sh
+TESTS += tests/dsmprof_flashpoint.sh tests/flash_apps.sh tests/flash_quantum.sh \
+	tests/sim_reschedule.sh
 EXTRA_DIST += tests/dsmprof_flashpoint.sh tests/flash_apps.sh tests/flash_quantum.sh \
+	tests/sim_reschedule.sh \
 	tests/data/fp_run.json tests/data/fp_control.json tests/data/fp_far.json

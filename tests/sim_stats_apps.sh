@@ -85,7 +85,8 @@ if [ -x "$top/apps/fft" ] && run fft uniform 4 "$top/apps/fft" --paper &&
     fi
 fi
 
-if run slots uniform 4 "$top/apps/slots"; then
+# slots synchronises only at its end: interleaved per miss (apps_sim_findings.sh says why)
+if run slots uniform,reschedule=miss 4 "$top/apps/slots"; then
     # the bins table: name stall% misses reads writes cold% repl% inv% unkn%
     inv=$(awk '/^Data bins/ { t = 1; next } t && $1 == "slots.free_list_heads" { print $8; exit }' "$dir/slots.txt")
     inv=${inv%\%}

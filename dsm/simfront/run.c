@@ -146,6 +146,14 @@ void dsm_sim_access(uintptr_t addr, uint32_t size, int is_write)
     if (r < 0)
         dsm_sim_fatal(is_write ? "store" : "load", "the simulated machine failed at %#lx: %s",
                       (unsigned long)addr, sim_error(dsm_sim_machine));
+    if (dsm_sim_hot_state.sync_only) {
+        /* MemSpy's interleaving: the processor goes on through its misses
+         * until it synchronises; only a reference that waits for an event
+         * (a fixed-latency reference over several lines) lets others run */
+        if (sim_stalled(dsm_sim_machine, p))
+            dsm_sim_quantum_end();
+        return;
+    }
     if (r == SIM_STALL || ++dsm_sim_hot_state.since_decision >= dsm_sim_hot_state.quantum)
         dsm_sim_quantum_end();
 }
@@ -333,6 +341,12 @@ int dsm_sim_init(int *argc, char ***argv)
     dsm_sim_hot_state.fast = sim_fast_of(dsm_sim_machine, 0);
     dsm_sim_hot_state.proc_switch = sim_has_procedure_switch(dsm_sim_machine);
     dsm_sim_hot_state.in_order = !sim_timing_ops_of(dsm_sim_machine)->fixed_latency;
+    /* reschedule=sync: no decision per quantum either (the hooks count
+     * references up to the quantum) */
+    dsm_sim_hot_state.sync_only = sim_get_params(dsm_sim_machine)->reschedule_sync &&
+                                  !dsm_sim_hot_state.in_order;
+    if (dsm_sim_hot_state.sync_only)
+        dsm_sim_hot_state.quantum = UINT32_MAX;
     dsm_error_node = 0;
     R.inited[0] = 1;
     R.progress_on = isatty(STDERR_FILENO);

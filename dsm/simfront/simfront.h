@@ -39,6 +39,8 @@ typedef struct dsm_sim_hot {
     uint32_t quantum;       /* ... between decisions (DSM_SIM_QUANTUM) */
     int in_order;           /* message-timed machine: a reference off the hit path
                                waits until no runnable processor is behind it */
+    int sync_only;          /* reschedule=sync: decisions at synchronisation (and
+                               when the processor must wait), not per miss */
 } dsm_sim_hot;
 extern dsm_sim_hot dsm_sim_hot_state;
 

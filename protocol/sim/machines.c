@@ -134,6 +134,14 @@ int sim_params_set(sim_params *p, const char *kv, char *err, size_t errlen)
         return parse_flag(key, value, &p->replacement_hints, err, errlen);
     if (!strcmp(key, "excl_clean"))
         return parse_flag(key, value, &p->excl_clean, err, errlen);
+    if (!strcmp(key, "reschedule")) {
+        if (strcmp(value, "sync") && strcmp(value, "miss")) {
+            snprintf(err, errlen, "option 'reschedule' takes sync or miss, got '%s'", value);
+            return -1;
+        }
+        p->reschedule_sync = !strcmp(value, "sync");
+        return 0;
+    }
     if (!strcmp(key, "outstanding")) {
         uint64_t v;
         if (sim_parse_bounded(key, value, 1, SIM_MAX_OUTSTANDING, &v, err, errlen))

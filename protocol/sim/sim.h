@@ -131,6 +131,10 @@ typedef struct sim_params {
                                 machines): the one it waits for, and stores held by
                                 its write buffer while it goes on; 0 or 1: it waits
                                 for every miss (the fixed-latency machines always) */
+    int reschedule_sync;     /* reschedule=sync (1): the front end switches processors
+                                only at synchronisation, as MemSpy 5.1.1 (and when a
+                                processor must wait for an event); miss (0): also at
+                                every miss and every --quantum references */
     int sample_random;       /* sample_offset=random (1): each window at a pseudo-random
                                 place in its period (sim_window_offset); start (0): at
                                 the start of each period */
