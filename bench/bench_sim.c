@@ -6,7 +6,11 @@
  * For each issue-6 application (apps/fft, lu, radix, ocean, mm) at the
  * paper sizes (--quick: small sizes) four settings are timed, as host wall
  * time of the whole process (start-up and the statistics file included):
- *   native   the program alone (no DSM_MACHINE: one node, hooks off),
+ *   native   the plain -O2 program (bench/plain_APP: the same source built
+ *            without dsmcc's hooks, one node), the reference of the
+ *            slowdowns,
+ *   hooks    the instrumented program natively (no DSM_MACHINE: its hooks
+ *            off), for information,
  *   full     the uniform machine, P processors, every statistic,
  *   sampled  the uniform machine with time sampling: statistics in windows of
  *            SAMPLE_LENGTH cycles every SAMPLE_PERIOD (10%, as in MemSpy
@@ -55,8 +59,9 @@ static const app apps[] = {
 };
 #define NAPPS (sizeof apps / sizeof apps[0])
 
-enum { NATIVE, FULL, SAMPLED, FLASH, NSETTINGS };
-static const char *const setting_names[NSETTINGS] = {"native", "full", "sampled", "flash"};
+enum { NATIVE, HOOKS, FULL, SAMPLED, FLASH, NSETTINGS };
+static const char *const setting_names[NSETTINGS] = {"native", "hooks", "full", "sampled",
+                                                     "flash"};
 
 /* The whole of a small file, NUL-terminated (malloc'd), or NULL. */
 static char *slurp(const char *path)
@@ -114,6 +119,7 @@ static double json_path(const char *text, const char *const *keys)
 
 typedef struct paths {
     char prog[4300];     /* the program run (the real one when libtool wraps it) */
+    char plain[4300];    /* the plain -O2 build of the same source */
     char libpath[12800];  /* LD_LIBRARY_PATH for it ("" to leave alone) */
     char tmp[64];
 } paths;
@@ -159,14 +165,16 @@ static int run(const paths *ps, const app *a, const char *args, int setting, int
         setenv("DSM_PROFILE_SUMMARY", "off", 1);
         if (*ps->libpath)
             setenv("LD_LIBRARY_PATH", ps->libpath, 1);
-        if (setting == NATIVE) {
+        if (setting == NATIVE || setting == HOOKS) {
             unsetenv("DSM_MACHINE");
         } else {
             setenv("DSM_MACHINE", mach, 1);
             setenv("DSM_SIM_PROCS", nprocs, 1);
             setenv("DSM_SIM_PROFILE", stats, 1);
         }
-        execv(ps->prog, argv);
+        if (setting == NATIVE)
+            argv[0] = (char *)ps->plain;
+        execv(argv[0], argv);
         _exit(127);
     }
     int st;
@@ -190,7 +198,7 @@ static int run(const paths *ps, const app *a, const char *args, int setting, int
             out->refs = strtod(r + strlen(" cycles, "), NULL);
     }
     free(text);
-    if (setting != NATIVE && out->refs <= 0) {
+    if (setting != NATIVE && setting != HOOKS && out->refs <= 0) {
         fprintf(stderr, "bench_sim: %s (%s): no \"dsm-sim:\" summary line with the references\n",
                 a->name, setting_names[setting]);
         return -1;
@@ -242,11 +250,13 @@ int main(int argc, char **argv)
            "sample_length=%d (10%%); flash: control mode\n", SAMPLE_PERIOD, SAMPLE_LENGTH);
     printf("targets: full <= %.0fx native, sampled <= %.0fx native\n\n", FULL_TARGET,
            SAMPLED_TARGET);
-    printf("%-6s %-18s %8s %8s %7s %8s %7s %9s %9s %8s %7s %8s %8s\n", "app", "arguments",
-           "native", "full", "slow", "sampled", "slow", "Mref/s", "Mref/s", "flash", "slow",
-           "est.miss", "miss rate");
-    printf("%-6s %-18s %8s %8s %7s %8s %7s %9s %9s %8s %7s %8s %8s\n", "", "", "s", "s", "",
-           "s", "", "full", "sampled", "s", "", "err", "full/est");
+    printf("native: the plain -O2 build (bench/plain_APP); hooks: the instrumented program "
+           "natively\n");
+    printf("%-6s %-18s %8s %8s %8s %7s %8s %7s %9s %9s %8s %7s %8s %8s\n", "app", "arguments",
+           "native", "hooks", "full", "slow", "sampled", "slow", "Mref/s", "Mref/s", "flash",
+           "slow", "est.miss", "miss rate");
+    printf("%-6s %-18s %8s %8s %8s %7s %8s %7s %9s %9s %8s %7s %8s %8s\n", "", "", "s", "s", "s",
+           "", "s", "", "full", "sampled", "s", "", "err", "full/est");
 
     double worst_full = 0, worst_sampled = 0;
     int failed = 0;
@@ -262,6 +272,14 @@ int main(int argc, char **argv)
                      lib ? "" : "/.libs", old && *old ? ":" : "", old && *old ? old : "", "");
         } else {
             snprintf(ps.prog, sizeof ps.prog, "%s/%s", dir, a->name);
+        }
+        snprintf(ps.plain, sizeof ps.plain, "%s/bench/.libs/plain_%s", top, a->name);
+        if (access(ps.plain, X_OK) != 0)
+            snprintf(ps.plain, sizeof ps.plain, "%s/bench/plain_%s", top, a->name);
+        if (access(ps.plain, X_OK) != 0) {
+            fprintf(stderr, "bench_sim: %s is not built (make bench)\n", ps.plain);
+            failed = 1;
+            continue;
         }
         double wall[NSETTINGS][MAX_RUNS], refs[NSETTINGS] = {0};
         char stats[NSETTINGS][128];
@@ -306,9 +324,10 @@ int main(int argc, char **argv)
             snprintf(fl[0], sizeof fl[0], "%.2f", t[FLASH]);
             snprintf(fl[1], sizeof fl[1], "%.1fx", t[FLASH] / t[NATIVE]);
         }
-        printf("%-6s %-18s %8.3f %8.2f %6.1fx %8.2f %6.1fx %9.1f %9.1f %8s %7s %+7.1f%% "
+        printf("%-6s %-18s %8.3f %8.3f %8.2f %6.1fx %8.2f %6.1fx %9.1f %9.1f %8s %7s %+7.1f%% "
                "%.2f/%.2f%%\n",
-               a->name, args, t[NATIVE], t[FULL], sf, t[SAMPLED], ss, refs[FULL] / t[FULL] / 1e6,
+               a->name, args, t[NATIVE], t[HOOKS], t[FULL], sf, t[SAMPLED], ss,
+               refs[FULL] / t[FULL] / 1e6,
                refs[SAMPLED] / t[SAMPLED] / 1e6, fl[0], fl[1],
                100.0 * (est_misses - full_misses) / full_misses, 100.0 * full_rate,
                100.0 * est_rate);

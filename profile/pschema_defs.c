@@ -290,6 +290,7 @@ static const pschema_field sim_fields[] = {
     COUNT("sampling.known_hits"),
     COUNT("sampling.known_misses"),
     COUNT("sampling.unknown_references"),
+    STR("sampling.caches"),
     COUNT("sampling.unknown_causes"),
     VALUE_BOUND("sampling.miss_rate", 1),
     OBJ("sampling.estimates"),

@@ -77,13 +77,14 @@ typedef struct sim_pending {
 typedef struct sim_proc {
     sim_fast f;              /* clock, cache and counters: what the hit path uses */
     proto_engine *eng;
-    uint32_t **dep;          /* departure records, per chunk of blocks */
+    uint64_t **dep;          /* departure records, per chunk of blocks (dep_set) */
     sim_pending stall;       /* the miss the processor waits for */
     sim_pending posted[SIM_MAX_POSTED]; /* stores in the write buffer */
     int nposted;             /* active entries of posted[] */
     uint32_t wait_block;     /* stalled until the buffered store to this line
                                 completes (SIM_LINE_EMPTY: not waiting on one) */
     int had_miss;            /* the reference in progress missed at least once */
+    uint64_t unknown_hits;   /* sim_unknown_hits */
     /* the reference in progress: what remains of it, and the line missed */
     uintptr_t rest_addr;
     uint32_t rest_size;
@@ -292,8 +293,13 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
         pr->f.length = p->sample_length;
         pr->f.window_random = (uint64_t)p->sample_random;
         pr->f.in_window = pr->f.track_bytes = 1;
-        if (pr->f.period)
+        pr->f.skip_outside = m->fixed && !p->sample_warm && p->sample_period &&
+                             p->sample_length < p->sample_period;
+        pr->f.window_epoch = 1;
+        if (pr->f.period) {
+            pr->f.in_window = 0; /* the first window counts as entered */
             sim_fast_window(&pr->f);
+        }
         pr->dep = calloc(nchunks, sizeof *pr->dep);
         proto_config cfg = {.self = i, .nnodes = m->nprocs, .nblocks = m->nblocks};
         cfg.evictions = 1; /* every cache replaces lines */
@@ -387,6 +393,16 @@ uint64_t sim_references_sampled(const sim_machine *m)
         n += m->procs[i].f.refs_sampled;
     return n;
 }
+
+int sim_sampling_stale(const sim_machine *m) { return m->procs[0].f.skip_outside; }
+
+uint64_t sim_unknown_hits(const sim_machine *m)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < m->nprocs; i++)
+        n += m->procs[i].unknown_hits;
+    return n;
+}
 sim_fast *sim_fast_of(sim_machine *m, int proc) { return &m->procs[proc].f; }
 int sim_has_procedure_switch(const sim_machine *m) { return m->ops->procedure_switch != NULL; }
 
@@ -417,7 +433,11 @@ void sim_fast_window(sim_fast *f)
         f->win_span = k + f->period - f->win_start;
     }
     f->track_bytes = f->in_window;
-    if (f->in_window && !was) {
+    /* the window entered is period index's (a processor's clock may jump
+     * from one window to a later one without a reference between) */
+    uint32_t epoch = (uint32_t)index + 2;
+    if (f->in_window && (!was || f->window_epoch != epoch)) {
+        f->window_epoch = epoch;
         sim_cache *c = &f->cache;
         for (size_t i = 0; i < (size_t)c->nsets * c->assoc; i++)
             if (c->lines[i].block != SIM_LINE_EMPTY)
@@ -553,15 +573,18 @@ static int bin_of(const sim_machine *m, uintptr_t addr)
 
 /* ---------------- departure records ---------------- */
 
-static uint32_t dep_get(const sim_proc *pr, uint32_t block)
+/* A departure record, with in its high half the window epoch it was made in
+ * (time sampling: a record from an earlier window says nothing of what the
+ * unsimulated references between did). */
+static uint64_t dep_get_full(const sim_proc *pr, uint32_t block)
 {
-    const uint32_t *chunk = pr->dep[block >> DEP_CHUNK_SHIFT];
+    const uint64_t *chunk = pr->dep[block >> DEP_CHUNK_SHIFT];
     return chunk ? chunk[block & (DEP_CHUNK - 1)] : DEP_NEVER;
 }
 
 static void dep_set(sim_machine *m, sim_proc *pr, uint32_t block, uint32_t rec)
 {
-    uint32_t **chunk = &pr->dep[block >> DEP_CHUNK_SHIFT];
+    uint64_t **chunk = &pr->dep[block >> DEP_CHUNK_SHIFT];
     if (!*chunk) {
         *chunk = calloc(DEP_CHUNK, sizeof **chunk);
         if (!*chunk) {
@@ -569,7 +592,7 @@ static void dep_set(sim_machine *m, sim_proc *pr, uint32_t block, uint32_t rec)
             return;
         }
     }
-    (*chunk)[block & (DEP_CHUNK - 1)] = rec;
+    (*chunk)[block & (DEP_CHUNK - 1)] = rec | (uint64_t)pr->f.window_epoch << 32;
 }
 
 static uint32_t dep_record(int why, int false_sharing, int bin)
@@ -930,7 +953,17 @@ static void classify_miss(const sim_proc *pr, uint32_t block, int upgrade, sim_m
         ms->cause = SIM_CAUSE_UPGRADE;
         return;
     }
-    uint32_t rec = dep_get(pr, block);
+    uint64_t full = dep_get_full(pr, block);
+    uint32_t rec = (uint32_t)full;
+    if (pr->f.skip_outside &&
+        (rec == DEP_NEVER ? pr->f.refs != pr->f.refs_sampled
+                          : (uint32_t)(full >> 32) != pr->f.window_epoch)) {
+        /* the line's history lies in references that were not simulated:
+         * never held (but perhaps referenced between windows), or it left
+         * in an earlier window (and may have come and gone since) */
+        ms->cause = SIM_CAUSE_UNKNOWN;
+        return;
+    }
     switch (rec & 7) {
     case DEP_NEVER: ms->cause = SIM_CAUSE_COLD; break;
     case DEP_REPLACED:
@@ -997,6 +1030,7 @@ static void claim_way(sim_machine *m, int p, sim_line *l, uint32_t block, int bi
     l->block = block;
     l->perm = PROTO_ACCESS_NONE;
     l->bin = bin;
+    l->window = (uint8_t)pr->f.window_epoch;
     l->touched[0] = l->touched[1] = 0;
     if (pr->f.cache.assoc > 1)
         sim_line_use(&pr->f.cache, l);
@@ -1181,6 +1215,10 @@ static int walk_ref(sim_machine *m, int p, sim_time t)
                 return m->failed;
         }
         if (l && l->perm >= need) {
+            if (pr->f.skip_outside && l->window != (uint8_t)pr->f.window_epoch) {
+                l->window = (uint8_t)pr->f.window_epoch;
+                pr->unknown_hits++;
+            }
             if (pr->f.track_bytes)
                 sim_line_touch(l, pr->f.cache.touch_shift, in_line, len);
             if (pr->f.cache.assoc > 1)
