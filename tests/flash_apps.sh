@@ -6,7 +6,8 @@
 # checked against the control (the DP protocol with the simulator's
 # statistics, the paper's "DP" column; fp_mode=dp is the same machine) with
 # `dsmprof flashpoint RUN CONTROL --check=MISS,SHARE,TIME[,RELATIVE]`:
-#   noproc  total misses within 3%, every bin's share of each count within 7
+#   noproc  total misses within 3% (the small radix: 6%, below), every bin's
+#           share of each count within 7
 #           points, parallel time less than 10% slower (lines 221, 289, 293);
 #           for FFT the two top bins' shares of the ten metrics within the
 #           paper's relative 7% (Table 3)
