@@ -5,6 +5,23 @@ EXTRA_PROGRAMS = bench/bench_core bench/bench_patterns bench/bench_profile bench
 # bench_sim: simulated machines against the native run, the apps as child jobs
 EXTRA_PROGRAMS += bench/bench_sim
 bench_bench_sim_SOURCES = bench/bench_sim.c bench/bench_util.h bench/bench_util.c
+# ... whose native reference is the plain -O2 program: the apps without dsmcc's hooks
+EXTRA_PROGRAMS += bench/plain_fft bench/plain_lu bench/plain_radix bench/plain_ocean bench/plain_mm
+bench_plain_fft_SOURCES = apps/fft.c apps/app_util.h
+bench_plain_fft_CFLAGS = $(AM_CFLAGS)
+bench_plain_fft_LDADD = libdsm.la -lm
+bench_plain_lu_SOURCES = apps/lu.c apps/app_util.h
+bench_plain_lu_CFLAGS = $(AM_CFLAGS)
+bench_plain_lu_LDADD = libdsm.la -lm
+bench_plain_radix_SOURCES = apps/radix.c apps/app_util.h
+bench_plain_radix_CFLAGS = $(AM_CFLAGS)
+bench_plain_radix_LDADD = libdsm.la
+bench_plain_ocean_SOURCES = apps/ocean.c apps/app_util.h
+bench_plain_ocean_CFLAGS = $(AM_CFLAGS)
+bench_plain_ocean_LDADD = libdsm.la -lm
+bench_plain_mm_SOURCES = apps/mm.c apps/app_util.h
+bench_plain_mm_CFLAGS = $(AM_CFLAGS)
+bench_plain_mm_LDADD = libdsm.la -lm
 # bench_hooks: the native cost of dsmcc's hooks (built with the instrumentation)
 EXTRA_PROGRAMS += bench/bench_hooks
 bench_bench_hooks_SOURCES = bench/bench_hooks.c

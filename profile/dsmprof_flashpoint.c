@@ -46,7 +46,7 @@ static const struct {
     {"write_miss_remote", "Write Miss Remote", 1},
     {"write_latency_remote", "Write Latency Remote", 0},
     {"cold_misses", "Cold Misses", 1},
-    {"invalidations", "Invalidations", 1},
+    {"invalidation_misses", "Invalidation Misses", 1},
 };
 enum { RML, RLL, RMR, RLR, WML, WLL, WMR, WLR, COLD, INVS };
 
@@ -55,8 +55,18 @@ typedef struct fp_bin {
     double v[NMETRICS];
 } fp_bin;
 
+/* One MAGIC handler class's sums (processor cycles), for Table 4. */
+typedef struct fp_handler {
+    char name[32];
+    double count, latency, occupancy;
+} fp_handler;
+
 typedef struct fp_run {
     const char *path;
+    char scope[16];                  /* "section", "run"; "" in older files */
+    double cpu_ratio;                /* processor cycles per system cycle; 0: unknown */
+    fp_handler *handlers;
+    int nhandlers;
     char program[256];
     char mode[16];
     int processors;
@@ -80,6 +90,7 @@ static void free_run(fp_run *r)
         free(r->bins[i].name);
     free(r->bins);
     free(r->by_name);
+    free(r->handlers);
 }
 
 static int bad_input(const char *path, const char *what)
@@ -167,6 +178,27 @@ static int load_run(const char *path, fp_run *r)
         get_number(sw, "count", &r->switches);
         get_number(sw, "stall_cycles", &r->switch_stall);
     }
+    if (json_object_object_get_ex(fp, "scope", &v))
+        snprintf(r->scope, sizeof r->scope, "%s", ptext_term(json_object_get_string(v)));
+    get_number(fp, "cpu_ratio", &r->cpu_ratio);
+    json_object *hs;
+    if (json_object_object_get_ex(fp, "handlers", &hs)) {
+        size_t nh = json_object_array_length(hs);
+        r->handlers = calloc(nh ? nh : 1, sizeof *r->handlers);
+        if (!r->handlers) {
+            bad_input(path, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < nh; i++) {
+            json_object *h = json_object_array_get_idx(hs, i), *name;
+            fp_handler *fh = &r->handlers[r->nhandlers++];
+            json_object_object_get_ex(h, "name", &name);
+            snprintf(fh->name, sizeof fh->name, "%s", ptext_term(json_object_get_string(name)));
+            get_number(h, "count", &fh->count);
+            get_number(h, "latency_cycles", &fh->latency);
+            get_number(h, "occupancy_cycles", &fh->occupancy);
+        }
+    }
     const char *missing = NULL;
     json_object *totals, *bins;
     json_object_object_get_ex(fp, "totals", &totals);
@@ -240,6 +272,12 @@ static void print_error(FILE *f, double e)
 static void table1(FILE *f, const fp_run *run, const fp_run *ctl)
 {
     fprintf(f, "Table 1: Cache miss counts, %s run against the control\n", run->mode);
+    fprintf(f, "  misses counted: %s\n",
+            !strcmp(run->scope, "section") && !strcmp(ctl->scope, "section")
+                ? "in the programs' measured sections"
+            : !strcmp(run->scope, "run") && !strcmp(ctl->scope, "run")
+                ? "in the whole runs (no measured section marked)"
+                : "as each file counts them (the scopes differ or are not stated)");
     fprintf(f, "  %-22s %14s %14s %9s\n", "", "control", run->mode, "error");
     static const struct {
         const char *label;
@@ -280,10 +318,13 @@ static void table1(FILE *f, const fp_run *run, const fp_run *ctl)
     fputc('\n', f);
 }
 
+/* Latencies in processor cycles, or divided by this (--system-cycles) */
+static double latency_unit = 1;
+
 static void latency_row(FILE *f, const char *label, double csum, double cn, double rsum,
                         double rn)
 {
-    double c = cn > 0 ? csum / cn : 0, r = rn > 0 ? rsum / rn : 0;
+    double c = cn > 0 ? csum / cn / latency_unit : 0, r = rn > 0 ? rsum / rn / latency_unit : 0;
     fprintf(f, "  %-28s %14.1f %14.1f ", label, c, r);
     print_error(f, rel_error(r, c));
     fputc('\n', f);
@@ -315,7 +356,8 @@ static int choose_section(fp_run *run, fp_run *ctl)
 static void table2(FILE *f, const fp_run *run, const fp_run *ctl, int sections)
 {
     const double *c = ctl->total, *r = run->total;
-    fprintf(f, "Table 2: Overhead and miss latencies (processor cycles)\n");
+    fprintf(f, "Table 2: Overhead and miss latencies (times in processor cycles, latencies in %s)\n",
+            latency_unit > 1 ? "10 ns system cycles" : "processor cycles");
     fprintf(f, "  parallel section: %s\n",
             sections ? "the programs' measured sections (dsm_sim_section_begin to _end)"
             : run->marked || ctl->marked
@@ -387,7 +429,114 @@ static void table3(FILE *f, const fp_run *run, const fp_run *ctl, int top)
     free(order);
 }
 
+static const fp_handler *find_handler(const fp_run *r, const char *name)
+{
+    for (int i = 0; i < r->nhandlers; i++)
+        if (!strcmp(r->handlers[i].name, name))
+            return &r->handlers[i];
+    return NULL;
+}
+
+static void handler_avgs(const fp_handler *h, double ratio, double *lat, double *occ)
+{
+    *lat = h && h->count > 0 ? h->latency / h->count / ratio : 0;
+    *occ = h && h->count > 0 ? h->occupancy / h->count / ratio : 0;
+}
+
+/* Table 4 (and Figures 6-7): the average latency / occupancy of each
+ * handler class in 10 ns system cycles, control against the run, as the
+ * model measured them (they depend on the handler's work and the
+ * directory state: an output, not a constant). */
+static void table4(FILE *f, const fp_run *run, const fp_run *ctl)
+{
+    if (!run->nhandlers && !ctl->nhandlers)
+        return;
+    double rr = run->cpu_ratio > 0 ? run->cpu_ratio : 1, cr = ctl->cpu_ratio > 0 ? ctl->cpu_ratio : 1;
+    fprintf(f, "\nTable 4: Handler latency/occupancy (10 ns system cycles), %s\n",
+            !strcmp(run->scope, "section") ? "in the measured section" : "over the run");
+    fprintf(f, "  %-20s %10s %13s %10s %13s %15s\n", "handler", "control n", "control L/O",
+            "run n", run->mode, "overhead L/O");
+    for (int pass = 0; pass < 2; pass++) {
+        const fp_run *a = pass ? run : ctl;
+        for (int i = 0; i < a->nhandlers; i++) {
+            const char *name = a->handlers[i].name;
+            if (pass && find_handler(ctl, name))
+                continue; /* printed with the control's */
+            const fp_handler *c = find_handler(ctl, name), *r = find_handler(run, name);
+            double cl, co, rl, ro;
+            handler_avgs(c, cr, &cl, &co);
+            handler_avgs(r, rr, &rl, &ro);
+            char cbuf[32], rbuf[32];
+            snprintf(cbuf, sizeof cbuf, "%.1f/%.1f", cl, co);
+            snprintf(rbuf, sizeof rbuf, "%.1f/%.1f", rl, ro);
+            fprintf(f, "  %-20s %10.0f %13s %10.0f %13s ", name, c ? c->count : 0, cbuf,
+                    r ? r->count : 0, rbuf);
+            double el = rel_error(rl, cl), eo = rel_error(ro, co);
+            if (isinf(el) || isinf(eo))
+                fprintf(f, "%15s\n", "new");
+            else
+                fprintf(f, "%6.0f%%/%6.0f%%\n", el, eo);
+        }
+    }
+}
+
 #define SHARE_MIN_EVENTS 100
+
+/* Shares below this many points are not checked relatively: a share of
+ * 0.4% moving to 0.6% is a 50% relative error no reader would act on (the
+ * paper's Table 3 shows the two top bins, whose shares are 27-66%). */
+#define RELATIVE_MIN_SHARE 5.0
+
+/* The paper's Table 3 check: for the top bins by control misses (those
+ * Table 3 shows), every metric's share within rel_pct percent of the
+ * control's share (relative, as the paper's error column); 0 when within. */
+static int check_relative(const fp_run *run, const fp_run *ctl, int top, double rel_pct)
+{
+    int *order = malloc((size_t)(ctl->nbins ? ctl->nbins : 1) * sizeof *order);
+    if (!order)
+        return 1;
+    for (int i = 0; i < ctl->nbins; i++)
+        order[i] = i;
+    sort_run = ctl;
+    qsort(order, (size_t)ctl->nbins, sizeof *order, by_control_misses);
+    /* the count each metric's share is made of: a latency's share is
+     * checked when its misses are numerous enough, as the count's */
+    static const int count_of[NMETRICS] = {RML, RML, RMR, RMR, WML, WML, WMR, WMR, COLD, INVS};
+    double worst = 0;
+    const char *worst_bin = "none", *worst_metric = "none";
+    double worst_c = 0, worst_r = 0;
+    for (int k = 0; k < ctl->nbins && k < top; k++) {
+        const fp_bin *b = &ctl->bins[order[k]];
+        if (total_misses(b->v) == 0)
+            break;
+        const double *rv = bin_values(run, b->name);
+        for (int m = 0; m < NMETRICS; m++) {
+            if (ctl->total[count_of[m]] < SHARE_MIN_EVENTS)
+                continue;
+            double cs = share(b->v[m], ctl->total[m]), rs = share(rv[m], run->total[m]);
+            if (cs < RELATIVE_MIN_SHARE && rs < RELATIVE_MIN_SHARE)
+                continue;
+            double e = rel_error(rs, cs);
+            if (fabs(e) > fabs(worst)) {
+                worst = e;
+                worst_bin = b->name;
+                worst_metric = metrics[m].key;
+                worst_c = cs;
+                worst_r = rs;
+            }
+        }
+    }
+    free(order);
+    if (fabs(worst) > rel_pct) {
+        printf("CHECK FAILED: bin %s's share of %s is %.1f%% against %.1f%% in the control: "
+               "%+.1f%% relative (limit %.1f%%)\n",
+               ptext_term(worst_bin), worst_metric, worst_r, worst_c, worst, rel_pct);
+        return 1;
+    }
+    printf("CHECK PASSED: top %d bins' shares within %.1f%% relative (worst %+.1f%%, %s %s)\n",
+           top, rel_pct, worst, ptext_term(worst_bin), worst_metric);
+    return 0;
+}
 
 /* --check: the worst deviations against the limits; 0 when within. */
 static int check(const fp_run *run, const fp_run *ctl, double miss_pct, double share_pts,
@@ -477,9 +626,13 @@ static void usage(FILE *f)
             "(dsmrun --machine=flash,fp_mode=noproc|proc|dp) against its control run\n"
             "(--machine=flash,fp_mode=control) of the same program on as many processors.\n"
             "  --top N       bins shown in Table 3, by control misses (default 5)\n"
-            "  --check=M,S,T exit 3 unless total misses are within M%%, every bin's share\n"
-            "                of each count within S points, parallel time at most T%% above\n"
-            "                the control's\n");
+            "  --check=M,S,T[,R]  exit 3 unless total misses are within M%%, every bin's\n"
+            "                share of each count within S points, parallel time at most T%%\n"
+            "                above the control's, and (with R) every metric's share of the\n"
+            "                top bins (--top) within R%% of the control's share, relative as\n"
+            "                the paper's Table 3 (shares under 5 points on both sides skipped)\n"
+            "  --system-cycles  Table 2's latencies in 10 ns system cycles (the paper's unit)\n"
+            "Table 4 gives each MAGIC handler class's average latency/occupancy.\n");
 }
 
 int dsmprof_flashpoint(int argc, char **argv)
@@ -487,11 +640,12 @@ int dsmprof_flashpoint(int argc, char **argv)
     static const struct option opts[] = {
         {"top", required_argument, NULL, 't'},
         {"check", required_argument, NULL, 'c'},
+        {"system-cycles", no_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int top = 5, checking = 0;
-    double miss_pct = 0, share_pts = 0, time_pct = 0;
+    int top = 5, checking = 0, system_cycles = 0;
+    double miss_pct = 0, share_pts = 0, time_pct = 0, rel_pct = -1;
     optind = 0; /* a full reset: dsmprof_run may run many command lines */
     opterr = 0;
     int c;
@@ -503,18 +657,21 @@ int dsmprof_flashpoint(int argc, char **argv)
             break;
         case 'c': {
             char extra;
-            if (sscanf(optarg, "%lf,%lf,%lf%c", &miss_pct, &share_pts, &time_pct, &extra) != 3 ||
+            int n = sscanf(optarg, "%lf,%lf,%lf,%lf%c", &miss_pct, &share_pts, &time_pct,
+                           &rel_pct, &extra);
+            if ((n != 3 && n != 4) ||
                 !(miss_pct >= 0 && share_pts >= 0 && isfinite(miss_pct) && isfinite(share_pts) &&
-                  isfinite(time_pct))) {
+                  isfinite(time_pct)) || (n == 4 && !(rel_pct >= 0 && isfinite(rel_pct)))) {
                 fprintf(stderr,
-                        "dsmprof flashpoint: --check=%s: expected MISS_PCT,SHARE_POINTS,TIME_PCT "
-                        "(three numbers, e.g. 3,7,10)\n",
+                        "dsmprof flashpoint: --check=%s: expected MISS_PCT,SHARE_POINTS,TIME_PCT"
+                        "[,RELATIVE_PCT] (e.g. 3,7,10 or 3,7,10,7)\n",
                         ptext_term(optarg));
                 return DSMPROF_USAGE;
             }
             checking = 1;
             break;
         }
+        case 's': system_cycles = 1; break;
         case 'h': usage(stdout); return DSMPROF_OK;
         case ':':
             fprintf(stderr, "dsmprof flashpoint: %s needs a value\n", ptext_term(argv[optind - 1]));
@@ -559,14 +716,29 @@ int dsmprof_flashpoint(int argc, char **argv)
     if (!rc) {
         /* Table 2 and --check's time limit use the same parallel section */
         int sections = choose_section(&run, &ctl);
+        /* Table 2 in the paper's unit: both runs must say their ratio */
+        latency_unit = 1;
+        if (system_cycles) {
+            if (run.cpu_ratio <= 0 || run.cpu_ratio != ctl.cpu_ratio) {
+                fprintf(stderr, "dsmprof flashpoint: --system-cycles: the files do not give one "
+                                "cpu_ratio (written before it was recorded?)\n");
+                free_run(&run);
+                free_run(&ctl);
+                return 2;
+            }
+            latency_unit = run.cpu_ratio;
+        }
         printf("FlashPoint: %s (%s, %d processors) against %s (%s)\n\n", run.path, run.mode,
                run.processors, ctl.path, ctl.mode);
         table1(stdout, &run, &ctl);
         table2(stdout, &run, &ctl, sections);
         table3(stdout, &run, &ctl, top);
+        table4(stdout, &run, &ctl);
         if (checking) {
             fputc('\n', stdout);
             if (check(&run, &ctl, miss_pct, share_pts, time_pct))
+                rc = 3;
+            if (rel_pct >= 0 && check_relative(&run, &ctl, top, rel_pct))
                 rc = 3;
         }
     }

@@ -212,12 +212,15 @@ static void sampling(FILE *f, json_object *root, int top)
     if (!s || !json_object_get_boolean(pj_get(s, "enabled")))
         return;
     fprintf(f, "\nTime sampling (Ch. 6)\n");
-    fprintf(f, "  %llu samples of %llu cycles every %llu cycles; sampling ratio %.3f "
-               "(%llu of %llu cycles)\n",
+    const char *caches = json_object_get_string(pj_get(s, "caches"));
+    fprintf(f, "  %llu samples of %llu cycles every %llu cycles; sampling ratio %.3f of the "
+               "references (%llu of %llu cycles); caches %s between samples\n",
             (unsigned long long)pj_u64(s, "samples"), (unsigned long long)pj_u64(s, "length"),
             (unsigned long long)pj_u64(s, "period"), pj_double(s, "ratio"),
             (unsigned long long)pj_u64(s, "sampled_cycles"),
-            (unsigned long long)pj_u64(s, "total_cycles"));
+            (unsigned long long)pj_u64(s, "total_cycles"),
+            caches && !strcmp(caches, "stale") ? "not simulated (stale)"
+                                               : "simulated (warm)");
     fprintf(f, "  inside the samples: %llu known hits, %llu known misses, %llu unknown "
                "references, %llu misses of unknown cause\n",
             (unsigned long long)pj_u64(s, "known_hits"),

@@ -41,7 +41,7 @@ static json_object *record_json(const sim_fp_record *rec)
     for (int k = 0; k < FPM_NMETRICS; k++)
         bad |= put(o, sim_flashpoint_metric_key(k), json_object_new_uint64(rec->v[k]));
     bad |= put(o, "upgrades", json_object_new_uint64(rec->upgrades));
-    bad |= put(o, "invalidation_misses", json_object_new_uint64(rec->invalidation_misses));
+    bad |= put(o, "invalidations_sent", json_object_new_uint64(rec->invalidations_sent));
     if (bad) {
         json_object_put(o);
         return NULL;
@@ -110,12 +110,62 @@ static json_object *bin_json(const sim_flashpoint *fp, const sim_machine *m, int
     return o;
 }
 
-json_object *flashpoint_to_json(const sim_flashpoint *fp, const sim_machine *m,
+/* Table 4 and Figures 6-7: each handler class that ran, its count and its
+ * latency, occupancy and queuing sums (processor cycles), in the measured
+ * section when the program marked one (section = 1), else the whole run. */
+static json_object *handlers_json(const sim_machine *m, int section)
+{
+    json_object *arr = json_object_new_array();
+    if (!arr)
+        return NULL;
+    const void *model = sim_timing_model(m);
+    for (int cls = 0; cls < FH_NCLASSES; cls++) {
+        sim_flash_handler_stat s;
+        if ((section ? sim_flash_section_stats_of(model, cls, &s)
+                     : sim_flash_stats_of(model, cls, &s)) ||
+            !s.count)
+            continue;
+        json_object *h = json_object_new_object();
+        if (!h) {
+            json_object_put(arr);
+            return NULL;
+        }
+        int bad = put(h, "name", json_object_new_string(sim_flash_handler_name(cls)));
+        bad |= put(h, "count", json_object_new_uint64(s.count));
+        bad |= put(h, "latency_cycles", json_object_new_uint64(s.latency));
+        bad |= put(h, "occupancy_cycles", json_object_new_uint64(s.occupancy));
+        bad |= put(h, "queued_cycles", json_object_new_uint64(s.queued));
+        json_object_array_add(arr, h);
+        if (bad) {
+            json_object_put(arr);
+            return NULL;
+        }
+    }
+    return arr;
+}
+
+json_object *flashpoint_to_json(const sim_flashpoint *whole, const sim_machine *m,
                                 const char *const *procedure_names, int nprocedures)
 {
-    if (!fp)
+    if (!whole)
         return NULL;
+    /* Tables 1-4 are of the measured section when the program marked one
+     * (the paper's timed parallel phase: not the set-up, not the checks) */
+    sim_section sec = {0};
+    if (m)
+        sim_section_get(m, &sec);
+    sim_flashpoint *empty = NULL;
+    const sim_flashpoint *fp = whole;
+    if (sec.begun) {
+        fp = sim_flashpoint_section(whole);
+        if (!fp && !(fp = empty = sim_flashpoint_new()))
+            return NULL;
+    }
     json_object *o = json_object_new_object();
+    if (!o) {
+        sim_flashpoint_free(empty);
+        return NULL;
+    }
     if (!o)
         return NULL;
     const sim_params *p = m ? sim_get_params(m) : NULL;
@@ -131,11 +181,20 @@ json_object *flashpoint_to_json(const sim_flashpoint *fp, const sim_machine *m,
     bad |= put(o, "start_cycles", json_object_new_uint64(start));
     bad |= put(o, "end_cycles", json_object_new_uint64(end));
     bad |= put(o, "parallel_cycles", json_object_new_uint64(end - start));
-    bad |= put(o, "dropped", json_object_new_uint64(sim_flashpoint_dropped(fp)));
+    bad |= put(o, "dropped", json_object_new_uint64(sim_flashpoint_dropped(whole)));
+    bad |= put(o, "scope", json_object_new_string(sec.begun ? "section" : "run"));
+    sim_fp_record run_total;
+    sim_flashpoint_total(whole, &run_total);
+    bad |= put(o, "run_totals", record_json(&run_total));
+    int flash = m && sim_timing_ops_of(m) == &sim_timing_flash;
+    if (flash) {
+        bad |= put(o, "cpu_ratio", json_object_new_uint64(sim_flash_cpu_ratio(sim_timing_model(m))));
+        bad |= put(o, "handlers", handlers_json(m, sec.begun));
+    }
     /* FP-Proc's cost lives in the procedure commands, not in the misses:
      * say how many there were and what they stalled (FLASH model only) */
     sim_flash_handler_stat sw;
-    if (m && sim_timing_ops_of(m) == &sim_timing_flash &&
+    if (flash &&
         sim_flash_stats_of(sim_timing_model(m), FH_PI_PROCEDURE_SWITCH, &sw) == 0) {
         json_object *pj = json_object_new_object();
         bad |= put(o, "procedure_switches", pj);
@@ -171,6 +230,7 @@ json_object *flashpoint_to_json(const sim_flashpoint *fp, const sim_machine *m,
         }
         json_object_array_add(bins, bj);
     }
+    sim_flashpoint_free(empty);
     if (bad) {
         json_object_put(o);
         return NULL;

@@ -13,7 +13,21 @@
  *                   and when the section was written, and their difference:
  *                   the measured (parallel) section of Table 2 / Figure 5
  *   metrics         the ten Table 3 metric keys, in order
- *   totals          {metric: value, ..., upgrades, invalidation_misses}
+ *   scope           "section": the tables below count the misses issued
+ *                   inside the program's measured section
+ *                   (dsm_sim_section_begin/end, the paper's timed phase) and
+ *                   the handlers run while it was open; "run": no section
+ *                   was marked, they count the whole run
+ *   totals          {metric: value, ..., upgrades, invalidations_sent} (the
+ *                   tenth metric, invalidation_misses, counts misses whose
+ *                   cause was an invalidation; invalidations_sent the INVs
+ *                   the homes sent to serve the misses)
+ *   run_totals      the same over the whole run
+ *   cpu_ratio       (flash) processor cycles per 10 ns system cycle
+ *   handlers        (flash) [{name, count, latency_cycles, occupancy_cycles,
+ *                   queued_cycles}]: each MAGIC handler class that ran (in
+ *                   the scope), sums in processor cycles: Table 4 and
+ *                   Figures 6-7
  *   bins            [{bin, name, totals: {...}, procedures: [{procedure,
  *                   name, metric: value...}]}], bin -1 = "(unbinned)",
  *                   procedure -1 = "(unknown)"

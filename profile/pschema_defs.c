@@ -227,8 +227,9 @@ const pschema pschema_profile = {
         F(p ".write_miss_remote", PS_NUMBER, PS_RANGE | fl, 0, U64D),                       \
         F(p ".write_latency_remote", PS_NUMBER, PS_RANGE | fl, 0, U64D),                    \
         F(p ".cold_misses", PS_NUMBER, PS_RANGE | fl, 0, U64D),                             \
-        F(p ".invalidations", PS_NUMBER, PS_RANGE | fl, 0, U64D),                           \
-        NUM(p ".upgrades", 0, U64D), NUM(p ".invalidation_misses", 0, U64D)
+        F(p ".invalidation_misses", PS_NUMBER, PS_RANGE | fl, 0, U64D),                     \
+        NUM(p ".upgrades", 0, U64D), NUM(p ".invalidations", 0, U64D),                      \
+        NUM(p ".invalidations_sent", 0, U64D)
 
 static const pschema_field sim_fields[] = {
     { "schema", PS_STRING, REQ, 0, 0, SIM_SCHEMA, NULL },
@@ -315,6 +316,7 @@ static const pschema_field sim_fields[] = {
     COUNT("sampling.known_hits"),
     COUNT("sampling.known_misses"),
     COUNT("sampling.unknown_references"),
+    STR("sampling.caches"),
     COUNT("sampling.unknown_causes"),
     VALUE_BOUND("sampling.miss_rate", 1),
     OBJ("sampling.estimates"),
@@ -338,6 +340,17 @@ static const pschema_field sim_fields[] = {
     NUM("flashpoint.end_cycles", 0, U64D),
     NUM_REQ("flashpoint.parallel_cycles", 0, U64D),
     NUM("flashpoint.dropped", 0, U64D),
+    STR("flashpoint.scope"),
+    OBJ("flashpoint.run_totals"),
+    FP_METRICS("flashpoint.run_totals", 0),
+    NUM("flashpoint.cpu_ratio", 1, 64),
+    ARR("flashpoint.handlers"),
+    OBJ("flashpoint.handlers[]"),
+    STR_REQ("flashpoint.handlers[].name"),
+    NUM_REQ("flashpoint.handlers[].count", 0, U64D),
+    NUM_REQ("flashpoint.handlers[].latency_cycles", 0, U64D),
+    NUM_REQ("flashpoint.handlers[].occupancy_cycles", 0, U64D),
+    NUM("flashpoint.handlers[].queued_cycles", 0, U64D),
     OBJ("flashpoint.procedure_switches"),
     NUM_REQ("flashpoint.procedure_switches.count", 0, U64D),
     NUM_REQ("flashpoint.procedure_switches.stall_cycles", 0, U64D),

@@ -104,9 +104,11 @@ int simprof_write(simprof *s, const char *path, const char *program,
         .cycles = cycles,
         .references = sim_references(s->m),
         .sampled_references = sim_references_sampled(s->m),
-        /* the machines keep caches and coherence running between samples:
-         * every sampled reference's outcome is known, only causes can be */
-        .unknown_references = 0,
+        /* with warm caches every sampled reference's outcome is known (only
+         * causes can be unknown); with stale ones a window's first hits on
+         * lines held from before are not (sim_unknown_hits) */
+        .unknown_references = sim_unknown_hits(s->m),
+        .stale_caches = sim_sampling_stale(s->m),
         .procedure_names = procedure_names,
         .nprocedures = nprocedures,
         .bin_names = bin_names,

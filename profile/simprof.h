@@ -65,6 +65,8 @@ typedef struct simprof_run {
      * (Eq. 6.1's U); 0 on machines that keep caches and coherence running
      * while statistics are off, as ours do */
     uint64_t unknown_references;
+    int stale_caches;                  /* time sampling did not simulate the references
+                                          between windows (sim_sampling_stale) */
     const char *const *procedure_names;
     int nprocedures;
     const char *const *bin_names;

@@ -283,12 +283,17 @@ static json_object *value_bound(double value, double bound)
 }
 
 /* full-run estimates of a set of counters v (Eq. 6.1 scaled, memspy.h) */
+/* Eq. 6.1's U: unknown_refs (references whose outcome is unknown but were
+ * not misses) plus, with stale caches, the misses of unknown cause
+ * (sampling_json) */
 static json_object *estimates_json(const uint64_t v[MS_NMETRICS], uint64_t unknown_refs,
-                                   double ratio)
+                                   double ratio, int stale)
 {
     json_object *o = json_object_new_object();
     uint64_t misses = v[MS_READ_MISSES] + v[MS_WRITE_MISSES];
-    memspy_count_estimate e = memspy_estimate_count(misses, unknown_refs, ratio);
+    uint64_t unknown_misses = stale ? v[MS_UNKNOWN] : 0;
+    memspy_count_estimate e =
+        memspy_estimate_count(misses - unknown_misses, unknown_refs + unknown_misses, ratio);
     add(o, "misses", value_bound(e.value, e.bound));
     static const memspy_metric scaled[] = { MS_READ_MISSES, MS_WRITE_MISSES, MS_UPGRADES,
                                             MS_STALL };
@@ -332,9 +337,15 @@ static json_object *sampling_json(const simprof_run *r)
                        ? sampled_refs / (double)r->references
                        : sp.ratio;
     add_double(o, "ratio", ratio);
+    /* Stale caches (sample_caches=stale, MemSpy's way): a window's miss whose
+     * line's history lies in unsimulated references might have been a hit
+     * in the full run, and its cause is unknown: those are Eq. 6.1's U.
+     * Warm caches: every miss of a window is one of the full run. */
+    int stale = on && r->stale_caches;
+    uint64_t unknown_misses = stale ? memspy_total(r->ms, MS_UNKNOWN) : 0;
+    uint64_t u = r->unknown_references + unknown_misses;
     uint64_t known_misses = memspy_total(r->ms, MS_READ_MISSES) +
-                            memspy_total(r->ms, MS_WRITE_MISSES);
-    uint64_t u = r->unknown_references;
+                            memspy_total(r->ms, MS_WRITE_MISSES) - unknown_misses;
     double hk = sampled_refs - (double)known_misses - (double)u;
     uint64_t known_hits = hk > 0 ? (uint64_t)(hk + 0.5) : 0;
     memspy_rate m = memspy_eq61(known_hits, known_misses, u);
@@ -353,13 +364,17 @@ static json_object *sampling_json(const simprof_run *r)
      * references, so its two ratios were one; with windows in cycles the
      * time share is the one the sampling fixes (doc/simulation.md: fft's
      * estimate was 15.6% off by references, 3.9% by time). */
-    double scale = sp.ratio;
+    /* Stale caches: between windows the clock runs at hit speed, so the
+     * windows' share of the time no longer is their share of the run: the
+     * references' share is (MemSpy's ratio). */
+    double scale = stale ? ratio : sp.ratio;
     json_object *est = json_object_new_object();
-    add(est, "scaled_by", jstr("time_ratio"));
+    add(est, "scaled_by", jstr(stale ? "ratio" : "time_ratio"));
+    add(o, "caches", jstr(!on ? "simulated" : stale ? "stale" : "warm"));
     uint64_t v[MS_NMETRICS];
     for (int k = 0; k < MS_NMETRICS; k++)
         v[k] = memspy_total(r->ms, k);
-    add(est, "totals", estimates_json(v, u, scale));
+    add(est, "totals", estimates_json(v, r->unknown_references, scale, stale));
     json_object *bins = json_object_new_array();
     char buf[32];
     for (int b = -1; b < memspy_nbins(r->ms); b++) {
@@ -368,7 +383,7 @@ static json_object *sampling_json(const simprof_run *r)
         if (!any(v))
             continue;
         /* U is known for the run only, not per bin: bins carry no U */
-        json_object *x = estimates_json(v, 0, scale);
+        json_object *x = estimates_json(v, 0, scale, stale);
         add(x, "bin", json_object_new_int(b));
         add(x, "name", jstr(bin_name(r, b, buf, sizeof buf)));
         json_object_array_add(bins, x);

@@ -87,18 +87,18 @@ START_TEST(cold_and_hits)
     ck_assert_int_eq(rec->v[0].warm, 0);
     ck_assert_uint_eq(sim_clock(m, 0), 50);
     ref(m, 0, BASE + 16, 8, 0);  /* same line: hit, 1 cycle */
-    ref(m, 0, BASE + 24, 8, 1);  /* a single processor's write: sole sharer upgrade */
-    ck_assert_int_eq(rec->n, 2);
-    ck_assert_int_eq(rec->v[1].is_upgrade, 1);
-    ck_assert_int_eq(rec->v[1].cause, SIM_CAUSE_UPGRADE);
-    ck_assert_int_eq(rec->v[1].invalidations, 0);
-    ref(m, 0, BASE + 0, 32, 1);  /* writable now: hit */
-    ck_assert_int_eq(rec->n, 2);
-    ck_assert_uint_eq(sim_clock(m, 0), 50 + 1 + 50 + 1);
+    /* a single processor's write to a line no other cache holds: MemSpy's
+     * machine has nothing to invalidate, a hit (the uniform machine grants
+     * an unshared read line exclusive clean), not a 50-cycle upgrade */
+    ref(m, 0, BASE + 24, 8, 1);
+    ck_assert_int_eq(rec->n, 1);
+    ref(m, 0, BASE + 0, 32, 1);  /* writable: hit */
+    ck_assert_int_eq(rec->n, 1);
+    ck_assert_uint_eq(sim_clock(m, 0), 50 + 1 + 1 + 1);
     /* a reference spanning two lines: one miss for the second line only */
     ref(m, 0, BASE + 28, 8, 0);
-    ck_assert_int_eq(rec->n, 3);
-    ck_assert_uint_eq(rec->v[2].line, 1);
+    ck_assert_int_eq(rec->n, 2);
+    ck_assert_uint_eq(rec->v[1].line, 1);
     ck_assert_uint_eq(sim_references(m), 5);
     sim_destroy(m);
     free(rec);
@@ -543,7 +543,9 @@ END_TEST
 START_TEST(sampling_windows)
 {
     recorder *rec = calloc(1, sizeof *rec);
-    const char *const opts[] = {"sample_period=1000", "sample_length=100", NULL};
+    /* warm caches: references between windows are still simulated */
+    const char *const opts[] = {"sample_period=1000", "sample_length=100", "sample_caches=warm",
+                                NULL};
     sim_machine *m = make("uniform", 2, 1 << 20, rec, opts);
     uintptr_t a = BASE + 64;
     ref(m, 0, a, 4, 0);                 /* t=0: on, cold */
@@ -568,6 +570,62 @@ START_TEST(sampling_windows)
     ck_assert_int_eq(rec->v[3].evicted_by_bin, -1);
     ck_assert_uint_eq(sim_references(m), 6);
     ck_assert_uint_eq(sim_references_sampled(m), 4);
+    sim_destroy(m);
+    free(rec);
+}
+END_TEST
+
+/* MemSpy's sampling (sample_caches=stale, the default on a fixed-latency
+ * machine): between windows a reference costs a hit and is not simulated,
+ * so the caches go stale; in the next window a line's history is unknown:
+ * a miss on a line never held (after unsimulated references) or one that
+ * left in an earlier window has unknown cause, and the first hit on a line
+ * held from before is an unknown reference (Eq. 6.1's U). */
+START_TEST(sampling_stale_caches)
+{
+    recorder *rec = calloc(1, sizeof *rec);
+    const char *const opts[] = {"sample_period=1000", "sample_length=100", NULL};
+    sim_machine *m = make("uniform", 2, 1 << 20, rec, opts);
+    ck_assert_int_eq(sim_sampling_stale(m), 1);
+    uintptr_t a = BASE + 64, c = BASE + 4096;
+    ref(m, 0, a, 4, 0); /* t=0, in the first window: cold */
+    ref(m, 1, a, 4, 0);
+    ck_assert_int_eq(rec->n, 2);
+    ck_assert_int_eq(rec->v[0].cause, SIM_CAUSE_COLD);
+    sim_set_clock(m, 0, 500);
+    sim_set_clock(m, 1, 600);
+    /* outside: processor 0's store is not simulated: a hit's cycle, and
+     * processor 1 keeps its (now stale) copy */
+    ck_assert_int_eq(sim_ref(m, 0, a, 4, 1, 7), SIM_HIT);
+    ck_assert_uint_eq(sim_clock(m, 0), 501);
+    ck_assert_int_eq(sim_ref(m, 0, c, 4, 0, 7), SIM_HIT); /* not even a miss */
+    ck_assert_int_eq(rec->n, 2);
+    sim_set_clock(m, 0, 2000);
+    sim_set_clock(m, 1, 2010);
+    /* the next window: processor 1's first reference to its stale line is
+     * a hit whose outcome in a full run is unknown */
+    ref(m, 1, a, 4, 0);
+    ck_assert_int_eq(rec->n, 2);
+    ck_assert_uint_eq(sim_unknown_hits(m), 1);
+    ref(m, 1, a, 4, 0); /* the second is a known hit */
+    ck_assert_uint_eq(sim_unknown_hits(m), 1);
+    /* a line never held, but references went unsimulated: unknown cause */
+    ref(m, 0, c, 4, 0);
+    ck_assert_int_eq(rec->n, 3);
+    ck_assert_int_eq(rec->v[2].cause, SIM_CAUSE_UNKNOWN);
+    /* inside the window the history is known again: 0's store takes 1's
+     * copy, and 1's next read is an invalidation miss */
+    ref(m, 0, a, 4, 1);
+    ref(m, 1, a, 4, 0);
+    ck_assert_int_eq(rec->v[rec->n - 1].proc, 1);
+    ck_assert_int_eq(rec->v[rec->n - 1].cause, SIM_CAUSE_INVALIDATION);
+    ck_assert_uint_eq(sim_references(m), 9);
+    sim_destroy(m);
+    /* sample_caches=warm simulates them: no stale line, no unknown hit */
+    const char *const warm[] = {"sample_period=1000", "sample_length=100", "sample_caches=warm",
+                                NULL};
+    m = make("uniform", 2, 1 << 20, rec, warm);
+    ck_assert_int_eq(sim_sampling_stale(m), 0);
     sim_destroy(m);
     free(rec);
 }
@@ -1001,6 +1059,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, fifo_per_pair_random_delays);
     tcase_add_test(tc, determinism);
     tcase_add_test(tc, sampling_windows);
+    tcase_add_test(tc, sampling_stale_caches);
     tcase_add_test(tc, sampling_windows_random);
     tcase_add_test(tc, procedure_switch_hook);
     tcase_add_test(tc, procedure_switch_calls);

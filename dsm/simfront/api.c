@@ -282,6 +282,7 @@ static void sim_free(void *p)
  * arrival plus `cost` and wakes the others.  Returns 1 in the last. */
 static int gather(const char *call, sim_time cost)
 {
+    dsm_sim_fence(); /* the processor's stores are done before it arrives */
     int p = me();
     if (A.gathering && strcmp(A.gathering, call))
         dsm_sim_fatal(call, "called while other processors wait in %s (collective calls must "
@@ -356,6 +357,7 @@ static sim_lock *lock_of(unsigned id, const char *call)
 static void sim_lock_acquire(unsigned id)
 {
     dsm_sim_need("dsm_lock");
+    dsm_sim_fence();
     sim_lock *l = lock_of(id, "dsm_lock");
     int p = me();
     if (l->holder == p)
@@ -386,6 +388,7 @@ static void sim_lock_acquire(unsigned id)
 static void sim_unlock(unsigned id)
 {
     dsm_sim_need("dsm_unlock");
+    dsm_sim_fence(); /* release: the critical section's stores first */
     sim_lock *l = lock_of(id, "dsm_unlock");
     int p = me();
     if (l->holder != p)

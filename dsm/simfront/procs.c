@@ -96,8 +96,11 @@ void dsm_sim_proc_enter(int proc, void *fn)
     }
     int id = fn_id((uintptr_t)fn);
     s->ids[s->depth++] = id;
-    if (dsm_sim_hot_state.proc_switch) /* FP-Proc: the model charges the switch */
+    if (dsm_sim_hot_state.proc_switch) { /* FP-Proc: the model charges the switch */
+        dsm_sim_fence(); /* the command's fence drains the write buffer */
+        dsm_sim_in_clock_order(); /* as a miss (dsm_sim_access) */
         sim_procedure_switch(dsm_sim_machine, proc, id);
+    }
 }
 
 void dsm_sim_proc_exit(int proc)
@@ -106,8 +109,11 @@ void dsm_sim_proc_exit(int proc)
      * ignored rather than underflowing */
     if (stacks[proc].depth > 0)
         stacks[proc].depth--;
-    if (dsm_sim_hot_state.proc_switch)
+    if (dsm_sim_hot_state.proc_switch) {
+        dsm_sim_fence();
+        dsm_sim_in_clock_order();
         sim_procedure_switch(dsm_sim_machine, proc, dsm_sim_proc_current(proc));
+    }
 }
 
 int dsm_sim_proc_current(int proc)

@@ -40,6 +40,7 @@
 #include "settings.h"
 #include "simfront.h"
 #include "simprof.h"
+#include "sim/timing.h"
 
 /* simulation mode is on (dsm_sim_init ran for processor 0) */
 static int dsm_sim_active;
@@ -133,11 +134,26 @@ static void need(const char *call)
 
 void dsm_sim_access(uintptr_t addr, uint32_t size, int is_write)
 {
+    /* On a message-timed machine a miss reserves protocol processors and
+     * links: it must not be issued before the misses of processors whose
+     * clocks are behind (they would have issued theirs first).  The
+     * decision runs whoever is behind until this processor's clock is the
+     * smallest, so the quantum only bounds how long hits run ahead. */
+    if (dsm_sim_hot_state.in_order)
+        dsm_sim_in_clock_order();
     int p = dsm_sim_hot_state.cur;
     int r = sim_ref(dsm_sim_machine, p, addr, size, is_write, dsm_sim_proc_current(p));
     if (r < 0)
         dsm_sim_fatal(is_write ? "store" : "load", "the simulated machine failed at %#lx: %s",
                       (unsigned long)addr, sim_error(dsm_sim_machine));
+    if (dsm_sim_hot_state.sync_only) {
+        /* MemSpy's interleaving: the processor goes on through its misses
+         * until it synchronises; only a reference that waits for an event
+         * (a fixed-latency reference over several lines) lets others run */
+        if (sim_stalled(dsm_sim_machine, p))
+            dsm_sim_quantum_end();
+        return;
+    }
     if (r == SIM_STALL || ++dsm_sim_hot_state.since_decision >= dsm_sim_hot_state.quantum)
         dsm_sim_quantum_end();
 }
@@ -337,6 +353,13 @@ int dsm_sim_init(int *argc, char ***argv)
     dsm_sim_hot_state.cur = 0;
     dsm_sim_hot_state.fast = sim_fast_of(dsm_sim_machine, 0);
     dsm_sim_hot_state.proc_switch = sim_has_procedure_switch(dsm_sim_machine);
+    dsm_sim_hot_state.in_order = !sim_timing_ops_of(dsm_sim_machine)->fixed_latency;
+    /* reschedule=sync: no decision per quantum either (the hooks count
+     * references up to the quantum) */
+    dsm_sim_hot_state.sync_only = sim_get_params(dsm_sim_machine)->reschedule_sync &&
+                                  !dsm_sim_hot_state.in_order;
+    if (dsm_sim_hot_state.sync_only)
+        dsm_sim_hot_state.quantum = UINT32_MAX;
     dsm_error_node = 0;
     R.inited[0] = 1;
     R.progress_on = isatty(STDERR_FILENO);

@@ -456,6 +456,21 @@ void dsm_sim_schedule(void)
     }
 }
 
+void dsm_sim_in_clock_order(void)
+{
+    if (procs[dsm_sim_hot_state.cur].state == SIMP_RUNNABLE)
+        dsm_sim_schedule();
+}
+
+void dsm_sim_fence(void)
+{
+    int r = sim_fence(dsm_sim_machine, dsm_sim_hot_state.cur);
+    if (r < 0)
+        dsm_sim_fatal("simulated machine", "%s", sim_error(dsm_sim_machine));
+    if (r == SIM_STALL)
+        dsm_sim_schedule(); /* back when the write buffer has drained */
+}
+
 void dsm_sim_exit_current(void)
 {
     int me = dsm_sim_hot_state.cur;

@@ -38,6 +38,10 @@ typedef struct dsm_sim_hot {
     sim_fast *fast;         /* the running processor's hit-path state (sim.h) */
     uint32_t since_decision; /* references since the last scheduling decision */
     uint32_t quantum;       /* ... between decisions (DSM_SIM_QUANTUM) */
+    int in_order;           /* message-timed machine: a reference off the hit path
+                               waits until no runnable processor is behind it */
+    int sync_only;          /* reschedule=sync: decisions at synchronisation (and
+                               when the processor must wait), not per miss */
 } dsm_sim_hot;
 extern dsm_sim_hot dsm_sim_hot_state;
 
@@ -90,6 +94,13 @@ void dsm_sim_wake(int proc);
  * one to run.  Returns when the calling processor runs again.  A deadlock
  * (nothing can ever run again) ends the job with a message. */
 void dsm_sim_schedule(void);
+/* The running processor (when runnable) waits until no runnable processor
+ * has a smaller clock and the events due by its clock are delivered: what
+ * it does next happens in simulated-time order (a decision). */
+void dsm_sim_in_clock_order(void);
+/* The running processor's buffered stores complete before it goes on (a
+ * fence: synchronisation, FP-Proc's procedure command). */
+void dsm_sim_fence(void);
 /* The running processor ended (returned from main): never returns. */
 _Noreturn void dsm_sim_exit_current(void);
 /* Context switches so far. */

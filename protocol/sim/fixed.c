@@ -50,6 +50,19 @@ static void uniform_defaults(sim_params *p)
     p->hit_cycles = 1;
 }
 
+/* MemSpy 5.1.1's machine also schedules as MemSpy did: "rescheduling
+ * threads at every synchronization point". */
+static void uniform_machine_defaults(sim_params *p)
+{
+    uniform_defaults(p);
+    p->reschedule_sync = 1;
+    /* "each write reference to a line causes the simulator to invalidate
+     * the line from all other caches": with no other cache holding it there
+     * is nothing to do, so a store to a line only this processor holds is a
+     * hit (exclusive clean), not a 50-cycle upgrade */
+    p->excl_clean = 1;
+}
+
 static void *fixed_create(const sim_params *p, int numa, char *err, size_t errlen)
 {
     fixed_model *f = malloc(sizeof *f);
@@ -147,7 +160,7 @@ const sim_timing_ops sim_timing_uniform = {
     .name = "uniform",
     .description = "MemSpy's uniform machine: direct-mapped 64 KB caches, 32 B lines, "
                    "1-cycle hits, 50-cycle misses",
-    .defaults = uniform_defaults,
+    .defaults = uniform_machine_defaults,
     .create = uniform_create,
     .destroy = fixed_destroy,
     .set = uniform_set,

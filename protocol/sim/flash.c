@@ -18,61 +18,51 @@
  * miss of about 190 system cycles.  Option cpu_ratio=N changes it.
  *
  * Handler classes come from (message type, is-home, from-local-processor),
- * see sim_flash_classify.  Defaults, each with its source:
- *  - PILocalGet 9/11 latency/occupancy and NILocalGet 15/29: Table 4, DP,
- *    FFT row (lines 308-309; LU and OCEAN agree on PILocalGet).
- *  - FlashPoint (modes noproc, proc): PILocalGet 9/21, i.e. +0 latency and
- *    +10 occupancy; NILocalGet 17/37, i.e. +2 latency and +8 occupancy:
- *    Table 4, FP-Proc, FFT row ("nearly identical for FP-NoProc and FP-Proc",
- *    line 302).  NILocalGet's latency grows because Figure 4 fills the reply
- *    header's bin and warm fields before NISend; the recording handlers
- *    (Figure 3, NIRemotePut) do their work after the send, so only their
- *    occupancy grows (lines 315, 323).  Handlers Table 4 is silent about
- *    take the cost of the nearest measured handler of the same shape:
- *    recording handlers (those that answer a processor: PILocal*,
- *    NIRemotePut*) +10 occupancy like PILocalGet; handlers at the home that
- *    answer a remote requester with a header (NILocal*, NILocalWriteback)
- *    +2/+8 like NILocalGet.  Evictions, invalidations and acks carry no
- *    FlashPoint code (the paper modified 12 of ~100 handlers, line 114, all on
- *    the miss path).
- *  - Pass-through handlers (PIRemote*, NIRemotePut*): 3/5.  The paper calls
- *    NIRemotePut "a small pass-through handler" (line 315) without numbers;
- *    3/5 is an estimate of a header rewrite plus a send.
- *  - The other handlers (GetX/Upgrade at the home, writeback, invalidation,
- *    recall, eviction): estimates scaled from the two measured handlers,
- *    listed in flash_default_costs.
- *  - Processor interface: pi_in 2 (bus request into MAGIC, estimate) and
- *    pi_out 11 (the line up to the processor), chosen so an uncontended local
- *    clean read costs 2 + 9 + 11 = 22 system cycles, Table 2's DP local read
- *    latency for FFT (line 244).  Classes that answer the processor add
- *    pi_out to their latency (timing.h: the processor resumes at start +
- *    latency of the handler that completes its miss); a PILocal* handler
- *    that has to go remote first therefore sends its request pi_out late,
- *    a small error on a rare path.  The PP is not busy during bus transfers,
- *    so pi_in/pi_out add no occupancy.
+ * see sim_flash_classify.  Handler costs are derived from each handler's
+ * work on the PP and the directory entry it finds (handler_work; the core
+ * passes the home's entry, sim_dir_view), never read from the paper, so
+ * that its Table 4 and Figures 6-7 are outputs to compare with
+ * (doc/simulation.md, "Handler costs", has the table of steps and reasons):
+ *    pp_dispatch 1   the inbox selects the handler in hardware
+ *    pp_header 3     the directory header load and its use delay (MAGIC
+ *                    data cache hit; no interlocks on the PP)
+ *    pp_test 1       one branch on a state bit (bit-field branch extension)
+ *    pp_send 2       compose the outgoing header (dual-issued) and send
+ *    pp_update 2     modify and store the header
+ *    pp_list 4       one pointer-list step (load link, test, branch)
+ *    inv_send 6      one more INV of a walk (pp_list + pp_send); also the
+ *                    stagger between the INVs one handler sends
+ *    fp_header 2     FlashPoint: bin and warm bit into a reply header
+ *                    before the send (Figure 4)
+ *    fp_warm 2       FlashPoint: the warm bit into the directory header
+ *    fp_record 10    FlashPoint: the recording after the send (Figure 3):
+ *                    latency counter 1, record address 1, count and latency
+ *                    sum 6, cold test 2
+ * Latency is from the handler's start to its first send (the paper's
+ * definition, line 315), occupancy until the PP takes the next handler.
+ *  - Processor interface: pi_in 2 (bus request into MAGIC) and pi_out 11
+ *    (the line up to the processor: 128 B at 16 B a cycle, plus
+ *    arbitration and restart; first set so that a local read matched
+ *    Table 2's 22, so that figure is not an independent check).  Classes
+ *    that answer the processor add pi_out to the latency returned to the
+ *    core (timing.h: the processor resumes at start + latency of the
+ *    handler that completes its miss), not to Table 4's statistics.  The
+ *    PP is not busy during bus transfers.
  *  - intervention 15: fetching a dirty line out of the owner's processor
  *    cache on a recall (estimate).
  *  - Network: net_fixed 16 (injection and ejection through the network
  *    interfaces), hop 4 per router, link_bytes 8 per system cycle (800 MB/s
  *    links); a message costs net_fixed + hops x hop + ceil(bytes /
- *    link_bytes) (estimates: an uncontended 2-hop remote clean read on 16
- *    nodes then costs about 105 system cycles, under Table 2's contended DP
- *    remote reads of 157-190).  Message sizes come from sim_msg_bytes: an 8 B
+ *    link_bytes) (estimates).  Message sizes come from sim_msg_bytes: an 8 B
  *    header, plus the 128 B line for data messages.  With contention=1
  *    (default) each directed mesh link is busy for a message's serialisation
  *    time and later messages wait for it (dimension-order routing, x first).
- *  - Sharer walk: FLASH's invalidation handler walks the pointer list and
- *    sends one INV per entry.  inv_send 2 per entry: the k-th INV of one
- *    handler leaves k x inv_send later, and the PP occupancy of the walk is
- *    charged to the home as inv_send extra occupancy per returning
- *    INV_ACK (same total at the same PP, later in time: the timing
- *    interface does not tell a handler how many messages it sends).
+ *  - CLASS=LAT/OCC fixes one class's cost in place of its work.
  *
  * FlashPoint modes (sim_params.fp_mode, option fp_mode=, parsed by the
  * machine core): control and dp charge nothing (DP is the default protocol;
  * the paper's control is the DP run whose statistics the simulator
- * collects, line 215); noproc and proc add the fp_latency / fp_occupancy of
- * each class.
+ * collects, line 215); noproc and proc run the fp_* steps.
  *
  * FP-Proc's procedure commands (procedure_switch, mode proc only).  To keep
  * per-procedure bins the processor tells MAGIC the procedure "on every
@@ -84,19 +74,18 @@
  * by delta x the bin array size, "just two instructions - a shift and an add"
  * (footnote 2, line 223).  The uncached load blocks the processor, so one
  * switch stalls it for, in system cycles:
- *    fence 4          the fence draining the processor before the uncached
- *                     load may issue (estimate: the simulated processor
- *                     blocks on every miss, so at a switch nothing is
- *                     outstanding and only a pipeline drain remains)
+ *    (the buffered stores complete first: the front end fences, sim_fence)
+ *    fence 4          the pipeline drain before the uncached load may
+ *                     issue (estimate)
  *  + pi_in 2          the load over the bus into MAGIC, as for a miss
  *  + waiting          for the PP to finish the handlers before it
- *  + PIProcedureSwitch latency 3   dispatch and the reply (estimate)
+ *  + PIProcedureSwitch latency 3   its work: pp_dispatch + pp_send
  *  + pi_word 3        the one-word reply up the bus (estimate; a whole
  *                     128 B line takes pi_out 11)
  * = 12 system cycles, 24 processor cycles, without waiting; and the PP is
- * busy for PIProcedureSwitch's occupancy 5 (the reply, then the shift and
- * the add after the send, as Figure 3 records after its send).  The paper
- * gives no per-switch cost; a plausibility check of the total: Table 5 has
+ * busy for 4 (the reply, then the shift and the add, one dual-issued pair,
+ * after the send, as Figure 3 records after its send).  The cost comes from
+ * these steps, not from the paper's totals; for comparison only: Table 5 has
  * FFT on 16 processors at 5.19 x 10^6 cycles with FP-Proc against 3.62 with
  * FP-NoProc (line 345), 1.57 M extra per processor; SPLASH-2's FFT calls
  * a bit-reversal procedure for each element of each row it transforms, about
@@ -110,8 +99,9 @@
  *
  * Options (sim_params_set "key=value", replayed through set()): cpu_ratio,
  * pi_in, pi_out, pi_word, fence, intervention, net_fixed, hop, link_bytes,
- * inv_send, contention (0/1), and CLASS=LAT/OCC (e.g. PILocalGet=9/11,
- * PIProcedureSwitch=3/5) to override one handler class's base cost. */
+ * inv_send, the pp_* and fp_* steps, contention (0/1), and CLASS=LAT/OCC
+ * (e.g. PILocalGet=9/11, PIProcedureSwitch=3/5) to fix one handler class's
+ * cost. */
 #include "flash.h"
 
 #include <errno.h>
@@ -149,38 +139,12 @@ static const char *const handler_names[FH_NCLASSES] = {
     [FH_OTHER] = "Other",
 };
 
-/* latency, occupancy, FlashPoint latency, FlashPoint occupancy (system
- * cycles); sources in the header comment. */
-static const sim_flash_cost flash_default_costs[FH_NCLASSES] = {
-    [FH_PI_LOCAL_GET] = {9, 11, 0, 10},          /* Table 4 */
-    [FH_PI_LOCAL_GETX] = {10, 14, 0, 10},        /* estimate: PILocalGet + directory write */
-    [FH_PI_LOCAL_UPGRADE] = {9, 12, 0, 10},      /* estimate: no data to fetch */
-    [FH_PI_LOCAL_PUT] = {4, 8, 0, 0},            /* estimate */
-    [FH_PI_REMOTE_GET] = {3, 5, 0, 0},           /* pass-through, estimate */
-    [FH_PI_REMOTE_GETX] = {3, 5, 0, 0},
-    [FH_PI_REMOTE_UPGRADE] = {3, 5, 0, 0},
-    [FH_PI_REMOTE_PUT] = {3, 5, 0, 0},
-    [FH_NI_LOCAL_GET] = {15, 29, 2, 8},          /* Table 4 */
-    [FH_NI_LOCAL_GETX] = {16, 32, 2, 8},         /* estimate: NILocalGet + directory write */
-    [FH_NI_LOCAL_UPGRADE] = {15, 28, 2, 8},      /* estimate */
-    [FH_NI_LOCAL_PUT] = {8, 16, 0, 0},           /* estimate: memory write of the line */
-    [FH_NI_INVAL_ACK] = {4, 8, 0, 0},            /* estimate: count down, maybe reply */
-    [FH_NI_LOCAL_WRITEBACK] = {10, 20, 2, 8},    /* estimate: memory write + reply */
-    [FH_NI_REMOTE_PUT] = {3, 5, 0, 10},          /* pass-through (line 315); FP: Figure 3 */
-    [FH_NI_REMOTE_PUTX] = {3, 5, 0, 10},
-    [FH_NI_REMOTE_UPGRADE_ACK] = {3, 5, 0, 10},
-    [FH_NI_INVAL] = {4, 8, 0, 0},                /* estimate: bus invalidate + ack */
-    [FH_NI_REMOTE_RECALL] = {6, 12, 0, 0},       /* estimate, + intervention */
-    [FH_NI_PUT_ACK] = {2, 4, 0, 0},              /* estimate */
-    [FH_PI_PROCEDURE_SWITCH] = {3, 5, 0, 0},     /* FP-Proc only, footnote 2; estimate */
-    [FH_OTHER] = {4, 8, 0, 0},
-};
-
 /* Bounds of the options (system cycles; doc/simulation.md, "Bounds").  With
  * every constant at its maximum one message costs at most cpu_ratio x
  * (net_fixed + (SIM_MAX_PROCS - 1) x inv_send + 62 hops x hop + (8 +
  * SIM_MAX_LINE_SIZE) / 1 byte per cycle) < 64 x 1.1e8 < 2^33 processor
- * cycles, one handler or procedure command at most 64 x 5 x FLASH_MAX_COST
+ * cycles, one handler at most 64 x (20 steps + 1023 INVs + 512 list steps)
+ * x FLASH_MAX_COST < 2^34, a procedure command 64 x 5 x FLASH_MAX_COST
  * < 2^25: far below SIM_CLOCK_LIMIT. */
 #define FLASH_MAX_COST 100000u
 #define FLASH_MAX_CPU_RATIO 64u
@@ -194,9 +158,16 @@ typedef struct flash_model {
     uint32_t cpu_ratio;
     uint32_t pi_in, pi_out, pi_word, fence, intervention;
     uint32_t net_fixed, hop, link_bytes, inv_send;
+    /* the protocol processor's work, system cycles per step (header comment) */
+    uint32_t pp_dispatch, pp_header, pp_test, pp_send, pp_update, pp_list;
+    uint32_t fp_header, fp_warm, fp_record;
     int contention;
+    /* CLASS=LAT/OCC: a fixed cost for one class in place of its work */
     sim_flash_cost cost[FH_NCLASSES];
+    uint8_t fixed_cost[FH_NCLASSES];
     sim_flash_handler_stat stat[FH_NCLASSES];
+    sim_flash_handler_stat section_stat[FH_NCLASSES]; /* while the measured section is open */
+    int in_section;
     int mesh_width, mesh_height;
     sim_time *link_free;          /* [node * NDIRS + dir]: processor cycles */
     sim_time *inv_batch_time;     /* [node]: send time of its last INV */
@@ -308,6 +279,7 @@ static void flash_defaults(sim_params *p)
     p->hit_cycles = 1;
     p->replacement_hints = 1;       /* dynamic pointer allocation keeps its lists short with them */
     p->excl_clean = 0;
+    p->outstanding = 4;             /* the R10000's outstanding misses (write buffer: 3 stores) */
 }
 
 static void *flash_create(const sim_params *p, char *err, size_t errlen)
@@ -351,9 +323,17 @@ static void *flash_create(const sim_params *p, char *err, size_t errlen)
     fm->net_fixed = 16;
     fm->hop = 4;
     fm->link_bytes = 8;
-    fm->inv_send = 2;
+    fm->pp_dispatch = 1;
+    fm->pp_header = 3;
+    fm->pp_test = 1;
+    fm->pp_send = 2;
+    fm->pp_update = 2;
+    fm->pp_list = 4;
+    fm->inv_send = fm->pp_list + fm->pp_send;
+    fm->fp_header = 2;
+    fm->fp_warm = 2;
+    fm->fp_record = 10;
     fm->contention = 1;
-    memcpy(fm->cost, flash_default_costs, sizeof fm->cost);
     sim_mesh_dims(fm->nnodes, &fm->mesh_width, &fm->mesh_height);
     return fm;
 }
@@ -405,6 +385,7 @@ static int flash_set(void *model, const char *key, const char *value, char *err,
         if (fm) {
             fm->cost[cls].latency = lat;
             fm->cost[cls].occupancy = occ;
+            fm->fixed_cost[cls] = 1;
         }
         return 0;
     }
@@ -423,6 +404,15 @@ static int flash_set(void *model, const char *key, const char *value, char *err,
         {"hop", offsetof(flash_model, hop), 0, FLASH_MAX_COST},
         {"link_bytes", offsetof(flash_model, link_bytes), 1, SIM_MAX_LINE_SIZE},
         {"inv_send", offsetof(flash_model, inv_send), 0, FLASH_MAX_COST},
+        {"pp_dispatch", offsetof(flash_model, pp_dispatch), 0, FLASH_MAX_COST},
+        {"pp_header", offsetof(flash_model, pp_header), 0, FLASH_MAX_COST},
+        {"pp_test", offsetof(flash_model, pp_test), 0, FLASH_MAX_COST},
+        {"pp_send", offsetof(flash_model, pp_send), 0, FLASH_MAX_COST},
+        {"pp_update", offsetof(flash_model, pp_update), 0, FLASH_MAX_COST},
+        {"pp_list", offsetof(flash_model, pp_list), 0, FLASH_MAX_COST},
+        {"fp_header", offsetof(flash_model, fp_header), 0, FLASH_MAX_COST},
+        {"fp_warm", offsetof(flash_model, fp_warm), 0, FLASH_MAX_COST},
+        {"fp_record", offsetof(flash_model, fp_record), 0, FLASH_MAX_COST},
     };
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++) {
         if (strcmp(key, numeric[i].key))
@@ -445,8 +435,9 @@ static int flash_set(void *model, const char *key, const char *value, char *err,
     }
     snprintf(err, errlen,
              "flash: unknown option '%s' (known: cpu_ratio, pi_in, pi_out, pi_word, "
-             "fence, intervention, net_fixed, hop, link_bytes, inv_send, contention, or a "
-             "handler class such as PILocalGet=LAT/OCC)",
+             "fence, intervention, net_fixed, hop, link_bytes, inv_send, pp_dispatch, "
+             "pp_header, pp_test, pp_send, pp_update, pp_list, fp_header, fp_warm, fp_record, "
+             "contention, or a handler class such as PILocalGet=LAT/OCC)",
              key);
     return -1;
 }
@@ -504,39 +495,181 @@ static sim_time flash_net_delay(void *model, const proto_msg *m, uint32_t bytes,
     return t - send_time;
 }
 
-static sim_time flash_handler(void *model, int node, const proto_msg *m, int is_home,
-                              int from_local_processor, sim_time arrival, sim_time start,
-                              sim_time *occupancy)
+
+/* A handler's work: cycles until its first send (latency, Table 4's
+ * definition: from the first instruction to the send) and in all
+ * (occupancy: until the PP loads the next handler). */
+typedef struct pp_work {
+    uint32_t latency, occupancy;
+    int sent;
+} pp_work;
+
+static void pp_do(pp_work *w, uint32_t cycles)
+{
+    w->occupancy += cycles;
+    if (!w->sent)
+        w->latency += cycles;
+}
+
+static void pp_send(pp_work *w, const flash_model *fm)
+{
+    pp_do(w, fm->pp_send);
+    w->sent = 1;
+}
+
+static int is_request_type(int t) { return t == PM_GETS || t == PM_GETX || t == PM_UPGRADE; }
+
+/* The work of handler class cls on message m (header comment: "Handler
+ * costs").  dir: the home's directory entry (dir->at_home 0 elsewhere). */
+static pp_work handler_work(const flash_model *fm, int cls, const proto_msg *m,
+                            const sim_dir_view *dir)
+{
+    pp_work w = {0, 0, 0};
+    int fp = monitoring(fm);
+    int from_ni = !from_processor_interface(cls);
+    pp_do(&w, fm->pp_dispatch);
+    if (cls >= FH_PI_REMOTE_GET && cls <= FH_PI_REMOTE_PUT) {
+        pp_send(&w, fm); /* pass-through: rewrite the header, send to the home */
+        return w;
+    }
+    switch (cls) {
+    case FH_NI_REMOTE_PUT:
+    case FH_NI_REMOTE_PUTX:
+    case FH_NI_REMOTE_UPGRADE_ACK:
+        pp_send(&w, fm); /* hand the reply to the processor interface */
+        if (fp)
+            pp_do(&w, fm->fp_record); /* Figure 3: the recording after the send */
+        return w;
+    case FH_NI_INVAL:
+        pp_send(&w, fm); /* the invalidation on the processor bus */
+        pp_send(&w, fm); /* the ack to the home */
+        return w;
+    case FH_NI_REMOTE_RECALL:
+        pp_send(&w, fm); /* the intervention; the data go on when it returns */
+        pp_send(&w, fm);
+        return w;
+    case FH_NI_PUT_ACK:
+    case FH_OTHER:
+        pp_do(&w, fm->pp_test);
+        return w;
+    case FH_PI_PROCEDURE_SWITCH:
+        return w; /* not a message: flash_procedure_switch */
+    default: break;
+    }
+    /* at the home: load the header, branch on its state */
+    int state = dir && dir->at_home ? dir->state : PD_UNOWNED;
+    int others = dir && dir->at_home ? dir->sharers : 0;
+    pp_do(&w, fm->pp_header);
+    pp_do(&w, fm->pp_test);
+    if (is_request_type(m->type)) {
+        /* a local miss is recorded by this node's PP: after the reply's
+         * send here, or, when the reply waits for acks or the owner's
+         * data, by the handler that sends it then; the model charges the
+         * recording here either way (same PP, a little earlier) */
+        int recording = !from_ni;
+        if (fp && from_ni)
+            pp_do(&w, fm->fp_header); /* Figure 4: bin and warm bit into the reply header */
+        if (state == PD_EXCL && others > 0) {
+            pp_send(&w, fm); /* forward a recall to the dirty owner */
+        } else if (m->type != PM_GETS && others > 0) {
+            /* walk the pointer list: one step and one INV per other sharer */
+            pp_do(&w, fm->pp_list);
+            pp_send(&w, fm);
+            pp_do(&w, (uint32_t)(others - 1) * fm->inv_send);
+        } else {
+            pp_send(&w, fm); /* the reply (data from memory, or the grant) */
+            if (from_ni && (m->type == PM_GETS || state == PD_SHARED))
+                pp_do(&w, fm->pp_list); /* a pointer from (to) the free list */
+        }
+        pp_do(&w, fm->pp_update);
+        if (fp && from_ni)
+            pp_do(&w, fm->fp_warm); /* the warm bit into the directory header */
+        if (fp && recording)
+            pp_do(&w, fm->fp_record);
+        return w;
+    }
+    switch (m->type) {
+    case PM_PUTS: /* unlink the sharer's pointer: half the list on average */
+        pp_do(&w, fm->pp_list * (uint32_t)(1 + others / 2));
+        break;
+    case PM_INV_ACK: /* count down; the last one sends the grant */
+        pp_do(&w, 1);
+        pp_send(&w, fm);
+        break;
+    case PM_WB_DATA: /* the recalled owner's data: reply to the requester */
+        if (fp)
+            pp_do(&w, fm->fp_header);
+        pp_send(&w, fm);
+        if (fp)
+            pp_do(&w, fm->fp_warm);
+        break;
+    default: break; /* PUTX / PUTE: the owner's copy goes; memory is written by hardware */
+    }
+    pp_do(&w, fm->pp_update);
+    if (from_ni && is_put(m->type))
+        pp_send(&w, fm); /* the PUT_ACK */
+    return w;
+}
+
+/* One handler's cost, in the run's statistics and, while the measured
+ * section is open, in the section's (Table 4 and Figures 6-7 are of the
+ * timed phase, as the paper's). */
+static void count_handler(flash_model *fm, int cls, sim_time latency, sim_time occ,
+                          sim_time queued)
+{
+    for (int k = 0; k < 1 + fm->in_section; k++) {
+        sim_flash_handler_stat *s = k ? &fm->section_stat[cls] : &fm->stat[cls];
+        s->count++;
+        s->latency += latency;
+        s->occupancy += occ;
+        s->queued += queued;
+    }
+}
+
+static void flash_section(void *model, int inside) { ((flash_model *)model)->in_section = inside; }
+
+static sim_time flash_handler_dir(void *model, int node, const proto_msg *m, int is_home,
+                                  int from_local_processor, sim_time arrival, sim_time start,
+                                  const sim_dir_view *dir, sim_time *occupancy)
 {
     flash_model *fm = model;
     int cls = sim_flash_classify(m, is_home, from_local_processor);
-    const sim_flash_cost *c = &fm->cost[cls];
-    sim_time latency = c->latency, occ = c->occupancy;
-    if (from_processor_interface(cls))
-        latency += fm->pi_in;
-    if (answers_processor(cls))
-        latency += fm->pi_out;
-    if (cls == FH_NI_REMOTE_RECALL)
-        latency += fm->intervention;
-    if (cls == FH_NI_INVAL_ACK)
-        occ += fm->inv_send;
-    if (monitoring(fm)) {
-        latency += c->fp_latency;
-        occ += c->fp_occupancy;
+    sim_time latency, occ;
+    if (fm->fixed_cost[cls]) {
+        latency = fm->cost[cls].latency;
+        occ = fm->cost[cls].occupancy;
+    } else {
+        pp_work w = handler_work(fm, cls, m, dir);
+        latency = w.latency;
+        occ = w.occupancy;
     }
     if (occ < 1)
         occ = 1;
     latency *= fm->cpu_ratio;
     occ *= fm->cpu_ratio;
-    sim_flash_handler_stat *s = &fm->stat[cls];
-    s->count++;
-    s->latency += latency;
-    s->occupancy += occ;
-    s->queued += start > arrival ? start - arrival : 0;
+    count_handler(fm, cls, latency, occ, start > arrival ? start - arrival : 0);
     if (node >= 0 && node < fm->nnodes && start + occ > fm->pp_busy_until[node])
         fm->pp_busy_until[node] = start + occ;
     *occupancy = occ;
-    return latency;
+    /* what the processor or the network sees beyond the handler's own
+     * latency: the bus transfers and the owner's cache intervention */
+    sim_time extra = 0;
+    if (from_processor_interface(cls))
+        extra += fm->pi_in;
+    if (answers_processor(cls))
+        extra += fm->pi_out;
+    if (cls == FH_NI_REMOTE_RECALL)
+        extra += fm->intervention;
+    return latency + extra * fm->cpu_ratio;
+}
+
+static sim_time flash_handler(void *model, int node, const proto_msg *m, int is_home,
+                              int from_local_processor, sim_time arrival, sim_time start,
+                              sim_time *occupancy)
+{
+    sim_dir_view none = {0};
+    return flash_handler_dir(model, node, m, is_home, from_local_processor, arrival, start,
+                             &none, occupancy);
 }
 
 /* FP-Proc's uncached procedure command (header comment).  The command is a
@@ -549,18 +682,21 @@ static sim_time flash_procedure_switch(void *model, int proc, int procedure, sim
     flash_model *fm = model;
     if (fm->mode != SIM_FP_PROC || proc < 0 || proc >= fm->nnodes)
         return 0;
-    const sim_flash_cost *c = &fm->cost[FH_PI_PROCEDURE_SWITCH];
+    /* the handler's work: dispatch, the one-word reply, then the shift and
+     * the add (one dual-issued pair) after the send, as Figure 3 records
+     * after its send */
+    sim_time lat = fm->pp_dispatch + fm->pp_send, work = lat + 1;
+    if (fm->fixed_cost[FH_PI_PROCEDURE_SWITCH]) {
+        lat = fm->cost[FH_PI_PROCEDURE_SWITCH].latency;
+        work = fm->cost[FH_PI_PROCEDURE_SWITCH].occupancy;
+    }
     sim_time r = fm->cpu_ratio;
     sim_time arrival = t + r * (fm->fence + fm->pi_in);
     sim_time start = arrival > fm->pp_busy_until[proc] ? arrival : fm->pp_busy_until[proc];
-    sim_time occ = r * (c->occupancy ? c->occupancy : 1);
-    sim_time resume = start + r * (c->latency + fm->pi_word);
+    sim_time occ = r * (work ? work : 1);
+    sim_time resume = start + r * (lat + fm->pi_word);
     fm->pp_busy_until[proc] = start + occ;
-    sim_flash_handler_stat *s = &fm->stat[FH_PI_PROCEDURE_SWITCH];
-    s->count++;
-    s->latency += resume - t;
-    s->occupancy += occ;
-    s->queued += start - arrival;
+    count_handler(fm, FH_PI_PROCEDURE_SWITCH, resume - t, occ, start - arrival);
     *occupancy = occ;
     return resume - t;
 }
@@ -578,16 +714,19 @@ const sim_timing_ops sim_timing_flash = {
     .miss_latency = NULL,
     .net_delay = flash_net_delay,
     .handler = flash_handler,
+    .handler_dir = flash_handler_dir,
     .procedure_switch = flash_procedure_switch,
+    .section = flash_section,
 };
 
 /* ---- direct access for tests and reports ---- */
 
 int sim_flash_cost_of(const void *model, int cls, sim_flash_cost *out)
 {
-    if (cls < 0 || cls >= FH_NCLASSES)
+    const flash_model *fm = model;
+    if (cls < 0 || cls >= FH_NCLASSES || !fm->fixed_cost[cls])
         return -1;
-    *out = ((const flash_model *)model)->cost[cls];
+    *out = fm->cost[cls];
     return 0;
 }
 
@@ -596,6 +735,14 @@ int sim_flash_stats_of(const void *model, int cls, sim_flash_handler_stat *out)
     if (cls < 0 || cls >= FH_NCLASSES)
         return -1;
     *out = ((const flash_model *)model)->stat[cls];
+    return 0;
+}
+
+int sim_flash_section_stats_of(const void *model, int cls, sim_flash_handler_stat *out)
+{
+    if (cls < 0 || cls >= FH_NCLASSES)
+        return -1;
+    *out = ((const flash_model *)model)->section_stat[cls];
     return 0;
 }
 

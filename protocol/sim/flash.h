@@ -56,14 +56,13 @@ sim_flash_handler sim_flash_classify(const proto_msg *m, int is_home, int from_l
 const char *sim_flash_handler_name(int cls);   /* "PILocalGet", ...; NULL out of range */
 int sim_flash_handler_by_name(const char *name); /* class, or -1 */
 
-/* Cost of one handler class in system cycles.  latency: handler start until
- * its messages leave (for a class that answers the processor, including the
- * processor-interface time, see flash.c); occupancy: how long the protocol
- * processor stays busy.  fp_latency / fp_occupancy: what the FlashPoint code
- * adds in modes DP-with-monitoring (noproc, proc). */
+/* A fixed cost of one handler class in system cycles, set by the option
+ * CLASS=LAT/OCC in place of the cost the model derives from the handler's
+ * work and the directory state (flash.c, "Handler costs").  latency: handler
+ * start until its first send; occupancy: how long the protocol processor
+ * stays busy. */
 typedef struct sim_flash_cost {
     uint32_t latency, occupancy;
-    uint32_t fp_latency, fp_occupancy;
 } sim_flash_cost;
 
 /* What one handler class cost during the run, in processor cycles.  For
@@ -72,15 +71,20 @@ typedef struct sim_flash_cost {
  * part of it spent waiting for earlier handlers. */
 typedef struct sim_flash_handler_stat {
     uint64_t count;
-    uint64_t latency, occupancy;  /* sums */
+    uint64_t latency, occupancy;  /* sums; latency: the handler's own (start to
+                                     its first send), without the bus times */
     uint64_t queued;              /* sum of start - arrival (occupancy queuing) */
 } sim_flash_handler_stat;
 
-/* Read the cost table and run statistics of a model created by
- * sim_timing_flash.create(); 0, or -1 for a class out of range. */
+/* The fixed cost of a class (-1: none set, or a class out of range) and the
+ * run statistics (-1 for a class out of range) of a model created by
+ * sim_timing_flash.create(). */
 int sim_flash_cost_of(const void *model, int cls, sim_flash_cost *out);
 int sim_flash_stats_of(const void *model, int cls, sim_flash_handler_stat *out);
 /* Processor cycles per 10 ns system cycle in this model. */
+/* The same counted only while the measured section was open (some
+ * processor between sim_section_begin and sim_section_end). */
+int sim_flash_section_stats_of(const void *model, int cls, sim_flash_handler_stat *out);
 uint32_t sim_flash_cpu_ratio(const void *model);
 int sim_flash_mode(const void *model);           /* sim_fp_mode */
 /* Parse "control" | "dp" | "noproc" | "proc" (also "fp-noproc", "fp-proc");

@@ -15,18 +15,19 @@ struct sim_flashpoint {
     sim_fp_record **rows;    /* rows[procedure + 1]: bin_slots records, or NULL */
     unsigned char **used;    /* used[procedure + 1][bin + 1]: something was recorded */
     uint64_t dropped;
+    struct sim_flashpoint *section; /* the misses issued inside the measured section */
 };
 
 static const char *const metric_keys[FPM_NMETRICS] = {
     "read_miss_local",  "read_latency_local",  "read_miss_remote",  "read_latency_remote",
     "write_miss_local", "write_latency_local", "write_miss_remote", "write_latency_remote",
-    "cold_misses",      "invalidations",
+    "cold_misses",      "invalidation_misses",
 };
 
 static const char *const metric_titles[FPM_NMETRICS] = {
     "Read Miss Local",  "Read Latency Local",  "Read Miss Remote",  "Read Latency Remote",
     "Write Miss Local", "Write Latency Local", "Write Miss Remote", "Write Latency Remote",
-    "Cold Misses",      "Invalidations",
+    "Cold Misses",      "Invalidation Misses",
 };
 
 const char *sim_flashpoint_metric_key(int metric)
@@ -84,6 +85,7 @@ void sim_flashpoint_free(sim_flashpoint *fp)
     }
     free(fp->rows);
     free(fp->used);
+    sim_flashpoint_free(fp->section);
     free(fp);
 }
 
@@ -137,7 +139,26 @@ static int grow(sim_flashpoint *fp, int r, int c)
     return 0;
 }
 
+static int record_one(sim_flashpoint *fp, const sim_miss *miss);
+
 int sim_flashpoint_record(sim_flashpoint *fp, const sim_miss *miss)
+{
+    if (miss->in_section) {
+        if (!fp->section && !(fp->section = sim_flashpoint_new())) {
+            fp->dropped++;
+            return -1;
+        }
+        if (record_one(fp->section, miss)) {
+            fp->dropped++;
+            return -1;
+        }
+    }
+    return record_one(fp, miss);
+}
+
+const sim_flashpoint *sim_flashpoint_section(const sim_flashpoint *fp) { return fp->section; }
+
+static int record_one(sim_flashpoint *fp, const sim_miss *miss)
 {
     int r = (miss->procedure < -1 ? -1 : miss->procedure) + 1;
     int c = (miss->bin < -1 ? -1 : miss->bin) + 1;
@@ -154,11 +175,11 @@ int sim_flashpoint_record(sim_flashpoint *fp, const sim_miss *miss)
     rec->v[metric + 1] += miss->latency; /* the latency metric follows its count */
     if (!miss->warm)
         rec->v[FPM_COLD_MISSES]++;
-    rec->v[FPM_INVALIDATIONS] += miss->invalidations;
     if (miss->is_upgrade)
         rec->upgrades++;
     if (miss->cause == SIM_CAUSE_INVALIDATION)
-        rec->invalidation_misses++;
+        rec->v[FPM_INVALIDATION_MISSES]++;
+    rec->invalidations_sent += miss->invalidations;
     return 0;
 }
 
@@ -206,7 +227,7 @@ static void add_record(sim_fp_record *to, const sim_fp_record *from)
     for (int i = 0; i < FPM_NMETRICS; i++)
         to->v[i] += from->v[i];
     to->upgrades += from->upgrades;
-    to->invalidation_misses += from->invalidation_misses;
+    to->invalidations_sent += from->invalidations_sent;
 }
 
 void sim_flashpoint_bin_total(const sim_flashpoint *fp, int bin, sim_fp_record *out)

@@ -37,7 +37,8 @@ typedef enum sim_fp_metric {
     FPM_WRITE_MISS_REMOTE,
     FPM_WRITE_LATENCY_REMOTE,
     FPM_COLD_MISSES,       /* the line was not warm: nobody had touched it */
-    FPM_INVALIDATIONS,     /* invalidations the home sent to serve the misses */
+    FPM_INVALIDATION_MISSES, /* misses whose cause was an invalidation (MemSpy
+                                4.2.7: another processor's request took the line) */
     FPM_NMETRICS
 } sim_fp_metric;
 
@@ -49,7 +50,7 @@ int sim_flashpoint_metric_by_key(const char *key);   /* metric, or -1 */
 typedef struct sim_fp_record {
     uint64_t v[FPM_NMETRICS];   /* latencies: sums of processor cycles */
     uint64_t upgrades;          /* write misses that were upgrades of a read copy */
-    uint64_t invalidation_misses; /* misses whose cause was an invalidation */
+    uint64_t invalidations_sent; /* INVs the homes sent to serve the misses */
 } sim_fp_record;
 
 typedef struct sim_flashpoint sim_flashpoint;
@@ -63,6 +64,10 @@ void sim_flashpoint_free(sim_flashpoint *fp);
  * (the miss is then dropped and counted in sim_flashpoint_dropped). */
 int sim_flashpoint_record(sim_flashpoint *fp, const sim_miss *miss);
 uint64_t sim_flashpoint_dropped(const sim_flashpoint *fp);
+/* The misses recorded with in_section set (issued inside the program's
+ * measured section, sim_section_begin/end), as a collector of their own;
+ * NULL until one was recorded. */
+const sim_flashpoint *sim_flashpoint_section(const sim_flashpoint *fp);
 
 /* The machine it is attached to (NULL for sim_flashpoint_new), and the
  * largest processor clock when it was attached: the start of the measured

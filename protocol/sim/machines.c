@@ -136,6 +136,29 @@ int sim_params_set(sim_params *p, const char *kv, char *err, size_t errlen)
         return parse_flag(key, value, &p->replacement_hints, err, errlen);
     if (!strcmp(key, "excl_clean"))
         return parse_flag(key, value, &p->excl_clean, err, errlen);
+    if (!strcmp(key, "sample_caches")) {
+        if (strcmp(value, "stale") && strcmp(value, "warm")) {
+            snprintf(err, errlen, "option 'sample_caches' takes stale or warm, got '%s'", value);
+            return -1;
+        }
+        p->sample_warm = !strcmp(value, "warm");
+        return 0;
+    }
+    if (!strcmp(key, "reschedule")) {
+        if (strcmp(value, "sync") && strcmp(value, "miss")) {
+            snprintf(err, errlen, "option 'reschedule' takes sync or miss, got '%s'", value);
+            return -1;
+        }
+        p->reschedule_sync = !strcmp(value, "sync");
+        return 0;
+    }
+    if (!strcmp(key, "outstanding")) {
+        uint64_t v;
+        if (sim_parse_bounded(key, value, 1, SIM_MAX_OUTSTANDING, &v, err, errlen))
+            return -1;
+        p->outstanding = (uint32_t)v;
+        return 0;
+    }
     if (!strcmp(key, "sample_offset")) {
         if (strcmp(value, "start") && strcmp(value, "random")) {
             snprintf(err, errlen, "option 'sample_offset' takes start or random, got '%s'", value);

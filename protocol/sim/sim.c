@@ -54,14 +54,37 @@ enum { DEP_NEVER = 0, DEP_REPLACED, DEP_INVALIDATED, DEP_UNKNOWN };
 #define SIM_MAX_DEPTH 16
 #define SIM_MAX_COLLECTORS 8
 
+/* One miss in flight of a processor: the one it stalls on, or a store the
+ * write buffer holds while the processor goes on (message-timed machines,
+ * sim_params.outstanding > 1). */
+typedef struct sim_pending {
+    uint8_t active;          /* a miss in flight on `block` */
+    uint8_t is_write;
+    uint8_t posted;          /* a buffered store: the processor did not wait for it */
+    int done;                /* the miss has been granted */
+    int served;              /* the home has sent the grant */
+    uint64_t req_seq;        /* order in which its request reached the home (0: not yet) */
+    uint32_t block;          /* line missed */
+    uintptr_t miss_addr;     /* bytes of the reference in that line */
+    uint32_t miss_len;
+    sim_miss miss;           /* record of the miss */
+} sim_pending;
+
+#define SIM_MAX_POSTED ((int)SIM_MAX_OUTSTANDING - 1)
+/* wait_block of a processor at a fence: until the write buffer is empty */
+#define WAIT_DRAIN (SIM_LINE_EMPTY - 1)
+
 typedef struct sim_proc {
     sim_fast f;              /* clock, cache and counters: what the hit path uses */
     proto_engine *eng;
-    uint32_t **dep;          /* departure records, per chunk of blocks */
-    int done;                /* the miss in flight has been granted */
-    int served;              /* the home has sent the grant */
+    uint64_t **dep;          /* departure records, per chunk of blocks (dep_set) */
+    sim_pending stall;       /* the miss the processor waits for */
+    sim_pending posted[SIM_MAX_POSTED]; /* stores in the write buffer */
+    int nposted;             /* active entries of posted[] */
+    uint32_t wait_block;     /* stalled until the buffered store to this line
+                                completes (SIM_LINE_EMPTY: not waiting on one) */
     int had_miss;            /* the reference in progress missed at least once */
-    uint64_t req_seq;        /* order in which its request reached the home (0: not yet) */
+    uint64_t unknown_hits;   /* sim_unknown_hits */
     /* the reference in progress: what remains of it, and the line missed */
     uintptr_t rest_addr;
     uint32_t rest_size;
@@ -69,11 +92,6 @@ typedef struct sim_proc {
     int procedure;
     int last_procedure;      /* procedure of the previous reference (switch detection) */
     int in_section;          /* between its sim_section_begin and sim_section_end */
-    uint32_t block;          /* line missed */
-    uintptr_t miss_addr;     /* bytes of the reference in that line */
-    uint32_t miss_len;
-    int owner_at_issue;      /* fixed latency: dirty owner when the request reached the home */
-    sim_miss miss;           /* record of the miss in flight */
 } sim_proc;
 
 typedef struct sim_bin_range {
@@ -120,6 +138,7 @@ struct sim_machine {
     void *ref_arg;
     sim_time now;
     sim_section section;     /* the measured section (sim_section_begin/end) */
+    int inside_section;      /* processors between their begin and end */
     int failed;
     char err[256];
 };
@@ -264,6 +283,7 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
     for (int i = 0; i < m->nprocs; i++) {
         sim_proc *pr = &m->procs[i];
         pr->procedure = pr->last_procedure = -1;
+        pr->wait_block = SIM_LINE_EMPTY;
         if (sim_cache_init(&pr->f.cache, nsets, p->assoc, p->line_size))
             goto fail_nomem;
         pr->f.base = base;
@@ -275,8 +295,13 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
         pr->f.length = p->sample_length;
         pr->f.window_random = (uint64_t)p->sample_random;
         pr->f.in_window = pr->f.track_bytes = 1;
-        if (pr->f.period)
+        pr->f.skip_outside = m->fixed && !p->sample_warm && p->sample_period &&
+                             p->sample_length < p->sample_period;
+        pr->f.window_epoch = 1;
+        if (pr->f.period) {
+            pr->f.in_window = 0; /* the first window counts as entered */
             sim_fast_window(&pr->f);
+        }
         pr->dep = calloc(nchunks, sizeof *pr->dep);
         proto_config cfg = {.self = i, .nnodes = m->nprocs, .nblocks = m->nblocks};
         cfg.evictions = 1; /* every cache replaces lines */
@@ -370,6 +395,16 @@ uint64_t sim_references_sampled(const sim_machine *m)
         n += m->procs[i].f.refs_sampled;
     return n;
 }
+
+int sim_sampling_stale(const sim_machine *m) { return m->procs[0].f.skip_outside; }
+
+uint64_t sim_unknown_hits(const sim_machine *m)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < m->nprocs; i++)
+        n += m->procs[i].unknown_hits;
+    return n;
+}
 sim_fast *sim_fast_of(sim_machine *m, int proc) { return &m->procs[proc].f; }
 int sim_has_procedure_switch(const sim_machine *m) { return m->ops->procedure_switch != NULL; }
 
@@ -400,7 +435,11 @@ void sim_fast_window(sim_fast *f)
         f->win_span = k + f->period - f->win_start;
     }
     f->track_bytes = f->in_window;
-    if (f->in_window && !was) {
+    /* the window entered is period index's (a processor's clock may jump
+     * from one window to a later one without a reference between) */
+    uint32_t epoch = (uint32_t)index + 2;
+    if (f->in_window && (!was || f->window_epoch != epoch)) {
+        f->window_epoch = epoch;
         sim_cache *c = &f->cache;
         for (size_t i = 0; i < (size_t)c->nsets * c->assoc; i++)
             if (c->lines[i].block != SIM_LINE_EMPTY)
@@ -547,15 +586,18 @@ static int bin_of(const sim_machine *m, uintptr_t addr)
 
 /* ---------------- departure records ---------------- */
 
-static uint32_t dep_get(const sim_proc *pr, uint32_t block)
+/* A departure record, with in its high half the window epoch it was made in
+ * (time sampling: a record from an earlier window says nothing of what the
+ * unsimulated references between did). */
+static uint64_t dep_get_full(const sim_proc *pr, uint32_t block)
 {
-    const uint32_t *chunk = pr->dep[block >> DEP_CHUNK_SHIFT];
+    const uint64_t *chunk = pr->dep[block >> DEP_CHUNK_SHIFT];
     return chunk ? chunk[block & (DEP_CHUNK - 1)] : DEP_NEVER;
 }
 
 static void dep_set(sim_machine *m, sim_proc *pr, uint32_t block, uint32_t rec)
 {
-    uint32_t **chunk = &pr->dep[block >> DEP_CHUNK_SHIFT];
+    uint64_t **chunk = &pr->dep[block >> DEP_CHUNK_SHIFT];
     if (!*chunk) {
         *chunk = calloc(DEP_CHUNK, sizeof **chunk);
         if (!*chunk) {
@@ -563,7 +605,7 @@ static void dep_set(sim_machine *m, sim_proc *pr, uint32_t block, uint32_t rec)
             return;
         }
     }
-    (*chunk)[block & (DEP_CHUNK - 1)] = rec;
+    (*chunk)[block & (DEP_CHUNK - 1)] = rec | (uint64_t)pr->f.window_epoch << 32;
 }
 
 static uint32_t dep_record(int why, int false_sharing, int bin)
@@ -580,6 +622,9 @@ enum { CALL_ACCESS, CALL_RECEIVE, CALL_RELEASE, CALL_EVICT };
 /* walk_ref's third outcome (beside SIM_HIT and SIM_STALL): a fixed-latency
  * miss completed at once and ended the reference. */
 enum { MISS_DONE = 2 };
+/* ... and its fourth: a store went to the write buffer (the processor goes
+ * on as after a hit). */
+enum { SIM_POSTED = 3 };
 
 /* One engine call on node's engine, its actions performed at time t. */
 static int engine_call(sim_machine *m, int node, int kind, uint32_t block, int is_write,
@@ -610,18 +655,34 @@ static int engine_call(sim_machine *m, int node, int kind, uint32_t block, int i
     return m->failed;
 }
 
-/* The processor whose request the home is serving for `block`: the one
- * whose request reached the home first among those not yet granted. */
-static int find_requester(const sim_machine *m, uint32_t block)
+/* p's miss in flight on `block` (the one it stalls on, or a buffered
+ * store), or NULL. */
+static sim_pending *pending_of(sim_proc *pr, uint32_t block)
 {
-    if (m->inline_requester >= 0)
-        return m->inline_requester;
-    int best = -1;
+    if (pr->stall.active && pr->stall.block == block)
+        return &pr->stall;
+    for (int i = 0; i < SIM_MAX_POSTED && pr->nposted; i++)
+        if (pr->posted[i].active && pr->posted[i].block == block)
+            return &pr->posted[i];
+    return NULL;
+}
+
+/* The miss the home is serving for `block`: of the requests not yet
+ * granted, the one that reached the home first; its processor in *proc. */
+static sim_pending *find_requester(sim_machine *m, uint32_t block, int *proc)
+{
+    if (m->inline_requester >= 0) {
+        *proc = m->inline_requester;
+        return &m->procs[*proc].stall;
+    }
+    sim_pending *best = NULL;
+    *proc = -1;
     for (int i = 0; i < m->nprocs; i++) {
-        const sim_proc *pr = &m->procs[i];
-        if (pr->f.stalled && !pr->done && !pr->served && pr->block == block && pr->req_seq &&
-            (best < 0 || pr->req_seq < m->procs[best].req_seq))
-            best = i;
+        sim_pending *q = pending_of(&m->procs[i], block);
+        if (q && !q->done && !q->served && q->req_seq && (!best || q->req_seq < best->req_seq)) {
+            best = q;
+            *proc = i;
+        }
     }
     return best;
 }
@@ -687,13 +748,14 @@ static void send_msg(sim_machine *m, const proto_msg *msg, sim_time t)
         return;
     }
     if (msg->type == PM_INV) {
-        int r = find_requester(m, msg->block);
-        if (r >= 0)
-            m->procs[r].miss.invalidations++;
+        int r;
+        sim_pending *q = find_requester(m, msg->block, &r);
+        if (q)
+            q->miss.invalidations++;
     } else if (is_grant(msg->type)) {
-        sim_proc *pr = &m->procs[msg->dst];
-        if (pr->f.stalled && pr->block == msg->block)
-            pr->served = 1;
+        sim_pending *q = pending_of(&m->procs[msg->dst], msg->block);
+        if (q)
+            q->served = 1;
     }
     if (m->fixed) {
         inq_push(m, msg);
@@ -715,24 +777,24 @@ static void line_taken(sim_machine *m, int node, sim_line *l, sim_time t)
 {
     sim_proc *pr = &m->procs[node];
     int fs = 0;
-    int r = find_requester(m, l->block);
+    int r;
+    sim_pending *w = find_requester(m, l->block, &r);
     /* no bytes recorded (outside a sampling window): judged true sharing */
-    if (r >= 0 && r != node && pr->f.track_bytes) {
-        const sim_proc *w = &m->procs[r];
+    if (w && r != node && pr->f.track_bytes) {
         uint32_t off = (uint32_t)((w->miss_addr - m->base) & (m->p.line_size - 1));
         fs = !sim_line_touched_any(&pr->f.cache, l, off, w->miss_len);
     }
     /* the home's own read copy goes without a message (proto.h: messages to
      * self stay in the engine); it counts as an invalidation all the same */
-    if (r >= 0 && r != node && l->perm == PROTO_ACCESS_READ &&
-        proto_home(pr->eng, l->block) == node)
-        m->procs[r].miss.invalidations++;
+    if (w && r != node && l->perm == PROTO_ACCESS_READ && proto_home(pr->eng, l->block) == node)
+        w->miss.invalidations++;
     int on = stats_on_at(m, t);
-    if (pr->f.stalled && !pr->done && pr->block == l->block) {
+    sim_pending *own = pending_of(pr, l->block);
+    if (own && !own->done) {
         /* an upgrade overtaken by the invalidation: it becomes a write miss */
-        pr->miss.is_upgrade = 0;
-        pr->miss.cause = on ? SIM_CAUSE_INVALIDATION : SIM_CAUSE_UNKNOWN;
-        pr->miss.false_sharing = (uint8_t)(on && fs);
+        own->miss.is_upgrade = 0;
+        own->miss.cause = on ? SIM_CAUSE_INVALIDATION : SIM_CAUSE_UNKNOWN;
+        own->miss.false_sharing = (uint8_t)(on && fs);
         l->perm = PROTO_ACCESS_NONE;
         l->touched[0] = l->touched[1] = 0;
         return;
@@ -742,42 +804,43 @@ static void line_taken(sim_machine *m, int node, sim_line *l, sim_time t)
     l->perm = PROTO_ACCESS_NONE;
 }
 
-static void finish_miss(sim_machine *m, int p, sim_time t);
-static void retry_access(sim_machine *m, int p, sim_time t);
+static void finish_miss(sim_machine *m, int p, sim_pending *q, sim_time t);
+static void retry_access(sim_machine *m, int p, sim_pending *q, sim_time t);
 
-static void line_granted(sim_machine *m, int p)
+static void line_granted(sim_machine *m, int p, sim_pending *q)
 {
     sim_proc *pr = &m->procs[p];
-    sim_line *l = sim_cache_find(&pr->f.cache, pr->block);
+    sim_line *l = sim_cache_find(&pr->f.cache, q->block);
     if (pr->f.track_bytes) {
-        uint32_t off = (uint32_t)((pr->miss_addr - m->base) & (m->p.line_size - 1));
-        sim_line_touch(l, pr->f.cache.touch_shift, off, pr->miss_len);
+        uint32_t off = (uint32_t)((q->miss_addr - m->base) & (m->p.line_size - 1));
+        sim_line_touch(l, pr->f.cache.touch_shift, off, q->miss_len);
     }
     if (pr->f.cache.assoc > 1)
         sim_line_use(&pr->f.cache, l);
-    m->warm[pr->block] = 1;
-    pr->done = 1;
+    m->warm[q->block] = 1;
+    q->done = 1;
 }
 
 static void on_complete(sim_machine *m, int node, uint32_t block, sim_time t)
 {
     sim_proc *pr = &m->procs[node];
-    if (!pr->f.stalled || pr->done || pr->block != block)
+    sim_pending *q = pending_of(pr, block);
+    if (!q || q->done)
         return; /* e.g. the end of an eviction nobody waits for */
     sim_line *l = sim_cache_find(&pr->f.cache, block);
-    int need = pr->is_write ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ;
+    int need = q->is_write ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ;
     if (!l || l->perm < need) {
         /* the request we waited for was not ours (an eviction in flight):
          * ask again now */
-        retry_access(m, node, t);
+        retry_access(m, node, q, t);
         return;
     }
     /* the access retries at once: its bytes are touched before the hold
      * ends (a deferred INV may take the line right away) */
-    line_granted(m, node);
+    line_granted(m, node, q);
     engine_call(m, node, CALL_RELEASE, block, 0, NULL, t);
     if (!m->fixed)
-        finish_miss(m, node, t);
+        finish_miss(m, node, q, t);
 }
 
 static void set_access(sim_machine *m, int node, uint32_t block, int access, sim_time t)
@@ -820,44 +883,64 @@ static int engine_grants(const sim_machine *m, int p, uint32_t block, int is_wri
 }
 
 /* Ask the engine for the line (again); fixed latency: inline, at time t. */
-static void retry_access(sim_machine *m, int p, sim_time t)
+static void retry_access(sim_machine *m, int p, sim_pending *q, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
-    if (engine_grants(m, p, pr->block, pr->is_write)) {
+    if (engine_grants(m, p, q->block, q->is_write)) {
         /* the engine still holds the line (it left our cache silently):
          * memory serves it without a protocol transaction */
-        sim_line *l = sim_cache_find(&pr->f.cache, pr->block);
-        proto_cache_state s = proto_cache_state_of(pr->eng, pr->block);
+        sim_line *l = sim_cache_find(&pr->f.cache, q->block);
+        proto_cache_state s = proto_cache_state_of(pr->eng, q->block);
         l->perm = s == PC_M || s == PC_MH ? PROTO_ACCESS_WRITE : PROTO_ACCESS_READ;
-        pr->served = 1;
-        line_granted(m, p);
+        q->served = 1;
+        line_granted(m, p, q);
         if (!m->fixed)
-            finish_miss(m, p, t);
+            finish_miss(m, p, q, t);
         return;
     }
-    engine_call(m, p, CALL_ACCESS, pr->block, pr->is_write, NULL, t);
+    engine_call(m, p, CALL_ACCESS, q->block, q->is_write, NULL, t);
 }
 
-static void report_miss(sim_machine *m, sim_proc *pr)
+static void report_miss(sim_machine *m, const sim_pending *q)
 {
-    if (!stats_on_at(m, pr->miss.issue))
+    if (!stats_on_at(m, q->miss.issue))
         return;
     for (int i = 0; i < m->ncollectors; i++)
-        m->collectors[i].fn(m->collectors[i].arg, &pr->miss);
+        m->collectors[i].fn(m->collectors[i].arg, &q->miss);
 }
 
 static int walk_ref(sim_machine *m, int p, sim_time t);
 
-/* The miss in flight of p is done at time t: report it, go on with the rest
- * of the reference. */
-static void finish_miss(sim_machine *m, int p, sim_time t)
+/* The rest of p's reference (after its miss, or after the buffered store
+ * it waited for) at time t; the processor goes on unless it stalls again. */
+static void resume_ref(sim_machine *m, int p, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
-    pr->miss.latency = t - pr->miss.issue;
-    report_miss(m, pr);
     pr->f.clock = t;
-    if (walk_ref(m, p, t) == SIM_HIT)
+    int r = walk_ref(m, p, t);
+    if (r == SIM_HIT || r == SIM_POSTED)
         pr->f.stalled = 0; /* MISS_DONE has unstalled it too */
+}
+
+/* The miss q of p is done at time t: report it; a miss p stalled on lets
+ * it go on with the rest of its reference, a buffered store frees its
+ * entry (and resumes p if p waits for that line). */
+static void finish_miss(sim_machine *m, int p, sim_pending *q, sim_time t)
+{
+    sim_proc *pr = &m->procs[p];
+    q->miss.latency = t - q->miss.issue;
+    report_miss(m, q);
+    q->active = 0;
+    if (!q->posted) {
+        resume_ref(m, p, t);
+        return;
+    }
+    q->posted = 0;
+    pr->nposted--;
+    if (pr->wait_block == q->block || (pr->wait_block == WAIT_DRAIN && !pr->nposted)) {
+        pr->wait_block = SIM_LINE_EMPTY;
+        resume_ref(m, p, t > pr->f.clock ? t : pr->f.clock);
+    }
 }
 
 /* Evict the occupant of way l (to make room for a fill of bin `bin`). */
@@ -883,7 +966,17 @@ static void classify_miss(const sim_proc *pr, uint32_t block, int upgrade, sim_m
         ms->cause = SIM_CAUSE_UPGRADE;
         return;
     }
-    uint32_t rec = dep_get(pr, block);
+    uint64_t full = dep_get_full(pr, block);
+    uint32_t rec = (uint32_t)full;
+    if (pr->f.skip_outside &&
+        (rec == DEP_NEVER ? pr->f.refs != pr->f.refs_sampled
+                          : (uint32_t)(full >> 32) != pr->f.window_epoch)) {
+        /* the line's history lies in references that were not simulated:
+         * never held (but perhaps referenced between windows), or it left
+         * in an earlier window (and may have come and gone since) */
+        ms->cause = SIM_CAUSE_UNKNOWN;
+        return;
+    }
     switch (rec & 7) {
     case DEP_NEVER: ms->cause = SIM_CAUSE_COLD; break;
     case DEP_REPLACED:
@@ -899,11 +992,11 @@ static void classify_miss(const sim_proc *pr, uint32_t block, int upgrade, sim_m
 }
 
 /* The record of p's miss on `block`, issued at t (completed later). */
-static void open_miss_record(sim_machine *m, int p, uint32_t block, uintptr_t addr, int home,
-                             int bin, int upgrade, sim_time t)
+static void open_miss_record(sim_machine *m, int p, sim_pending *q, uint32_t block,
+                             uintptr_t addr, int home, int bin, int upgrade, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
-    sim_miss *ms = &pr->miss;
+    sim_miss *ms = &q->miss;
     memset(ms, 0, sizeof *ms);
     ms->proc = p;
     ms->procedure = pr->procedure;
@@ -915,36 +1008,65 @@ static void open_miss_record(sim_machine *m, int p, uint32_t block, uintptr_t ad
     ms->remote = home != p;
     ms->warm = m->warm[block];
     ms->evicted_by_bin = -1;
+    ms->in_section = (uint8_t)pr->in_section;
     ms->issue = t;
     classify_miss(pr, block, upgrade, ms);
 }
 
-/* p stalls on `block` for the bytes [addr, addr+len) of its reference. */
-static void stall_on(sim_proc *pr, uint32_t block, uintptr_t addr, uint32_t len)
+/* Miss q of p on `block`, for the bytes [addr, addr+len) of its
+ * reference, is in flight (p stalls on it unless q is a buffered store). */
+static void pending_start(sim_proc *pr, sim_pending *q, uint32_t block, uintptr_t addr,
+                          uint32_t len)
 {
-    pr->f.stalled = 1;
+    q->active = 1;
+    q->is_write = pr->is_write;
+    q->posted = q != &pr->stall;
+    q->done = q->served = 0;
+    q->req_seq = 0;
+    q->block = block;
+    q->miss_addr = addr;
+    q->miss_len = len;
+    if (q->posted)
+        pr->nposted++;
+    else
+        pr->f.stalled = 1;
     pr->had_miss = 1;
-    pr->done = pr->served = 0;
-    pr->req_seq = 0;
-    pr->block = block;
-    pr->miss_addr = addr;
-    pr->miss_len = len;
 }
 
 /* A way of p's cache for `block` (a fill of bin `bin`), its occupant
  * evicted; the line waits for the grant (no access yet). */
-static void claim_way(sim_machine *m, int p, uint32_t block, int bin, sim_time t)
+static void claim_way(sim_machine *m, int p, sim_line *l, uint32_t block, int bin, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
-    sim_line *l = sim_cache_victim(&pr->f.cache, block);
     if (l->block != SIM_LINE_EMPTY)
         evict_line(m, p, l, bin, t);
     l->block = block;
     l->perm = PROTO_ACCESS_NONE;
     l->bin = bin;
+    l->window = (uint8_t)pr->f.window_epoch;
     l->touched[0] = l->touched[1] = 0;
     if (pr->f.cache.assoc > 1)
         sim_line_use(&pr->f.cache, l);
+}
+
+/* The way a fill of `block` takes in p's cache: an empty way, else the
+ * least recently used of those whose fill is not in flight (a buffered
+ * store's line stays until its grant); NULL when every way is in flight. */
+static sim_line *victim_way(sim_proc *pr, uint32_t block)
+{
+    if (!pr->nposted)
+        return sim_cache_victim(&pr->f.cache, block);
+    sim_cache *c = &pr->f.cache;
+    sim_line *set = &c->lines[(size_t)(block & c->set_mask) * c->assoc], *best = NULL;
+    for (uint32_t w = 0; w < c->assoc; w++) {
+        if (set[w].block == SIM_LINE_EMPTY)
+            return &set[w];
+        if (pending_of(pr, set[w].block))
+            continue;
+        if (!best || set[w].lru < best->lru)
+            best = &set[w];
+    }
+    return best;
 }
 
 /* Fixed latency: the whole transaction now, at t; the processor resumes
@@ -953,29 +1075,31 @@ static void claim_way(sim_machine *m, int p, uint32_t block, int bin, sim_time t
 static int serve_fixed_miss(sim_machine *m, int p, int home, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
-    sim_miss *ms = &pr->miss;
+    sim_pending *q = &pr->stall;
+    sim_miss *ms = &q->miss;
     int owner = -1;
     proto_engine *he = m->procs[home].eng;
-    if (proto_dir_state_of(he, pr->block) == PD_EXCL)
-        owner = proto_dir_owner(he, pr->block);
+    if (proto_dir_state_of(he, q->block) == PD_EXCL)
+        owner = proto_dir_owner(he, q->block);
     m->inline_requester = p;
-    pr->req_seq = ++m->home_seq;
+    q->req_seq = ++m->home_seq;
     inq_drain(m, t); /* eviction messages first, in order */
-    retry_access(m, p, t);
+    retry_access(m, p, q, t);
     inq_drain(m, t);
     m->inline_requester = -1;
     if (m->failed)
         return m->failed;
-    if (!pr->done) {
+    if (!q->done) {
         fail(m, PROTO_EINVAL, "fixed-latency machine: the miss of processor %d on line %u "
                               "did not complete",
-             p, pr->block);
+             p, q->block);
         return m->failed;
     }
     sim_time lat = m->ops->miss_latency(m->model, p, home, owner, ms->is_write,
                                         ms->is_upgrade, ms->invalidations);
     ms->latency = lat;
-    report_miss(m, pr);
+    report_miss(m, q);
+    q->active = 0;
     if (!pr->rest_size) {
         /* the reference is complete: no event, the processor resumes at
          * the end of its miss (the scheduler runs it when its clock is
@@ -990,42 +1114,89 @@ static int serve_fixed_miss(sim_machine *m, int p, int home, sim_time t)
     return m->failed ? m->failed : SIM_STALL;
 }
 
+/* The timing model's cost of `msg` handled at `node` (message timed). */
+static sim_time handler_cost(sim_machine *m, int node, const proto_msg *msg, int is_home,
+                             int from_local, sim_time arrival, sim_time start, sim_time *occ)
+{
+    if (!m->ops->handler_dir)
+        return m->ops->handler(m->model, node, msg, is_home, from_local, arrival, start, occ);
+    sim_dir_view dir = {0};
+    if (is_home) {
+        const proto_engine *he = m->procs[node].eng;
+        dir.at_home = 1;
+        dir.state = proto_dir_state_of(he, msg->block);
+        if (dir.state == PD_EXCL) {
+            int owner = proto_dir_owner(he, msg->block);
+            dir.source_listed = owner == msg->src;
+            dir.sharers = owner >= 0 && owner != msg->src;
+        } else {
+            const dsm_sharers *s = proto_dir_sharers(he, msg->block);
+            if (s) {
+                dir.source_listed = msg->src >= 0 && sharers_contains(s, msg->src);
+                dir.sharers = sharers_count(s) - dir.source_listed;
+            }
+        }
+    }
+    return m->ops->handler_dir(m->model, node, msg, is_home, from_local, arrival, start, &dir,
+                               occ);
+}
+
 /* Message timed: the request is first a handler on p's own controller,
  * queued behind the handlers already there. */
-static int issue_request(sim_machine *m, int p, int home, sim_time t)
+static int issue_request(sim_machine *m, int p, sim_pending *q, int home, sim_time t)
 {
-    sim_proc *pr = &m->procs[p];
-    proto_msg req = {.type = (uint8_t)(pr->miss.is_upgrade ? PM_UPGRADE
-                                       : pr->is_write       ? PM_GETX
-                                                            : PM_GETS),
-                     .src = p, .dst = home, .block = pr->block};
+    proto_msg req = {.type = (uint8_t)(q->miss.is_upgrade ? PM_UPGRADE
+                                       : q->is_write       ? PM_GETX
+                                                           : PM_GETS),
+                     .src = p, .dst = home, .block = q->block};
     sim_time start = t > m->ctrl_busy[p] ? t : m->ctrl_busy[p];
     sim_time occ = 1;
-    sim_time lat = m->ops->handler(m->model, p, &req, home == p, 1, t, start, &occ);
+    sim_time lat = handler_cost(m, p, &req, home == p, 1, t, start, &occ);
     m->ctrl_busy[p] = start + (occ ? occ : 1);
     sim_event ev = {.time = start, .kind = SIM_EV_REQUEST, .node = p, .latency = lat,
                     .msg = req};
     push_event(m, &ev);
-    return m->failed ? m->failed : SIM_STALL;
+    return m->failed ? m->failed : q->posted ? SIM_POSTED : SIM_STALL;
 }
 
 /* Processor p misses (or upgrades: l is its read-only copy) on `block` at
  * time t, for the bytes [addr, addr+len) of its reference. */
 static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uint32_t len,
-                      sim_line *l, sim_time t)
+                      sim_line *l, sim_line *way, sim_time t)
 {
+    sim_proc *pr = &m->procs[p];
     int home;
     int rc = page_live_home(m, block >> m->page_shift, &home);
     if (rc < 0 || home < 0) {
         fail(m, PROTO_EINVAL, "line %u has no home", block);
         return m->failed;
     }
+    /* a store that ends its reference goes to the write buffer when an
+     * entry is free (message timed: a fixed-latency miss is over at once) */
+    sim_pending *q = &pr->stall;
+    if (!m->fixed && pr->is_write && !pr->rest_size && pr->nposted < (int)m->p.outstanding - 1)
+        for (int i = 0; i < SIM_MAX_POSTED; i++)
+            if (!pr->posted[i].active) {
+                q = &pr->posted[i];
+                break;
+            }
     int bin = bin_of(m, addr);
-    open_miss_record(m, p, block, addr, home, bin, l != NULL, t);
-    stall_on(&m->procs[p], block, addr, len);
+    open_miss_record(m, p, q, block, addr, home, bin, l != NULL, t);
+    pending_start(pr, q, block, addr, len);
     if (!l)
-        claim_way(m, p, block, bin, t);
-    return m->fixed ? serve_fixed_miss(m, p, home, t) : issue_request(m, p, home, t);
+        claim_way(m, p, way, block, bin, t);
+    return m->fixed ? serve_fixed_miss(m, p, home, t) : issue_request(m, p, q, home, t);
+}
+
+/* p cannot go on before its buffered store to `block` completes: the
+ * reference resumes at [addr, addr + len) then. */
+static int wait_for_posted(sim_proc *pr, uint32_t block, uint32_t len)
+{
+    pr->rest_addr -= len;
+    pr->rest_size += len;
+    pr->wait_block = block;
+    pr->f.stalled = 1;
+    return SIM_STALL;
 }
 
 /* Go on with what remains of p's reference at time t: SIM_HIT when it is
@@ -1064,14 +1235,29 @@ static int walk_ref(sim_machine *m, int p, sim_time t)
             m->ref_fn(m->ref_arg, p, pr->is_write, outcome, home, t);
         }
         if (l && l->perm >= need) {
+            if (pr->f.skip_outside && l->window != (uint8_t)pr->f.window_epoch) {
+                l->window = (uint8_t)pr->f.window_epoch;
+                pr->unknown_hits++;
+            }
             if (pr->f.track_bytes)
                 sim_line_touch(l, pr->f.cache.touch_shift, in_line, len);
             if (pr->f.cache.assoc > 1)
                 sim_line_use(&pr->f.cache, l);
             continue;
         }
-        /* every miss takes time: SIM_STALL, or MISS_DONE when it completed at once */
-        return start_miss(m, p, block, addr, len, l && l->perm != PROTO_ACCESS_NONE ? l : NULL, t);
+        /* a line whose buffered store is in flight: wait for it */
+        if (pr->nposted && pending_of(pr, block))
+            return wait_for_posted(pr, block, len);
+        sim_line *upgrade = l && l->perm != PROTO_ACCESS_NONE ? l : NULL, *way = NULL;
+        if (!upgrade && !(way = victim_way(pr, block))) {
+            /* every way of the set waits for a buffered store: the oldest */
+            const sim_cache *c = &pr->f.cache;
+            return wait_for_posted(pr, c->lines[(size_t)(block & c->set_mask) * c->assoc].block,
+                                   len);
+        }
+        /* every miss takes time: SIM_STALL, SIM_POSTED for a buffered store,
+         * or MISS_DONE when it completed at once */
+        return start_miss(m, p, block, addr, len, upgrade, way, t);
     }
     return m->failed ? m->failed : SIM_HIT;
 }
@@ -1121,6 +1307,8 @@ int sim_section_begin(sim_machine *m, int proc)
     if (pr->in_section)
         return 0; /* already inside: the section began earlier */
     pr->in_section = 1;
+    if (m->inside_section++ == 0 && m->ops->section)
+        m->ops->section(m->model, 1);
     if (!m->section.begun || pr->f.clock < m->section.begin)
         m->section.begin = pr->f.clock;
     m->section.begun = 1;
@@ -1138,6 +1326,8 @@ int sim_section_end(sim_machine *m, int proc)
     if (!pr->in_section)
         return -1; /* no begin on this processor: the caller reports it */
     pr->in_section = 0;
+    if (--m->inside_section == 0 && m->ops->section)
+        m->ops->section(m->model, 0);
     if (!m->section.ended || pr->f.clock > m->section.end)
         m->section.end = pr->f.clock;
     m->section.ended = 1;
@@ -1145,6 +1335,22 @@ int sim_section_end(sim_machine *m, int proc)
 }
 
 void sim_section_get(const sim_machine *m, sim_section *out) { *out = m->section; }
+
+int sim_fence(sim_machine *m, int proc)
+{
+    if (proc < 0 || proc >= m->nprocs) {
+        fail(m, PROTO_EINVAL, "sim_fence: processor %d, but the machine has %d", proc, m->nprocs);
+        return m->failed;
+    }
+    sim_proc *pr = &m->procs[proc];
+    if (m->failed)
+        return m->failed;
+    if (!pr->nposted || pr->f.stalled)
+        return SIM_HIT;
+    pr->wait_block = WAIT_DRAIN;
+    pr->f.stalled = 1;
+    return SIM_STALL;
+}
 
 int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_write,
             int procedure)
@@ -1169,12 +1375,26 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
         pr->f.clock += m->p.hit_cycles;
         return SIM_HIT;
     }
+    /* Message timed: what happened before this reference in simulated time
+     * happens before it here too.  The processor may have run ahead of
+     * the event queue on hits (up to --quantum references); a miss or an
+     * eviction reserves controllers and links, so the messages due by now
+     * are handled first, else a processor running ahead would take a
+     * protocol processor before earlier requests (and a result would
+     * depend on the quantum). */
+    if (!m->fixed && sim_next_event(m) <= pr->f.clock) {
+        if (sim_run_until(m, pr->f.clock))
+            return m->failed;
+        m->now = pr->f.clock; /* events only take lines away: still a miss */
+    }
     pr->rest_addr = addr;
     pr->rest_size = size;
     pr->is_write = (uint8_t)is_write;
     pr->procedure = procedure;
     pr->had_miss = 0;
     int r = walk_ref(m, proc, pr->f.clock);
+    if (r == SIM_POSTED) /* the store retires into the write buffer */
+        r = SIM_HIT;
     if (r == SIM_HIT)
         pr->f.clock += m->p.hit_cycles;
     else if (r == MISS_DONE) /* fixed latency, complete: the clock is at its end */
@@ -1189,9 +1409,9 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
 static void handle_msg(sim_machine *m, const proto_msg *msg, sim_time start, sim_time latency)
 {
     if (is_request(msg->type)) {
-        sim_proc *req = &m->procs[msg->src];
-        if (req->f.stalled && req->block == msg->block && !req->req_seq)
-            req->req_seq = ++m->home_seq;
+        sim_pending *q = pending_of(&m->procs[msg->src], msg->block);
+        if (q && !q->req_seq)
+            q->req_seq = ++m->home_seq;
     }
     engine_call(m, msg->dst, CALL_RECEIVE, msg->block, 0, msg, start + latency);
 }
@@ -1200,10 +1420,7 @@ static void dispatch(sim_machine *m, const sim_event *ev)
 {
     switch (ev->kind) {
     case SIM_EV_RESUME: {
-        sim_proc *pr = &m->procs[ev->node];
-        pr->f.clock = ev->time;
-        if (walk_ref(m, ev->node, ev->time) == SIM_HIT)
-            pr->f.stalled = 0; /* MISS_DONE has unstalled it too */
+        resume_ref(m, ev->node, ev->time);
         break;
     }
     case SIM_EV_ARRIVE: {
@@ -1211,8 +1428,7 @@ static void dispatch(sim_machine *m, const sim_event *ev)
         int is_home = proto_home(m->procs[node].eng, ev->msg.block) == node;
         sim_time start = ev->time > m->ctrl_busy[node] ? ev->time : m->ctrl_busy[node];
         sim_time occ = 1;
-        sim_time lat = m->ops->handler(m->model, node, &ev->msg, is_home, 0, ev->time, start,
-                                       &occ);
+        sim_time lat = handler_cost(m, node, &ev->msg, is_home, 0, ev->time, start, &occ);
         m->ctrl_busy[node] = start + (occ ? occ : 1);
         if (start == ev->time) {
             handle_msg(m, &ev->msg, start, lat);
@@ -1228,11 +1444,13 @@ static void dispatch(sim_machine *m, const sim_event *ev)
     case SIM_EV_HANDLE: handle_msg(m, &ev->msg, ev->time, ev->latency); break;
     case SIM_EV_REQUEST: {
         int p = ev->node;
-        sim_proc *pr = &m->procs[p];
+        sim_pending *q = pending_of(&m->procs[p], ev->msg.block);
+        if (!q)
+            break; /* cannot happen: a request's miss stays until its grant */
         sim_time t = ev->time + ev->latency;
         if (ev->msg.dst == p)
-            pr->req_seq = ++m->home_seq;
-        retry_access(m, p, t);
+            q->req_seq = ++m->home_seq;
+        retry_access(m, p, q, t);
         break;
     }
     default: break;

@@ -83,6 +83,8 @@ typedef struct sim_miss {
                                 (FlashPoint's system-wide warm bit) */
     uint8_t false_sharing;   /* invalidation miss whose bytes the invalidating
                                 writer did not touch (MemSpy true/false) */
+    uint8_t in_section;      /* issued inside its processor's measured section
+                                (sim_section_begin/end) */
     uint32_t invalidations;  /* INVs the home sent to serve it */
     int evicted_by_bin;      /* replacement miss: the bin whose fill evicted it */
     sim_time issue, latency; /* cycles */
@@ -105,6 +107,7 @@ typedef struct sim_miss {
 #define SIM_MAX_CACHE_SIZE (1u << 30)         /* bytes per processor */
 #define SIM_MAX_ASSOC 65536u
 #define SIM_MAX_PAGE_SIZE (1u << 30)
+#define SIM_MAX_OUTSTANDING 16u               /* outstanding= */
 
 /* Machine parameters; sim_params_for fills the defaults of a named machine,
  * sim_params_set overrides one by key ("cache_size=65536", ...). */
@@ -124,6 +127,20 @@ typedef struct sim_params {
     int fp_mode;             /* sim_fp_mode (FLASH) */
     uint64_t sample_period;  /* time sampling: 0 = statistics always on; else */
     uint64_t sample_length;  /* statistics on for sample_length of each sample_period cycles */
+    uint32_t outstanding;    /* misses a processor may have in flight (message-timed
+                                machines): the one it waits for, and stores held by
+                                its write buffer while it goes on; 0 or 1: it waits
+                                for every miss (the fixed-latency machines always) */
+    int reschedule_sync;     /* reschedule=sync (1): the front end switches processors
+                                only at synchronisation, as MemSpy 5.1.1 (and when a
+                                processor must wait for an event); miss (0): also at
+                                every miss and every --quantum references */
+    int sample_warm;         /* sample_caches=warm (1): between windows every reference
+                                is still simulated (caches and directory stay those of a
+                                full run, statistics off); stale (0, the default):
+                                fixed-latency machines do not simulate them, as MemSpy
+                                Ch. 6 (caches go stale, the first misses of a window
+                                have unknown cause, Eq. 6.1's U) */
     int sample_random;       /* sample_offset=random (1): each window at a pseudo-random
                                 place in its period (sim_window_offset); start (0): at
                                 the start of each period */
@@ -161,6 +178,11 @@ enum { SIM_HIT = 0, SIM_STALL = 1 };
 int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_write,
             int procedure);
 int sim_stalled(const sim_machine *m, int proc);
+/* A fence (synchronisation, FP-Proc's procedure command): SIM_HIT when
+ * proc's write buffer is empty, else SIM_STALL: proc is stalled until its
+ * buffered stores complete (sim_run_until delivers them and moves its clock
+ * to the last completion when that is later). */
+int sim_fence(sim_machine *m, int proc);
 sim_time sim_clock(const sim_machine *m, int proc);
 void sim_set_clock(sim_machine *m, int proc, sim_time t);
 void sim_add_cycles(sim_machine *m, int proc, sim_time n);
@@ -182,6 +204,14 @@ int sim_stats_on(const sim_machine *m);
 uint64_t sim_references(const sim_machine *m);
 /* ... of which made while the statistics window was open (time sampling). */
 uint64_t sim_references_sampled(const sim_machine *m);
+/* ... of which, with stale caches (time sampling on a fixed-latency machine,
+ * sample_caches=stale), the hits whose outcome in a full run is unknown: a
+ * window's first reference to a line held since an earlier window (the
+ * misses of unknown cause are the rest of Eq. 6.1's U). */
+uint64_t sim_unknown_hits(const sim_machine *m);
+/* 1 when time sampling leaves the references between windows unsimulated
+ * (a fixed-latency machine with sample_caches=stale, the default). */
+int sim_sampling_stale(const sim_machine *m);
 
 /* Processor proc's current procedure changed to `procedure` (the front end
  * calls it at procedure entry and exit when sim_has_procedure_switch says
@@ -223,7 +253,9 @@ typedef struct sim_line {
     uint32_t block;      /* engine block held, SIM_LINE_EMPTY: none */
     uint8_t perm;        /* PROTO_ACCESS_* (0 none, 1 read, 2 write); none with a
                             block: fill in flight */
-    uint8_t pad[3];
+    uint8_t window;      /* time sampling, stale caches: the window (epoch, mod 256)
+                            in which this processor last referenced the line */
+    uint8_t pad[2];
     int32_t bin;         /* bin of the fill, -1: none */
     uint32_t lru;        /* larger: used more recently */
     uint64_t touched[2]; /* bytes touched since the fill (cache.h) */
@@ -257,6 +289,10 @@ typedef struct sim_fast {
                                 sim_stalled, read by the scheduler */
     uint8_t in_window;       /* statistics on at the last reference */
     uint8_t track_bytes;     /* record touched bytes (off outside windows) */
+    uint8_t skip_outside;    /* time sampling on a fixed-latency machine: references
+                                outside the windows are not simulated (MemSpy Ch. 6) */
+    uint32_t window_epoch;   /* the window last entered: its period's index + 2 (1:
+                                none yet) */
 } sim_fast;
 
 /* Where the statistics window of period k (cycles [k*period, (k+1)*period))
@@ -330,6 +366,18 @@ static inline __attribute__((always_inline)) void sim_fast_count(sim_fast *f)
 static inline __attribute__((always_inline)) int sim_ref_fast(sim_fast *f, uintptr_t addr,
                                                               uint32_t size, int is_write)
 {
+    if (__builtin_expect(f->skip_outside, 0)) {
+        /* between windows the program runs as MemSpy's did with the
+         * simulator off: a reference costs a hit and touches nothing (the
+         * caches go stale) */
+        if (f->clock - f->win_start >= f->win_span)
+            sim_fast_window(f);
+        if (!f->in_window) {
+            f->refs++;
+            f->clock += f->hit_cycles;
+            return 1;
+        }
+    }
     uint64_t off = addr - f->base;
     uint32_t in_line = (uint32_t)off & f->line_mask;
     if (off >= f->bytes || in_line + size > f->line_mask + 1 || size == 0)
@@ -346,6 +394,10 @@ static inline __attribute__((always_inline)) int sim_ref_fast(sim_fast *f, uintp
         l += w;
     }
     if (l->perm <= (unsigned)is_write) /* READ=1 > 0, WRITE=2 > 1 */
+        return 0;
+    /* a window's first reference to a line held since before it: its
+     * outcome in the full run is unknown (sim_ref counts it, Eq. 6.1) */
+    if (f->skip_outside && l->window != (uint8_t)f->window_epoch)
         return 0;
     sim_fast_count(f);
     if (f->track_bytes)

@@ -45,6 +45,17 @@
 extern "C" {
 #endif
 
+/* What a message-timed model may know of the directory when a handler
+ * starts at the line's home (handler_dir): the home's entry for the line as
+ * the engine holds it then. */
+typedef struct sim_dir_view {
+    int at_home;          /* the node is the line's home: the fields hold */
+    int state;            /* proto_dir_state */
+    int sharers;          /* nodes holding a copy besides the message's source
+                             (the owner, for PD_EXCL) */
+    int source_listed;    /* the message's source holds a copy */
+} sim_dir_view;
+
 typedef struct sim_timing_ops {
     const char *name;          /* "uniform", "numa", "flash" */
     const char *description;   /* one line, for --help and errors */
@@ -108,6 +119,19 @@ typedef struct sim_timing_ops {
 
     /* The processor's clock in Hz, for dsm_wtime's seconds (0: 1 GHz). */
     double clock_hz;
+
+    /* Optional (NULL: none): the measured section (sim_section_begin/end)
+     * opened (inside = 1: the first processor entered) or closed (0: the
+     * last one left), so a model can keep its own statistics of the
+     * section apart from the whole run's. */
+    void (*section)(void *model, int inside);
+
+    /* Optional (NULL: handler is used): handler with the directory entry
+     * of the line at the home when the handler starts (dir->at_home 0
+     * elsewhere), for models whose handler costs depend on it. */
+    sim_time (*handler_dir)(void *model, int node, const proto_msg *m, int is_home,
+                            int from_local_processor, sim_time arrival, sim_time start,
+                            const sim_dir_view *dir, sim_time *occupancy);
 } sim_timing_ops;
 
 /* The registry: NULL-terminated, in the order sim_machine_names lists. */
