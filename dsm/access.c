@@ -277,6 +277,13 @@ static void make_present(dsm_rt *rt, uint32_t b0, uint32_t b1, int need, uintptr
     for (;;) {
         for (uint32_t b = b0; b <= b1; b++)
             if (atomic_load((_Atomic uint8_t *)&r->state[b]) < need) {
+                /* as the fault handler says it (fault.c): dsm_finalize made
+                 * every block read-only at most (node.c forbid_stores) */
+                if (atomic_load(&rt->stopping))
+                    dsm_fatal(need == DSM_BLK_WRITE ? "write" : "read",
+                              "%s shared memory at %p after dsm_finalize",
+                              need == DSM_BLK_WRITE ? "store to" : "load from",
+                              (void *)((uintptr_t)r->app + ((uintptr_t)b << r->block_shift)));
                 dsm_prof_fault_ip = ip; /* code attribution, as the fault handler does */
                 dsm_rt_access(rt, b, need == DSM_BLK_WRITE);
                 dsm_prof_fault_ip = 0;
