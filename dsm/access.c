@@ -153,6 +153,10 @@ void dsm_blk_table_destroy(dsm_region *r)
 /* ---- making the lowering of a state byte visible to every thread ---- */
 
 static int use_membarrier;
+/* State bytes lowered so far, counted between the store of the byte and
+ * the barrier (__dsm_blk_miss_ranges: whether a range window's blocks may
+ * have been taken while it was closed). */
+static _Atomic uint64_t lowerings;
 static char *flush_page; /* the fallback: an mprotect shoots down every CPU's TLB */
 
 static void barrier_all_threads(void)
@@ -204,6 +208,7 @@ void dsm_blk_set(dsm_region *r, uint32_t block, int access)
     atomic_store_explicit(s, (uint8_t)access, memory_order_seq_cst);
     if (access >= old)
         return;
+    atomic_fetch_add(&lowerings, 1);
     barrier_all_threads();
     uintptr_t lo = (uintptr_t)r->app + ((uintptr_t)block << r->block_shift);
     uintptr_t hi = lo + r->block_size;
@@ -328,6 +333,96 @@ DSM_API void __dsm_blk_miss(uint64_t addr, uint64_t len, uint32_t need)
     uint32_t b0 = (uint32_t)(off >> r->block_shift);
     uint32_t b1 = (uint32_t)((off + len - 1) >> r->block_shift);
     make_present(rt, b0, b1, (int)need, len > DSM_BLK_MAX_SPAN ? DSM_BLK_WINDOW_ALL : addr, ip);
+}
+
+/* The lowerings count this thread read when it last found its range
+ * windows' blocks good (+1; 0: never). */
+static __thread uint64_t ranges_seen;
+
+/* Why the count may stand for a scan of the ranges: a lowering counts
+ * between its byte store and its barrier, then waits for the windows that
+ * name its block.  One that this thread's range check (or last scan) did
+ * not see stored its byte after that check, so it counted after it, and
+ * found the windows open: it waited, and its count was visible to this
+ * thread by the time the windows closed (its barrier ran on this thread
+ * while they were open).  So an unchanged count, read after the windows
+ * are open again, means no block of theirs was lowered meanwhile; then one
+ * miss costs no scan of the loop's whole span (a scatter's first touches
+ * would cost the square of the span's blocks). */
+DSM_API void __dsm_blk_miss_ranges(uint64_t addr, uint64_t len, uint32_t need, uint32_t needs)
+{
+    uintptr_t ip = (uintptr_t)__builtin_return_address(0);
+    _Atomic(uintptr_t) *w = (_Atomic(uintptr_t) *)__dsm_blk_window;
+    /* the open range windows and what their loop needs; the range check
+     * opened only spans inside the region (dsmcheck's loops.cpp) */
+    uintptr_t rlo[DSM_BLK_RANGES] = { 0 }, rhi[DSM_BLK_RANGES] = { 0 };
+    int rneed[DSM_BLK_RANGES] = { 0 };
+    for (int i = 0; i < DSM_BLK_RANGES; i++) {
+        rlo[i] = atomic_load(&w[1 + 2 * i]);
+        rhi[i] = atomic_load(&w[2 + 2 * i]);
+        rneed[i] = (int)((needs >> (2 * i)) & 3);
+        if (!rlo[i] || rhi[i] <= rlo[i] || rneed[i] < DSM_BLK_READ || rneed[i] > DSM_BLK_WRITE)
+            rlo[i] = 0;
+    }
+    /* no window may stay open while this thread waits for another node
+     * (no_range_window): close them all, get the block, reopen, recheck */
+    atomic_store(&w[0], 0);
+    for (int i = 0; i < DSM_BLK_RANGES; i++)
+        atomic_store(&w[1 + 2 * i], 0);
+    register_self();
+    dsm_rt *rt = need_rt();
+    dsm_region *r = &rt->region;
+    if (len == 0)
+        len = 1;
+    uintptr_t off = addr - (uintptr_t)r->app;
+    if (off >= r->size || len > r->size - off)
+        dsm_fatal(need == DSM_BLK_WRITE ? "write" : "read",
+                  "access of %llu bytes at %p runs past the end of the shared region",
+                  (unsigned long long)len, (void *)(uintptr_t)addr);
+    if (need != DSM_BLK_READ && need != DSM_BLK_WRITE)
+        dsm_fatal("block mode", "access check asks for state %u", need);
+    uint32_t c0[DSM_BLK_RANGES] = { 0 }, c1[DSM_BLK_RANGES] = { 0 };
+    for (int i = 0; i < DSM_BLK_RANGES; i++)
+        if (rlo[i]) {
+            if (rlo[i] < (uintptr_t)r->app || rhi[i] > (uintptr_t)r->app + r->size)
+                dsm_fatal("block mode", "range window %d [%p, %p) is outside the shared region "
+                          "(a bug of the dsmcheck pass)", i, (void *)rlo[i], (void *)rhi[i]);
+            c0[i] = (uint32_t)((rlo[i] - (uintptr_t)r->app) >> r->block_shift);
+            c1[i] = (uint32_t)((rhi[i] - 1 - (uintptr_t)r->app) >> r->block_shift);
+        }
+    uint32_t b0 = (uint32_t)(off >> r->block_shift);
+    uint32_t b1 = (uint32_t)((off + len - 1) >> r->block_shift);
+    uintptr_t win = len > DSM_BLK_MAX_SPAN ? DSM_BLK_WINDOW_ALL : addr;
+    for (int scan = 0;; scan = 1) {
+        make_present(rt, b0, b1, (int)need, 0, ip); /* returns with window 0 empty */
+        for (int i = 0; scan && i < DSM_BLK_RANGES; i++)
+            if (rlo[i])
+                make_present(rt, c0[i], c1[i], rneed[i], 0, ip);
+        /* reopen as the pass does (hi before lo), then read the states */
+        for (int i = 0; i < DSM_BLK_RANGES; i++)
+            if (rlo[i]) {
+                atomic_store(&w[2 + 2 * i], rhi[i]);
+                atomic_store(&w[1 + 2 * i], rlo[i]);
+            }
+        atomic_store(&w[0], win);
+        atomic_thread_fence(memory_order_seq_cst);
+        uint64_t seen = atomic_load(&lowerings) + 1;
+        if (states_ok(r, b0, b1, (int)need)) {
+            if (seen == ranges_seen)
+                return;
+            int ok = 1;
+            for (int i = 0; ok && i < DSM_BLK_RANGES; i++)
+                if (rlo[i])
+                    ok = states_ok(r, c0[i], c1[i], rneed[i]);
+            if (ok) {
+                ranges_seen = seen;
+                return;
+            }
+        }
+        atomic_store(&w[0], 0);
+        for (int i = 0; i < DSM_BLK_RANGES; i++)
+            atomic_store(&w[1 + 2 * i], 0);
+    }
 }
 
 /* ---- memcpy, memmove, memset on possibly shared memory ---- */
