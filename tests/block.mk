@@ -8,7 +8,8 @@
 # pass, its versioned loops under fire, the demonstration).  Built only when
 # configure found LLVM (HAVE_LLVM); otherwise the block runs skip.
 EXTRA_DIST += tests/block_env.sh tests/block_dsmcc.sh tests/block_stress.sh \
-	tests/blk_stress.c tests/block_ranges.c tests/block_pass.sh tests/block_demo.sh
+	tests/blk_stress.c tests/block_ranges.c tests/block_pass.sh tests/block_demo.sh \
+	tests/block_stats.sh
 TESTS += tests/block_dsmcc.sh tests/block_pass.sh tests/block_stress.sh tests/block_demo.sh
 if HAVE_LLVM
 BLK_CHECKED = tests/blk_mn_api tests/blk_mn_counter tests/blk_mn_litmus tests/blk_mn_stress \
