@@ -353,22 +353,27 @@ DSM_API void __dsm_blk_miss_ranges(uint64_t addr, uint64_t len, uint32_t need, u
 {
     uintptr_t ip = (uintptr_t)__builtin_return_address(0);
     _Atomic(uintptr_t) *w = (_Atomic(uintptr_t) *)__dsm_blk_window;
-    /* the open range windows and what their loop needs; the range check
-     * opened only spans inside the region (dsmcheck's loops.cpp) */
-    uintptr_t rlo[DSM_BLK_RANGES] = { 0 }, rhi[DSM_BLK_RANGES] = { 0 };
-    int rneed[DSM_BLK_RANGES] = { 0 };
-    for (int i = 0; i < DSM_BLK_RANGES; i++) {
-        rlo[i] = atomic_load(&w[1 + 2 * i]);
-        rhi[i] = atomic_load(&w[2 + 2 * i]);
-        rneed[i] = (int)((needs >> (2 * i)) & 3);
-        if (!rlo[i] || rhi[i] <= rlo[i] || rneed[i] < DSM_BLK_READ || rneed[i] > DSM_BLK_WRITE)
-            rlo[i] = 0;
+    /* the open range windows of the loop and what it needs; the range
+     * check opened only spans inside the region (dsmcheck's loops.cpp) */
+    struct {
+        uintptr_t lo, hi;
+        uint32_t b0, b1;
+        int need, slot;
+    } rg[DSM_BLK_RANGES];
+    int nr = 0;
+    for (int i = 0; i < DSM_BLK_RANGES && (needs >> (2 * i)); i++) {
+        uintptr_t lo = atomic_load(&w[1 + 2 * i]), hi = atomic_load(&w[2 + 2 * i]);
+        int rn = (int)((needs >> (2 * i)) & 3);
+        if (lo && hi > lo && rn >= DSM_BLK_READ && rn <= DSM_BLK_WRITE) {
+            rg[nr].lo = lo, rg[nr].hi = hi, rg[nr].need = rn, rg[nr].slot = i;
+            nr++;
+        }
     }
     /* no window may stay open while this thread waits for another node
      * (no_range_window): close them all, get the block, reopen, recheck */
     atomic_store(&w[0], 0);
-    for (int i = 0; i < DSM_BLK_RANGES; i++)
-        atomic_store(&w[1 + 2 * i], 0);
+    for (int k = 0; k < nr; k++)
+        atomic_store(&w[1 + 2 * rg[k].slot], 0);
     register_self();
     dsm_rt *rt = need_rt();
     dsm_region *r = &rt->region;
@@ -381,29 +386,25 @@ DSM_API void __dsm_blk_miss_ranges(uint64_t addr, uint64_t len, uint32_t need, u
                   (unsigned long long)len, (void *)(uintptr_t)addr);
     if (need != DSM_BLK_READ && need != DSM_BLK_WRITE)
         dsm_fatal("block mode", "access check asks for state %u", need);
-    uint32_t c0[DSM_BLK_RANGES] = { 0 }, c1[DSM_BLK_RANGES] = { 0 };
-    for (int i = 0; i < DSM_BLK_RANGES; i++)
-        if (rlo[i]) {
-            if (rlo[i] < (uintptr_t)r->app || rhi[i] > (uintptr_t)r->app + r->size)
-                dsm_fatal("block mode", "range window %d [%p, %p) is outside the shared region "
-                          "(a bug of the dsmcheck pass)", i, (void *)rlo[i], (void *)rhi[i]);
-            c0[i] = (uint32_t)((rlo[i] - (uintptr_t)r->app) >> r->block_shift);
-            c1[i] = (uint32_t)((rhi[i] - 1 - (uintptr_t)r->app) >> r->block_shift);
-        }
+    for (int k = 0; k < nr; k++) {
+        if (rg[k].lo < (uintptr_t)r->app || rg[k].hi > (uintptr_t)r->app + r->size)
+            dsm_fatal("block mode", "range window %d [%p, %p) is outside the shared region "
+                      "(a bug of the dsmcheck pass)", rg[k].slot, (void *)rg[k].lo, (void *)rg[k].hi);
+        rg[k].b0 = (uint32_t)((rg[k].lo - (uintptr_t)r->app) >> r->block_shift);
+        rg[k].b1 = (uint32_t)((rg[k].hi - 1 - (uintptr_t)r->app) >> r->block_shift);
+    }
     uint32_t b0 = (uint32_t)(off >> r->block_shift);
     uint32_t b1 = (uint32_t)((off + len - 1) >> r->block_shift);
     uintptr_t win = len > DSM_BLK_MAX_SPAN ? DSM_BLK_WINDOW_ALL : addr;
     for (int scan = 0;; scan = 1) {
         make_present(rt, b0, b1, (int)need, 0, ip); /* returns with window 0 empty */
-        for (int i = 0; scan && i < DSM_BLK_RANGES; i++)
-            if (rlo[i])
-                make_present(rt, c0[i], c1[i], rneed[i], 0, ip);
+        for (int k = 0; scan && k < nr; k++)
+            make_present(rt, rg[k].b0, rg[k].b1, rg[k].need, 0, ip);
         /* reopen as the pass does (hi before lo), then read the states */
-        for (int i = 0; i < DSM_BLK_RANGES; i++)
-            if (rlo[i]) {
-                atomic_store(&w[2 + 2 * i], rhi[i]);
-                atomic_store(&w[1 + 2 * i], rlo[i]);
-            }
+        for (int k = 0; k < nr; k++) {
+            atomic_store(&w[2 + 2 * rg[k].slot], rg[k].hi);
+            atomic_store(&w[1 + 2 * rg[k].slot], rg[k].lo);
+        }
         atomic_store(&w[0], win);
         atomic_thread_fence(memory_order_seq_cst);
         uint64_t seen = atomic_load(&lowerings) + 1;
@@ -411,17 +412,16 @@ DSM_API void __dsm_blk_miss_ranges(uint64_t addr, uint64_t len, uint32_t need, u
             if (seen == ranges_seen)
                 return;
             int ok = 1;
-            for (int i = 0; ok && i < DSM_BLK_RANGES; i++)
-                if (rlo[i])
-                    ok = states_ok(r, c0[i], c1[i], rneed[i]);
+            for (int k = 0; ok && k < nr; k++)
+                ok = states_ok(r, rg[k].b0, rg[k].b1, rg[k].need);
             if (ok) {
                 ranges_seen = seen;
                 return;
             }
         }
         atomic_store(&w[0], 0);
-        for (int i = 0; i < DSM_BLK_RANGES; i++)
-            atomic_store(&w[1 + 2 * i], 0);
+        for (int k = 0; k < nr; k++)
+            atomic_store(&w[1 + 2 * rg[k].slot], 0);
     }
 }
 
