@@ -153,6 +153,10 @@ void dsm_blk_table_destroy(dsm_region *r)
 /* ---- making the lowering of a state byte visible to every thread ---- */
 
 static int use_membarrier;
+/* State bytes lowered so far, counted between the store of the byte and
+ * the barrier (__dsm_blk_miss_ranges: whether a range window's blocks may
+ * have been taken while it was closed). */
+static _Atomic uint64_t lowerings;
 static char *flush_page; /* the fallback: an mprotect shoots down every CPU's TLB */
 
 static void barrier_all_threads(void)
@@ -204,6 +208,7 @@ void dsm_blk_set(dsm_region *r, uint32_t block, int access)
     atomic_store_explicit(s, (uint8_t)access, memory_order_seq_cst);
     if (access >= old)
         return;
+    atomic_fetch_add(&lowerings, 1);
     barrier_all_threads();
     uintptr_t lo = (uintptr_t)r->app + ((uintptr_t)block << r->block_shift);
     uintptr_t hi = lo + r->block_size;
@@ -281,6 +286,13 @@ static void make_present(dsm_rt *rt, uint32_t b0, uint32_t b1, int need, int rea
     for (;;) {
         for (uint32_t b = b0; b <= b1; b++)
             if (atomic_load((_Atomic uint8_t *)&r->state[b]) < need) {
+                /* as the fault handler says it (fault.c): dsm_finalize made
+                 * every block read-only at most (node.c forbid_stores) */
+                if (atomic_load(&rt->stopping))
+                    dsm_fatal(need == DSM_BLK_WRITE ? "write" : "read",
+                              "%s shared memory at %p after dsm_finalize",
+                              need == DSM_BLK_WRITE ? "store to" : "load from",
+                              (void *)((uintptr_t)r->app + ((uintptr_t)b << r->block_shift)));
                 dsm_prof_fault_ip = ip; /* code attribution, as the fault handler does */
                 dsm_prof_fault_access = (dsm_prof_access){ addr, len, (uint8_t)reads };
                 dsm_rt_access(rt, b, how);
@@ -330,6 +342,101 @@ DSM_API void __dsm_blk_miss(uint64_t addr, uint64_t len, uint32_t need)
     uint32_t b1 = (uint32_t)((off + len - 1) >> r->block_shift);
     make_present(rt, b0, b1, (int)need, reads, len > DSM_BLK_MAX_SPAN ? DSM_BLK_WINDOW_ALL : addr,
                  (uintptr_t)addr, len > UINT32_MAX ? UINT32_MAX : (uint32_t)len, ip);
+}
+
+/* The lowerings count this thread read when it last found its range
+ * windows' blocks good (+1; 0: never). */
+static __thread uint64_t ranges_seen;
+
+/* Why the count may stand for a scan of the ranges: a lowering counts
+ * between its byte store and its barrier, then waits for the windows that
+ * name its block.  One that this thread's range check (or last scan) did
+ * not see stored its byte after that check, so it counted after it, and
+ * found the windows open: it waited, and its count was visible to this
+ * thread by the time the windows closed (its barrier ran on this thread
+ * while they were open).  So an unchanged count, read after the windows
+ * are open again, means no block of theirs was lowered meanwhile; then one
+ * miss costs no scan of the loop's whole span (a scatter's first touches
+ * would cost the square of the span's blocks). */
+DSM_API void __dsm_blk_miss_ranges(uint64_t addr, uint64_t len, uint32_t need, uint32_t needs)
+{
+    uintptr_t ip = (uintptr_t)__builtin_return_address(0);
+    _Atomic(uintptr_t) *w = (_Atomic(uintptr_t) *)__dsm_blk_window;
+    /* the open range windows of the loop and what it needs; the range
+     * check opened only spans inside the region (dsmcheck's loops.cpp) */
+    struct {
+        uintptr_t lo, hi;
+        uint32_t b0, b1;
+        int need, slot;
+    } rg[DSM_BLK_RANGES];
+    int nr = 0;
+    for (int i = 0; i < DSM_BLK_RANGES && (needs >> (2 * i)); i++) {
+        uintptr_t lo = atomic_load(&w[1 + 2 * i]), hi = atomic_load(&w[2 + 2 * i]);
+        int rn = (int)((needs >> (2 * i)) & 3);
+        if (lo && hi > lo && rn >= DSM_BLK_READ && rn <= DSM_BLK_WRITE) {
+            rg[nr].lo = lo, rg[nr].hi = hi, rg[nr].need = rn, rg[nr].slot = i;
+            nr++;
+        }
+    }
+    /* no window may stay open while this thread waits for another node
+     * (no_range_window): close them all, get the block, reopen, recheck */
+    atomic_store(&w[0], 0);
+    for (int k = 0; k < nr; k++)
+        atomic_store(&w[1 + 2 * rg[k].slot], 0);
+    register_self();
+    dsm_rt *rt = need_rt();
+    dsm_region *r = &rt->region;
+    if (len == 0)
+        len = 1;
+    uintptr_t off = addr - (uintptr_t)r->app;
+    if (off >= r->size || len > r->size - off)
+        dsm_fatal(need == DSM_BLK_WRITE ? "write" : "read",
+                  "access of %llu bytes at %p runs past the end of the shared region",
+                  (unsigned long long)len, (void *)(uintptr_t)addr);
+    int reads = need == DSM_BLK_READ || (need & DSM_BLK_ALSO_READS);
+    need &= ~(uint32_t)DSM_BLK_ALSO_READS;
+    if (need != DSM_BLK_READ && need != DSM_BLK_WRITE)
+        dsm_fatal("block mode", "access check asks for state %u", need);
+    for (int k = 0; k < nr; k++) {
+        if (rg[k].lo < (uintptr_t)r->app || rg[k].hi > (uintptr_t)r->app + r->size)
+            dsm_fatal("block mode", "range window %d [%p, %p) is outside the shared region "
+                      "(a bug of the dsmcheck pass)", rg[k].slot, (void *)rg[k].lo, (void *)rg[k].hi);
+        rg[k].b0 = (uint32_t)((rg[k].lo - (uintptr_t)r->app) >> r->block_shift);
+        rg[k].b1 = (uint32_t)((rg[k].hi - 1 - (uintptr_t)r->app) >> r->block_shift);
+    }
+    uint32_t b0 = (uint32_t)(off >> r->block_shift);
+    uint32_t b1 = (uint32_t)((off + len - 1) >> r->block_shift);
+    uintptr_t win = len > DSM_BLK_MAX_SPAN ? DSM_BLK_WINDOW_ALL : addr;
+    for (int scan = 0;; scan = 1) {
+        /* returns with window 0 empty */
+        make_present(rt, b0, b1, (int)need, reads, 0, (uintptr_t)addr,
+                     len > UINT32_MAX ? UINT32_MAX : (uint32_t)len, ip);
+        for (int k = 0; scan && k < nr; k++)
+            make_present(rt, rg[k].b0, rg[k].b1, rg[k].need, rg[k].need == DSM_BLK_READ, 0,
+                         rg[k].lo, (uint32_t)(rg[k].hi - rg[k].lo), ip);
+        /* reopen as the pass does (hi before lo), then read the states */
+        for (int k = 0; k < nr; k++) {
+            atomic_store(&w[2 + 2 * rg[k].slot], rg[k].hi);
+            atomic_store(&w[1 + 2 * rg[k].slot], rg[k].lo);
+        }
+        atomic_store(&w[0], win);
+        atomic_thread_fence(memory_order_seq_cst);
+        uint64_t seen = atomic_load(&lowerings) + 1;
+        if (states_ok(r, b0, b1, (int)need)) {
+            if (seen == ranges_seen)
+                return;
+            int ok = 1;
+            for (int k = 0; ok && k < nr; k++)
+                ok = states_ok(r, rg[k].b0, rg[k].b1, rg[k].need);
+            if (ok) {
+                ranges_seen = seen;
+                return;
+            }
+        }
+        atomic_store(&w[0], 0);
+        for (int k = 0; k < nr; k++)
+            atomic_store(&w[1 + 2 * rg[k].slot], 0);
+    }
 }
 
 /* ---- memcpy, memmove, memset on possibly shared memory ---- */

@@ -55,6 +55,13 @@ DSM_API extern __thread uintptr_t __dsm_blk_window[DSM_BLK_WINDOW_WORDS];
 
 DSM_API void __dsm_blk_register(uint32_t abi);
 DSM_API void __dsm_blk_miss(uint64_t addr, uint64_t len, uint32_t need);
+/* The slow path of a check inside a versioned loop's fast copy, whose range
+ * windows are open (an access the range check could not bound, e.g. a
+ * scatter through loaded indices): `needs` holds the need of range window
+ * r in bits 2r..2r+1.  Closes every window while it waits, and returns
+ * with the access's window and the range windows open again and all their
+ * blocks good. */
+DSM_API void __dsm_blk_miss_ranges(uint64_t addr, uint64_t len, uint32_t need, uint32_t needs);
 DSM_API void __dsm_blk_memcpy(void *dst, const void *src, uint64_t n);
 DSM_API void __dsm_blk_memmove(void *dst, const void *src, uint64_t n);
 DSM_API void __dsm_blk_memset(void *dst, int c, uint64_t n);

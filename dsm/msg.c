@@ -139,12 +139,17 @@ int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why,
                         lim->self);
         maxlen = lim->block_size;
         break;
-    case RT_STATS_CTR:
-    case RT_STATS_PAT: {
+    case RT_STATS_PAT: /* a piece of a stream of pattern records (stats.c joins them) */
         if (lim->self != 0)
             return dsm_msg_why(why, whylen, "statistics message sent to node %d (only node 0 gathers)",
                         lim->self);
-        uint32_t rec = t == RT_STATS_CTR ? DSM_MSG_STATS_REC_SIZE : (uint32_t)sizeof(dsm_stats_pattern);
+        maxlen = lim->block_size;
+        break;
+    case RT_STATS_CTR: {
+        if (lim->self != 0)
+            return dsm_msg_why(why, whylen, "statistics message sent to node %d (only node 0 gathers)",
+                        lim->self);
+        uint32_t rec = DSM_MSG_STATS_REC_SIZE;
         if (h->len % rec)
             return dsm_msg_why(why, whylen, "statistics message of %u bytes, not whole %u-byte records",
                         h->len, rec);

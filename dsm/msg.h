@@ -24,7 +24,7 @@ enum {
     RT_PING,            /* probe: answered at once with RT_PONG */
     RT_PONG,
     RT_STATS_CTR,       /* node -> 0 at finalize: counter records (stats.c) */
-    RT_STATS_PAT,       /* node -> 0 at finalize: a home's pattern records */
+    RT_STATS_PAT,       /* node -> 0 at finalize: a piece of the stream of a home's pattern records */
     RT_STATS_END,       /* node -> 0: arg0 = stats messages sent before this one */
     RT_PROF_DATA,       /* node -> 0 at finalize: a piece of the node's profile data (prof.c) */
     RT_SYNC_REQ,        /* node -> manager: block = barrier/condition id, arg0 = thread slot,

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "access.h"
 #include "error.h"
 #include "futex.h"
 #include "msg.h"
@@ -758,6 +759,10 @@ static void forbid_stores(dsm_rt *rt)
     for (uint32_t b = 0; b <= rt->region.nblocks; b++) {
         proto_cache_state st = b < rt->region.nblocks ? proto_cache_state_of(rt->eng, b) : PC_I;
         if (st == PC_M || st == PC_MH) {
+            if (rt->region.state) { /* block mode: the checks see the byte, sub-page blocks too */
+                atomic_store((_Atomic uint8_t *)&rt->region.state[b], DSM_BLK_READ);
+                continue;
+            }
             if (!n++)
                 first = b;
             continue;

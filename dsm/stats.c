@@ -373,10 +373,13 @@ static void ship_all(dsm_rt *rt, const counters *snap, const dsm_stats_pattern *
     }
     if (n)
         ship(rt, RT_STATS_CTR, buf, n * sizeof *buf, &nmsgs);
-    size_t pcap = rt->region.block_size / sizeof *pat;
-    for (size_t i = 0; i < npat; i += pcap) {
-        size_t k = npat - i < pcap ? npat - i : pcap;
-        ship(rt, RT_STATS_PAT, pat + i, k * sizeof *pat, &nmsgs);
+    /* the records as one stream of bytes, a message's payload (the block
+     * size) at a time: from 32-byte blocks on a record is larger than a
+     * payload (node 0 joins the pieces, dsm_stats_handle) */
+    size_t plen = npat * sizeof *pat;
+    for (size_t i = 0; i < plen; i += rt->region.block_size) {
+        size_t k = plen - i < rt->region.block_size ? plen - i : rt->region.block_size;
+        ship(rt, RT_STATS_PAT, (const unsigned char *)pat + i, k, &nmsgs);
     }
     free(buf);
     if (rt->prof) {
@@ -425,11 +428,20 @@ void dsm_stats_handle(dsm_rt *rt, const dsm_msg_hdr *h, const void *payload)
         break;
     }
     case RT_STATS_PAT: {
-        if (h->len % sizeof(dsm_stats_pattern))
-            dsm_fatal("transport", "pattern message of %u bytes from node %d", h->len, h->src);
-        for (size_t i = 0; i < h->len / sizeof(dsm_stats_pattern); i++) {
+        /* a stream of records in FIFO order; a record may span messages */
+        struct dsm_stats_part *part = &s->pat_part[h->src];
+        const unsigned char *in = payload;
+        for (size_t left = h->len; left > 0;) {
+            size_t k = sizeof part->bytes - part->n;
+            if (k > left)
+                k = left;
+            memcpy(part->bytes + part->n, in, k);
+            part->n += k, in += k, left -= k;
+            if (part->n < sizeof part->bytes)
+                break;
             dsm_stats_pattern p;
-            memcpy(&p, (const char *)payload + i * sizeof p, sizeof p);
+            memcpy(&p, part->bytes, sizeof p);
+            part->n = 0;
             if (table_add_pattern(t, &p))
                 dsm_fatal("dsm_finalize", "out of memory gathering the pattern records");
         }
@@ -443,6 +455,9 @@ void dsm_stats_handle(dsm_rt *rt, const dsm_msg_hdr *h, const void *payload)
         if (s->msgs_from[h->src] != h->arg[0])
             dsm_fatal("transport", "node %d sent %llu statistics messages, %llu arrived", h->src,
                       (unsigned long long)h->arg[0], (unsigned long long)s->msgs_from[h->src]);
+        if (s->pat_part[h->src].n)
+            dsm_fatal("transport", "node %d's pattern records end inside a record (%zu bytes "
+                      "of %zu)", h->src, s->pat_part[h->src].n, sizeof(dsm_stats_pattern));
         s->ends++;
         pthread_mutex_unlock(&s->lock);
         dsm_rt_signal(rt);
@@ -475,7 +490,8 @@ void dsm_stats_finalize(dsm_rt *rt)
         pthread_mutex_lock(&s->lock);
         s->table = dsm_stats_table_create(rt->nnodes, rt->region.nblocks, rt->region.block_size);
         s->msgs_from = calloc((size_t)rt->nnodes, sizeof *s->msgs_from);
-        if (!s->table || !s->msgs_from)
+        s->pat_part = calloc((size_t)rt->nnodes, sizeof *s->pat_part);
+        if (!s->table || !s->msgs_from || !s->pat_part)
             dsm_fatal("dsm_finalize", "out of memory gathering the statistics");
         s->table->counters_on = rt->ctr != NULL;
         s->table->patterns_on = proto_augment_enabled(rt->eng);

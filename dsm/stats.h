@@ -65,6 +65,12 @@ typedef struct dsm_stats {
     dsm_stats_table *table;
     int ends;                   /* nodes whose data is complete */
     uint64_t *msgs_from;        /* stats messages received per node */
+    /* per node: the start of a pattern record split between two messages
+     * (a record is larger than a message at 32-byte blocks) */
+    struct dsm_stats_part {
+        unsigned char bytes[sizeof(dsm_stats_pattern)];
+        size_t n;
+    } *pat_part;
     counters *ctr_off;          /* the counters while switched off (benchmarks) */
 } dsm_stats;
 

@@ -1,11 +1,21 @@
-# block_env.sh - sourced by the tests/block_*.sh scripts: skip (77) when
-# block mode is not built (configure found no LLVM), and the transports to
-# run on: shm, and mpi when mpirun is there (tests/mpi_env.sh's settings).
+# block_env.sh - block mode in the tests.  Sourced by tests/matrix.sh before
+# a run of the test matrix with mode=block (tests/matrix.list's mode axis),
+# and by the tests/block_*.sh scripts.  Skips (77) when block mode is not
+# built (configure found no LLVM); a matrix run gets 64-byte blocks unless
+# its step says otherwise (DSM_BLOCK_SIZE=4096 ...), and tests/run_mn.sh and
+# the multi-node scripts run the checked twin DIR/blk_NAME of each program
+# DIR/NAME (DSM_TEST_MODE=block, tests/block.mk).
 top=${top_builddir:-.}
-if [ ! -x "$top/tests/blk_litmus" ]; then
+if [ ! -x "$top/tests/blk_mn_litmus" ]; then
     echo "block mode is not built (configure found no LLVM/clang): skipped"
     exit 77
 fi
+if [ "${DSM_TEST_MODE:-}" = block ]; then
+    DSM_BLOCK_SIZE=${DSM_BLOCK_SIZE:-64}
+    export DSM_BLOCK_SIZE
+fi
+# The block_*.sh scripts: the transports to run on, shm and mpi when mpirun
+# is there (tests/mpi_env.sh's settings).
 block_transports=shm
 if command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
     block_transports="shm mpi"

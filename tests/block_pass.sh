@@ -7,7 +7,9 @@
 #     call that may reach dsm_init (an unknown function; not libdsm's own
 #     calls) or after synchronisation (globals.cpp);
 #   - a loop with a known trip count and no call is versioned: a range
-#     window before it, no per-access check in its fast copy; a loop that
+#     window before it, no per-access check in its fast copy, except for
+#     accesses no range bounds (a scatter), checked with the slow path that
+#     reopens the range windows; a loop that
 #     spins on shared memory (volatile or unknown trip count) or calls a
 #     function is not (loops.cpp);
 #   - checks in one basic block hand the window over, only the last one
@@ -51,6 +53,14 @@ void scale(double *a, long n)
     for (long i = 0; i < n; i++)
         a[i] *= 2;
 }
+/* a scatter through loaded indices (radix): versioned for src[i], the
+ * store to dst keeps a check in the fast copy, with the ranged slow path */
+void scatter(int *dst, const int *src, const long *to, long n)
+{
+#pragma clang loop vectorize(disable) interleave(disable) unroll(disable)
+    for (long i = 0; i < n; i++)
+        dst[to[i]] = src[i];
+}
 /* spinning on shared memory: never under a range window */
 void spin(volatile int *flag) { while (*flag == 0) {} }
 int spin_atomic(atomic_int *flag) { int n = 0; while (!atomic_load(flag)) n++; return n; }
@@ -89,7 +99,8 @@ fn() { awk -v f="@$2(" 'index($0, "define") && index($0, f) { p = 1 } p { print 
 count() {
     case $3 in
     globals) re='load .*@__dsm_blk, i32 0, i32' ;;   # reads of base, size, shift, table
-    misses) re='call void @__dsm_blk_miss' ;;        # one per check
+    misses) re='call void @__dsm_blk_miss(' ;;       # one per check
+    rmisses) re='call void @__dsm_blk_miss_ranges(' ;; # one per check in a fast copy
     opens) re='store volatile i64 %.*@__dsm_blk_window, i32 0, i32 0)' ;;
     closes) re='store volatile i64 0, .*@__dsm_blk_window, i32 0, i32 0)' ;;
     ranges) re='store volatile i64 %.*@__dsm_blk_window, i32 0, i32 1)' ;;
@@ -120,6 +131,10 @@ expect "$tmp/opt.ll" scale misses -eq 1 "the checked copy keeps its check"
 expect "$tmp/noloops.ll" scale ranges -eq 0 "DSMCHECK_LOOPS=0"
 fast=$(fn "$tmp/opt.ll" scale | awk '/^[0-9a-z.]*:/ { b = $1 } /fmul/ { n++ } END { print n + 0 }')
 [ "$fast" -eq 2 ] && ok "scale: two copies of the loop body" || bad "scale: $fast copies of the loop body"
+expect "$tmp/opt.ll" scatter ranges -eq 1 "versioned: range windows for src and to"
+expect "$tmp/opt.ll" scatter misses -eq 3 "the checked copy keeps its checks"
+expect "$tmp/opt.ll" scatter rmisses -eq 1 "the fast copy checks the store to dst, and only it"
+expect "$tmp/noloops.ll" scatter rmisses -eq 0 "DSMCHECK_LOOPS=0: no fast copy"
 for f in spin spin_atomic until_zero with_call; do
     expect "$tmp/opt.ll" $f ranges -eq 0 "no range window over this loop"
 done

@@ -12,6 +12,14 @@
  * would leave before the loop's stores, which then go to a dead copy).
  * Node 0 checks every word at the end.
  *
+ * A second loop (add_scatter) adds 1 to the thread's words of that block
+ * and, through indices loaded from a private table (a scatter no range can
+ * bound), to its words of a second contended block: the pass versions it
+ * with the scatter's check kept in the fast copy, whose misses close the
+ * range window while they wait and reopen it (__dsm_blk_miss_ranges); a
+ * block of the window taken meanwhile and not noticed would lose
+ * increments of the first block.
+ *
  * With DSMCHECK_COUNT=1 at compile time the program prints how often the
  * loop ran in its fast copy (tests/block_stress.sh makes sure it did).
  *
@@ -27,6 +35,8 @@
 enum { WORDS_PER_THREAD = 2, MAX_THREADS = 4, REPS = 8 };
 
 static uint64_t *words; /* one 64-byte block: 8 words */
+static uint64_t *scattered; /* another: add_scatter's targets */
+static int slot_of[8]; /* word j of the block -> its slot in scattered (set at run time) */
 static uint64_t *rounds_made; /* per thread (another block) */
 static int threads = 2, min_rounds = 1000;
 static double seconds = 1.0;
@@ -44,6 +54,20 @@ __attribute__((noinline)) static void add_one(uint64_t *w, long lo, long hi, lon
             w[j] += 1;
 }
 
+/* Versioned too, but the store through idx has no bounds: it keeps its
+ * check in the fast copy. */
+__attribute__((noinline)) static void add_scatter(uint64_t *w, uint64_t *s, const int *idx, long lo,
+                                                  long hi, long reps)
+{
+#pragma clang loop unroll(disable)
+    for (long r = 0; r < reps; r++)
+#pragma clang loop vectorize(disable) interleave(disable) unroll(disable)
+        for (long j = lo; j < hi; j++) {
+            w[j] += 1;
+            s[idx[j]] += 1;
+        }
+}
+
 struct arg {
     int k;
 };
@@ -59,6 +83,7 @@ static void *hammer(void *p)
         for (volatile int j = 0; j < 40; j++)
             ;
         add_one(words, lo, hi, REPS);
+        add_scatter(words, scattered, slot_of, lo, hi, REPS);
     }
     rounds_made[k] = r;
     return NULL;
@@ -87,6 +112,9 @@ int main(int argc, char **argv)
         return 2;
     }
     words = dsm_alloc(64, "ranged block");
+    scattered = dsm_alloc(64, "scattered block");
+    for (int j = 0; j < 8; j++)
+        slot_of[j] = 7 - j;
     rounds_made = dsm_alloc(dsm_block_size() > 64 ? dsm_block_size() : 64, "rounds made");
     dsm_barrier();
     double t0 = dsm_wtime();
@@ -109,10 +137,17 @@ int main(int argc, char **argv)
             total += rounds_made[k];
             for (int w = 0; w < WORDS_PER_THREAD; w++) {
                 uint64_t got = words[k * WORDS_PER_THREAD + w];
-                if (got != rounds_made[k] * REPS) {
+                uint64_t sgot = scattered[slot_of[k * WORDS_PER_THREAD + w]];
+                if (sgot != rounds_made[k] * REPS) {
+                    printf("blk_ranges: thread %d's scattered word %d is %llu, expected %llu "
+                           "(lost increments)\n", k, w, (unsigned long long)sgot,
+                           (unsigned long long)rounds_made[k] * REPS);
+                    bad = 1;
+                }
+                if (got != 2 * rounds_made[k] * REPS) {
                     printf("blk_ranges: thread %d's word %d is %llu, expected %llu (lost "
                            "increments)\n", k, w, (unsigned long long)got,
-                           (unsigned long long)rounds_made[k] * REPS);
+                           (unsigned long long)(2 * rounds_made[k] * REPS));
                     bad = 1;
                 }
             }

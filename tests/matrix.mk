@@ -1,17 +1,19 @@
 # tests/matrix.mk - the multi-node test matrix.  tests/matrix.list declares
 # the multi-node tests (name and steps: program and arguments) and the axes
-# they run along (transport: shm, mpi, verbs); every (test, transport) pair
-# is a test of make check of its own, tests/matrix/NAME.TRANSPORT.mn, logged
-# in tests/matrix/NAME.TRANSPORT.log:
-#     make check TESTS=tests/matrix/counter.mpi.mn
+# they run along (transport: shm, mpi, verbs; mode: page, block); every
+# combination is a test of make check of its own,
+# tests/matrix/NAME.TRANSPORT.MODE.mn, logged in
+# tests/matrix/NAME.TRANSPORT.MODE.log:
+#     make check TESTS=tests/matrix/counter.mpi.block.mn
 # Adding a multi-node test to every transport is one line of
 # tests/matrix.list (its head says how); its program is built as any
 # other (check_PROGRAMS in the fragment that owns it).
 # The .mn files are generated from the list (tests/matrix.sh --generate):
 # make needs them as files to make their logs, and each says what its run
-# does.  tests/matrix.sh runs one: DSM_TEST_TRANSPORT set, skipped (77) with
-# the reason where the transport is not built or the machine lacks mpirun or
-# an RDMA device (tests/mpi_env.sh, tests/verbs_env.sh).
+# does.  tests/matrix.sh runs one: DSM_TEST_TRANSPORT and DSM_TEST_MODE set,
+# skipped (77) with the reason where the transport is not built or the
+# machine lacks mpirun, an RDMA device or LLVM for block mode
+# (tests/mpi_env.sh, tests/verbs_env.sh, tests/block_env.sh).
 # The names reach make through tests/matrix-tests.mk, written with the .mn
 # files: "MATRIX_TESTS = the names", "TESTS += $(MATRIX_TESTS)" and each
 # name's dependency on the list.  GNU make reads it (-include), remaking it

@@ -1,7 +1,7 @@
 #!/bin/sh
 # matrix.sh - the multi-node test matrix of tests/matrix.list: each test
 # there, once per combination of the axes' values (transport shm, mpi,
-# verbs), is a test of make check: tests/matrix/NAME.VALUE[.VALUE...].mn.
+# verbs; mode page, block), is a test of make check: tests/matrix/NAME.VALUE[.VALUE...].mn.
 #   matrix.sh --names LIST          prints those test names, one a line
 #                                   (make's TESTS, tests/matrix.mk)
 #   matrix.sh --generate LIST DIR MK

@@ -17,6 +17,8 @@
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
 prog=$top/tests/mn_counts
+# the matrix's mode axis: mode=block runs the checked twin (tests/block.mk)
+[ "${DSM_TEST_MODE:-page}" = block ] && prog=$top/tests/blk_mn_counts
 for f in "$dsmrun" "$prog"; do
     [ -x "$f" ] || { echo "mn_counts.sh: $f is not built" >&2; exit 99; }
 done

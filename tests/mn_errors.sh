@@ -5,6 +5,8 @@
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
 prog=$top/tests/mn_misuse
+# the matrix's mode axis: mode=block runs the checked twin (tests/block.mk)
+[ "${DSM_TEST_MODE:-page}" = block ] && prog=$top/tests/blk_mn_misuse
 export DSM_REGION_SIZE=1073741824 # the sizes below are relative to it
 fail=0
 check() {

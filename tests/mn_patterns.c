@@ -81,7 +81,7 @@ int main(int argc, char **argv)
     say("buffer", "producer_consumer", buffer, 1);
 
     /* 3. a table written once by node 0, then read by every other node:
-     *    read-only */
+     *    read-only (one read per block: blocks may be as small as 32 bytes) */
     long *table = (long *)blocks_at_node0(2, "table");
     if (me == 0)
         for (size_t i = 0; i < 2 * bs / sizeof(long); i++)
@@ -90,7 +90,7 @@ int main(int argc, char **argv)
     long sum = 0;
     if (me != 0)
         for (int r = 0; r < rounds; r++)
-            for (size_t i = 0; i < 2 * bs / sizeof(long); i += 64)
+            for (size_t i = 0; i < 2 * bs / sizeof(long); i += bs / sizeof(long))
                 sum += table[i];
     dsm_barrier();
     say("table", "read_only", table, 2);

@@ -4,12 +4,15 @@
 # 8 nodes, read from the DSM_STATS file ("pattern BLOCK SHARING ..." lines).
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
+prog=$top/tests/mn_patterns
+# the matrix's mode axis: mode=block runs the checked twin (tests/block.mk)
+[ "${DSM_TEST_MODE:-page}" = block ] && prog=$top/tests/blk_mn_patterns
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 for n in 3 4 8; do
     if ! DSM_STATS=$tmp/stats.$n timeout 150 "$dsmrun" -n $n --timeout 120 \
-            "$top/tests/mn_patterns" 20 > "$tmp/out.$n" 2>&1; then
+            "$prog" 20 > "$tmp/out.$n" 2>&1; then
         echo "FAIL: mn_patterns on $n nodes failed:"; cat "$tmp/out.$n"; fail=1; continue
     fi
     grep -q "mn_patterns: values OK" "$tmp/out.$n" || { echo "FAIL: values wrong on $n nodes"; fail=1; }

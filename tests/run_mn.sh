@@ -8,7 +8,8 @@
 #         ranks on: 240 s for 8); the run is also killed by timeout(1) 30 s
 #         later in case dsmrun itself hangs
 #     -e  the output must also match this grep -E pattern (e.g. "result OK")
-# PROGRAM is relative to the build directory ($top_builddir, where the test
+# DSM_TEST_MODE=block (the matrix's mode axis) runs DIR/blk_NAME for
+# DIR/NAME.  PROGRAM is relative to the build directory ($top_builddir, where the test
 # harness runs us); the launcher is $DSMRUN (default $top_builddir/dsmrun).
 # A run with more nodes than the machine has cores gets DSM_SPIN_US=0 unless
 # it is set: beside a CPU-bound job the nodes' spin-then-block waits cost
@@ -47,6 +48,13 @@ case ${DSM_TEST_TRANSPORT:-shm} in
 esac
 prog=$1
 shift
+# The matrix's mode axis: DSM_TEST_MODE=block runs the program's twin
+# compiled with the access checks, DIR/blk_NAME (tests/block.mk).
+case ${DSM_TEST_MODE:-page} in
+    page) ;;
+    block) prog=$(dirname "$prog")/blk_$(basename "$prog") ;;
+    *) echo "run_mn.sh: DSM_TEST_MODE=$DSM_TEST_MODE is not page or block" >&2; exit 99 ;;
+esac
 case $prog in
     /*) ;;
     *) prog=$top/$prog ;;

@@ -4,9 +4,9 @@
 #                     validation, the QP state machine and its attributes,
 #                     message framing and RDMA work-request planning; runs
 #                     everywhere
-#   *.verbs.mn        the multi-node tests under mpirun with
+#   *.verbs.*.mn      the multi-node tests under mpirun with
 #                     DSM_TRANSPORT=verbs: the test matrix (tests/matrix.list)
-#                     makes tests/matrix/NAME.verbs.mn of each; skipped (77)
+#                     makes tests/matrix/NAME.verbs.MODE.mn of each; skipped (77)
 #                     with the reason where no RDMA device exists
 #                     (tests/verbs_env.sh)
 #   verbs_nodevice.sh without a device, DSM_TRANSPORT=verbs fails dsm_init

@@ -195,13 +195,16 @@ struct Group {
     // window store replaces this window, no need to close it first
     bool handOver;
     bool reads; // a member reads (a load or an atomic read-modify-write)
+    // in a versioned loop's fast copy: the needs of its range windows
+    // (Ctx::inRanges), its slow path __dsm_blk_miss_ranges
+    unsigned rangeNeeds;
 };
 
 class Checker {
     Ctx &X;
     InitAnalysis &IA;
     FunctionAnalysisManager &FAM;
-    FunctionCallee Miss, Memcpy, Memmove, Memset, Memcmp;
+    FunctionCallee Miss, MissRanges, Memcpy, Memmove, Memset, Memcmp;
 
   public:
     Checker(Ctx &x, InitAnalysis &ia, FunctionAnalysisManager &fam) : X(x), IA(ia), FAM(fam)
@@ -209,6 +212,12 @@ class Checker {
         Type *VoidTy = Type::getVoidTy(X.C);
         Miss = X.M.getOrInsertFunction("__dsm_blk_miss", VoidTy, X.I64, X.I64, X.I32);
         if (Function *F = dyn_cast<Function>(Miss.getCallee())) {
+            F->addFnAttr(Attribute::Cold);
+            F->addFnAttr(Attribute::NoInline);
+        }
+        MissRanges =
+            X.M.getOrInsertFunction("__dsm_blk_miss_ranges", VoidTy, X.I64, X.I64, X.I32, X.I32);
+        if (Function *F = dyn_cast<Function>(MissRanges.getCallee())) {
             F->addFnAttr(Attribute::Cold);
             F->addFnAttr(Attribute::NoInline);
         }
@@ -303,8 +312,9 @@ class Checker {
         SmallVector<CallBase *, 4> creates, compares;
         SmallVector<Group, 32> groups;
         for (BasicBlock &BB : F) {
-            if (fast.count(&BB))
-                continue; // a loop's fast copy, or the range check itself
+            // a loop's fast copy, or the range check itself: only the
+            // accesses no range bounds get checks (loops.cpp)
+            bool fastBB = fast.count(&BB);
             bool open = false;
             Group g{};
             auto close = [&]() {
@@ -321,6 +331,13 @@ class Checker {
             for (Instruction &I : BB) {
                 if (isOurs(I))
                     continue;
+                unsigned rangeNeeds = 0;
+                if (fastBB) {
+                    auto it = X.inRanges.find(&I);
+                    if (it == X.inRanges.end())
+                        continue; // covered by the range check, or not an access
+                    rangeNeeds = it->second;
+                }
                 if (auto *mi = dyn_cast<MemIntrinsic>(&I)) {
                     close();
                     memops.push_back(mi);
@@ -351,7 +368,7 @@ class Checker {
                 // an aligned access of at most 32 bytes never crosses a block (>= 32 B)
                 bool straddle = !(a.size <= 32 && (int64_t)a.align >= a.size &&
                                   isPowerOf2_64((uint64_t)a.size));
-                if (open && X.Opt && base == g.base) {
+                if (open && X.Opt && base == g.base && rangeNeeds == g.rangeNeeds) {
                     int64_t lo = std::min(g.lo, off), hi = std::max(g.hi, off + a.size);
                     if (hi - lo <= kMaxSpan) {
                         g.lo = lo, g.hi = hi;
@@ -365,7 +382,8 @@ class Checker {
                     }
                 }
                 handOver();
-                g = Group{ base, off, off + a.size, a.need, straddle, &I, &I, 1, false, !isa<StoreInst>(&I) };
+                g = Group{ base, off, off + a.size, a.need, straddle, &I, &I, 1, false, !isa<StoreInst>(&I),
+                           rangeNeeds };
                 if (a.size > kMaxSpan) {
                     // wider than a window: the slow path checks every block
                     g.mayStraddle = true;
@@ -437,7 +455,11 @@ class Checker {
         IRBuilder<> SB(Slow);
         SB.SetCurrentDebugLocation(g.first->getDebugLoc());
         int slowNeed = g.need | (g.need == 2 && g.reads ? kAlsoReads : 0);
-        SB.CreateCall(Miss, { addr, ConstantInt::get(X.I64, span), ConstantInt::get(X.I32, slowNeed) });
+        if (g.rangeNeeds)
+            SB.CreateCall(MissRanges, { addr, ConstantInt::get(X.I64, span), ConstantInt::get(X.I32, slowNeed),
+                                        ConstantInt::get(X.I32, g.rangeNeeds) });
+        else
+            SB.CreateCall(Miss, { addr, ConstantInt::get(X.I64, span), ConstantInt::get(X.I32, slowNeed) });
         SB.CreateBr(Cont);
 
         // the accesses stay between the check and the closing of the window
@@ -551,7 +573,8 @@ struct DsmCheckPass : PassInfoMixin<DsmCheckPass> {
             errs() << "dsmcheck: " << M.getSourceFileName() << ": accesses=" << X.st.accesses
                    << " private=" << X.st.priv << " checks=" << X.st.checks
                    << " grouped=" << X.st.grouped << " loops=" << X.st.loops
-                   << " ranged=" << X.st.ranged << " memops=" << X.st.memops
+                   << " ranged=" << X.st.ranged << " unbounded=" << X.st.unbounded
+                   << " memops=" << X.st.memops
                    << " threads=" << X.st.threads << "\n";
         return PreservedAnalyses::none();
     }

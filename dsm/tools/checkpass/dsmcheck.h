@@ -32,6 +32,7 @@ constexpr unsigned kWindowWords = 1 + 2 * kRanges;
 struct Stats {
     unsigned accesses = 0, priv = 0, checks = 0, grouped = 0, memops = 0, threads = 0;
     unsigned loops = 0, ranged = 0; // loops versioned, accesses they cover
+    unsigned unbounded = 0;         // accesses of versioned loops checked in the fast copy
 };
 
 // The four region globals (struct dsm_blk_globals) as seen at one point of
@@ -58,6 +59,11 @@ struct Ctx {
         std::string name;
     };
     llvm::SmallVector<Counter, 8> counters;
+    // Accesses in a versioned loop's fast copy that no range bounds (a
+    // scatter through loaded indices): each keeps a check whose slow path
+    // knows the open range windows (__dsm_blk_miss_ranges); the value is
+    // the needs of the windows, 2 bits per window (loops.cpp).
+    llvm::DenseMap<llvm::Instruction *, unsigned> inRanges;
     Stats st;
 
     explicit Ctx(llvm::Module &m);

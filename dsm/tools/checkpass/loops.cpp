@@ -31,7 +31,12 @@
 //     way into the runtime, where this thread could wait for a node whose
 //     invalidation waits for this window), no volatile or atomic access, no
 //     fence (synchronisation belongs outside windows);
-//   - every access that may be shared has a bounded span.
+//   - it has an access that may be shared with a bounded span.
+// An access it cannot bound (a scatter through loaded indices, radix's
+// dst[count[d]++]) keeps its own check in the fast copy, whose slow path
+// (__dsm_blk_miss_ranges) closes the range windows before it waits and
+// reopens them with their blocks good again before it returns, so the rest
+// of the fast copy stays covered.
 // The fast copy is never versioned again; the checked copy's inner loops
 // are (outer loops are tried first: one check per entry of the whole nest
 // when its spans are dense, the inner loop's check otherwise).
@@ -252,6 +257,8 @@ struct Plan {
     bool hasSubloops = false;
     const SCEV *tripCount = nullptr; // i64
     SmallVector<const SCEV *, 2> divisors; // tested != 0 before the bounds
+    // accesses without bounds: checked one by one in the fast copy too
+    SmallVector<Instruction *, 4> unbounded;
 };
 
 class Versioner {
@@ -376,14 +383,17 @@ class Versioner {
                     continue;
                 const SCEV *ptr = SE.getSCEV(a.ptr);
                 const SCEV *addr = SE.getPtrToIntExpr(ptr, X.I64);
-                if (isa<SCEVCouldNotCompute>(addr))
-                    return no(L, "an access without bounds", &I);
+                if (isa<SCEVCouldNotCompute>(addr)) {
+                    p.unbounded.push_back(&I);
+                    continue;
+                }
                 if (!addToSpan(p, addr, a)) {
                     const SCEV *lo, *hi;
                     if (!hull.of(addr, lo, hi)) {
                         if (X.Debug)
-                            errs() << "dsmcheck:   address " << *addr << "\n";
-                        return no(L, "an access without bounds", &I);
+                            errs() << "dsmcheck:   address without bounds " << *addr << "\n";
+                        p.unbounded.push_back(&I);
+                        continue;
                     }
                     p.spans.push_back({ SE.getPointerBase(ptr), lo, hi, a.need, 1, addr, 0, a.size });
                 }
@@ -392,7 +402,7 @@ class Versioner {
                     p.ownAccesses++;
             }
         if (!p.covered)
-            return no(L, "no shared access");
+            return no(L, p.unbounded.empty() ? "no shared access" : "no access with bounds");
         finishSpans(p);
         fitWindows(p);
         for (Span &s : p.spans)
@@ -401,7 +411,11 @@ class Versioner {
         if (X.Debug)
             errs() << "dsmcheck: " << F.getName() << ": loop " << L->getHeader()->getName()
                    << " (depth " << L->getLoopDepth() << "): versioned, " << p.spans.size()
-                   << " span(s), " << p.covered << " access(es)\n";
+                   << " span(s), " << p.covered << " access(es)";
+        if (X.Debug && !p.unbounded.empty())
+            errs() << ", " << p.unbounded.size() << " checked in the fast copy";
+        if (X.Debug)
+            errs() << "\n";
 
         return true;
     }
@@ -521,6 +535,14 @@ class Versioner {
         }
         for (BasicBlock *b : blocks)
             fastBlocks.insert(b);
+        // the accesses no span bounds keep a check in the fast copy, whose
+        // slow path reopens the range windows (__dsm_blk_miss_ranges)
+        unsigned needs = 0;
+        for (unsigned r = 0; r < p.spans.size(); r++)
+            needs |= (unsigned)p.spans[r].need << (2 * r);
+        for (Instruction *I : p.unbounded)
+            X.inRanges[cast<Instruction>(VMap[I])] = needs;
+        X.st.unbounded += p.unbounded.size();
 
         // the range check, in place of checkBB's branch to the checked loop
         checkBB->getTerminator()->eraseFromParent();
