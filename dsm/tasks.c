@@ -155,6 +155,7 @@ int dsm_tasks_init_master(int *argc, char ***argv)
         return -1;
     }
     dsm_aslr_off("dsm_init_master");
+    uintptr_t heap_at_entry = (uintptr_t)sbrk(0);
     mallopt(M_ARENA_MAX, 4096);
     pthread_sigmask(SIG_SETMASK, NULL, &T.app_mask);
     static init_call c; /* the helper thread keeps it */
@@ -176,6 +177,7 @@ int dsm_tasks_init_master(int *argc, char ***argv)
     dsm_rt *rt = dsm_g;
     if (rt->self == 0) {
         mallopt(M_MMAP_MAX, 0);
+        dsm_image_fence(heap_at_entry);
         /* nor may the heap shrink under dsm_create's reading of it */
         mallopt(M_TRIM_THRESHOLD, INT_MAX);
         return 0;
