@@ -10,9 +10,15 @@
  *     reaches directly (stdout, environ, optarg ...) live in the program's
  *     bss, but they are the node's own (environ points at this node's
  *     environment).
- * The heap is [start_brk, sbrk(0)) of the master.  A worker extends its
- * brk to the master's end and takes the bytes; its own allocations are in
- * thread arenas (tasks.c), so nothing of its own lives there.
+ * The heap is the master's brk heap from a fence to sbrk(0).  At
+ * dsm_init_master the master takes every free piece of its main arena
+ * below the fence (dsm_image_fence: the heap in use then, plus a margin),
+ * so all it allocates afterwards lies above; a worker's own main-arena
+ * objects (what it allocated before dsm_init_master, as node 0 did: libc's,
+ * MPI's) lie below the fence and are never overwritten.  A worker extends
+ * its brk to the master's end and takes the bytes; its runtime's
+ * allocations are in thread arenas (tasks.c), and should its main arena
+ * grow, glibc finds the brk moved and starts past the image.
  *
  * On the wire: one RT_TASK_IMAGE per block-size piece with data, and one
  * with no payload per run of zero pieces (arg1 = its length), so a large
@@ -40,6 +46,11 @@
 #include "tasks.h"
 
 #define MAX_RANGES 64
+/* Room above the master's heap in use at dsm_init_master for what the
+ * other nodes allocated before theirs beyond node 0 (rank-specific data of
+ * MPI, the helper thread's TLS vector): their heaps must end below the
+ * fence. */
+#define FENCE_MARGIN ((uintptr_t)1 << 20)
 
 typedef struct range {
     uintptr_t start, end;
@@ -170,12 +181,57 @@ static uintptr_t start_brk(void)
     return 0;
 }
 
+/* The master: where the shipped heap starts (dsm_image_fence). */
+static uintptr_t fence;
+
 void dsm_image_heap(uintptr_t *start, uintptr_t *end)
 {
-    *start = start_brk();
     *end = (uintptr_t)sbrk(0);
-    if (!*start || *end < *start)
-        *start = *end;
+    *start = fence && fence <= *end ? fence : *end;
+}
+
+/* Probes kept while the fence is built (freed at its end). */
+static void keep_probe(void ***v, size_t *n, size_t *cap, void *p)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 64;
+        void **nv = realloc(*v, c * sizeof *nv);
+        if (!nv) {
+            free(p); /* a probe the fence cannot keep is only given back */
+            return;
+        }
+        *v = nv;
+        *cap = c;
+    }
+    (*v)[(*n)++] = p;
+}
+
+uintptr_t dsm_image_fence(uintptr_t below)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t top = (uintptr_t)sbrk(0);
+    uintptr_t w = (below > top ? below : top) + FENCE_MARGIN;
+    w = (w + (uintptr_t)page - 1) & ~(uintptr_t)(page - 1);
+    void **probes = NULL;
+    size_t n = 0, cap = 0;
+    /* every free piece of the main arena below w is taken (and kept: a few
+     * hundred KiB at most), the largest first; a probe at or above w means
+     * none is left of that size, and the top of the heap is past w */
+    for (size_t s = (size_t)1 << 20; s >= 16; s /= 2)
+        for (;;) {
+            void *p = malloc(s);
+            if (!p)
+                break;
+            if ((uintptr_t)p >= w) {
+                keep_probe(&probes, &n, &cap, p);
+                break;
+            }
+        }
+    for (size_t i = 0; i < n; i++)
+        free(probes[i]);
+    free(probes);
+    fence = w;
+    return w;
 }
 
 static int all_zero(const unsigned char *p, size_t n)
@@ -303,13 +359,16 @@ int dsm_image_prepare(uintptr_t hs, uintptr_t he, char *why, size_t whylen)
 {
     pthread_once(&ranges_once, ranges_init);
     uintptr_t mine = start_brk();
-    if (hs != he && mine != hs) {
-        snprintf(why, whylen, "its heap starts at %#lx, the master's at %#lx (address "
-                              "randomisation on? see DSM_ASLR in dsm(3))",
-                 (unsigned long)mine, (unsigned long)hs);
+    uintptr_t cur = (uintptr_t)sbrk(0);
+    /* this node's own heap (what it allocated before dsm_init_master) must
+     * end below the master's fence: the image starts there */
+    if (hs != he && (mine > hs || (cur > hs && cur != heap_hi))) {
+        snprintf(why, whylen, "its own heap [%#lx, %#lx) reaches the master's image at %#lx "
+                              "(address randomisation on? see DSM_ASLR in dsm(3); or more was "
+                              "allocated before dsm_init_master here than on node 0)",
+                 (unsigned long)mine, (unsigned long)cur, (unsigned long)hs);
         return -1;
     }
-    uintptr_t cur = (uintptr_t)sbrk(0);
     if (he > cur && brk((void *)he)) {
         snprintf(why, whylen, "cannot extend the heap to %#lx: %s", (unsigned long)he,
                  strerror(errno));

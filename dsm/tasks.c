@@ -16,16 +16,18 @@
  * call); a node that runs tasks gets the pieces the master changed since
  * it last sent it the image (image.c) and starts the new task as another
  * thread beside the running ones, which see those pieces change too.
- * Node 0's tasks are threads of the master and see its memory as it is.  A task's end is RT_TASK_END to node 0;
- * dsm_join and dsm_wait_for_end sleep in dsm_rt_wait until it comes.
+ * Node 0's tasks are threads of the master and see its memory as it is.
+ * A task's end is RT_TASK_END to node 0; dsm_join and dsm_wait_for_end
+ * sleep in dsm_rt_wait until it comes.
  *
  * Memory: every node's runtime is set up on a helper thread, so its heap is
  * a thread arena of glibc's malloc, never the main (brk) arena that the
  * master's image overwrites on a worker; a worker's own threads (the
  * service, tasks) get thread arenas too (M_ARENA_MAX is raised so none
  * falls back on the main arena).  The master's main thread then allocates
- * everything on its brk heap (M_MMAP_MAX 0: glibc maps no chunk apart), so
- * that all it builds is part of the image. */
+ * everything on its brk heap (M_MMAP_MAX 0: glibc maps no chunk apart)
+ * above a fence (image.c), so that all it builds is part of the image and
+ * nothing a worker allocated before dsm_init_master is in it. */
 #define _GNU_SOURCE 1
 #include <config.h>
 
@@ -155,6 +157,7 @@ int dsm_tasks_init_master(int *argc, char ***argv)
         return -1;
     }
     dsm_aslr_off("dsm_init_master");
+    uintptr_t heap_at_entry = (uintptr_t)sbrk(0);
     mallopt(M_ARENA_MAX, 4096);
     pthread_sigmask(SIG_SETMASK, NULL, &T.app_mask);
     static init_call c; /* the helper thread keeps it */
@@ -176,6 +179,7 @@ int dsm_tasks_init_master(int *argc, char ***argv)
     dsm_rt *rt = dsm_g;
     if (rt->self == 0) {
         mallopt(M_MMAP_MAX, 0);
+        dsm_image_fence(heap_at_entry);
         /* nor may the heap shrink under dsm_create's reading of it */
         mallopt(M_TRIM_THRESHOLD, INT_MAX);
         return 0;
@@ -184,7 +188,7 @@ int dsm_tasks_init_master(int *argc, char ***argv)
      * flush belongs to the master's run, not to this node's */
     __fpurge(stdout);
     /* this thread allocates nothing more (its arena is the main one, which
-     * the master's image overwrites): it sleeps until the service exits */
+     * the image grows past): it sleeps until the service exits */
     for (;;)
         pause();
 }

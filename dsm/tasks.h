@@ -38,8 +38,12 @@ void dsm_tasks_handle(dsm_rt *rt, const dsm_msg_hdr *h, const void *payload);
  * dsm_image_heap, passed again here: sending may itself allocate): all of
  * it (full), or the pieces changed since dst was last sent it. */
 void dsm_image_send(dsm_rt *rt, int dst, int full, uintptr_t heap_start, uintptr_t heap_end);
-/* The brk heap of this process: [start, end). */
+/* The part of the brk heap a create ships: [fence, sbrk(0)). */
 void dsm_image_heap(uintptr_t *start, uintptr_t *end);
+/* The master, after dsm_init_master's set-up: from now on its main arena
+ * allocates only above the returned fence, which lies past both `below`
+ * (its brk when dsm_init_master began) and its heap now, plus a margin. */
+uintptr_t dsm_image_fence(uintptr_t below);
 /* A worker receives an image: make the heap reach heap_end; 0, or -1
  * after a message naming why (the master's heap cannot be placed here). */
 int dsm_image_prepare(uintptr_t heap_start, uintptr_t heap_end, char *why, size_t whylen);

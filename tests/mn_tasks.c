@@ -22,6 +22,11 @@
  *              master's dsm_join, then dsm_wait_for_end on a second such
  *              task, must not burn the CPU: node 0 uses under 0.3 s of CPU
  *              time (all its threads) in those 2 s.
+ *   preinit    every node mallocs its process id before dsm_init_master
+ *              (the same address everywhere, as MPI's and libc's own early
+ *              allocations): a task on a worker must still find its own
+ *              node's value there, not the master's (the master's image
+ *              starts above what the nodes allocated before).
  *   unshipped  the master maps memory itself (at a fixed address no node
  *              maps) and hands it to a task on node 1: one line saying what
  *              dsm_create does not copy, non-zero exit.
@@ -216,6 +221,37 @@ static int mode_unshipped(int argc, char **argv)
     return 0;
 }
 
+static pid_t *pid_before_init; /* malloc'd before dsm_init_master on every node */
+
+static void check_own_pid(void *v)
+{
+    (void)v;
+    if (*pid_before_init != getpid())
+        fail("this node's allocation made before dsm_init_master", *pid_before_init, getpid());
+}
+
+static int mode_preinit(int argc, char **argv)
+{
+    pid_before_init = malloc(sizeof *pid_before_init);
+    *pid_before_init = getpid();
+    if (dsm_init_master(&argc, &argv))
+        return 1;
+    /* the master's heap grows past where the nodes' early allocations are */
+    for (int i = 0; i < 1000; i++)
+        memset(malloc(256), 0x5a, 256);
+    int n = 2 * dsm_nodes();
+    for (int i = 0; i < n; i++)
+        dsm_create(check_own_pid, NULL);
+    dsm_wait_for_end(n);
+    dsm_lock(0);
+    int e = errors;
+    dsm_unlock(0);
+    printf("mn_tasks: preinit: %d tasks kept their node's own early allocation: %s\n", n,
+           e ? "FAILED" : "OK");
+    dsm_finalize();
+    return e != 0;
+}
+
 static void sleep_a_second(void *v)
 {
     (void)v;
@@ -291,6 +327,8 @@ int main(int argc, char **argv)
         return mode_blockwait(argc, argv);
     if (!strcmp(mode, "unshipped"))
         return mode_unshipped(argc, argv);
+    if (!strcmp(mode, "preinit"))
+        return mode_preinit(argc, argv);
     if (!strcmp(mode, "spmd_create")) {
         dsm_init(&argc, &argv);
         dsm_create(task_body, NULL);

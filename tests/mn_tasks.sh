@@ -8,6 +8,8 @@
 #     and heap as of the create, the argument, a function pointer stored in
 #     DSM_SHARED memory, a DSM_SHARED counter that adds up, dsm_join and
 #     dsm_wait_for_end;
+#   - what a node allocated before dsm_init_master is not overwritten by
+#     the master's image (its tasks find their own node's values there);
 #   - dsm_join and dsm_wait_for_end sleep (node 0's CPU time while it
 #     waits 2 s for sleeping tasks stays under 0.3 s);
 #   - a function pointer stored in shared memory called on every node (and
@@ -63,6 +65,11 @@ for n in 1 2 4; do
     for t in 1 $n $((2 * n + 1)); do
         go "$n" "mn_tasks: tasks: $t tasks on $n nodes, counter $((50 * t)): OK" 0 -- "$prog" tasks "$t"
     done
+done
+
+# what each node allocated before dsm_init_master stays its own
+for n in 2 4; do
+    go "$n" "preinit: $((2 * n)) tasks kept their node's own early allocation: OK" 0 -- "$prog" preinit
 done
 
 # waiting for tasks sleeps: node 0 spends little CPU over 2 s of joins
