@@ -3,8 +3,9 @@
  *     vector on the same random operation sequences, up to 4096 nodes,
  *     next() order included, and the walk lengths they count;
  *   - the handler classes (protocol/sim/flash.c) from message type, is-home
- *     and from-local-processor, and their Table 4 costs per FlashPoint mode
- *     (noproc/proc add occupancy, control and dp add none);
+ *     and from-local-processor, and their costs as the sum of each handler's
+ *     work and the directory state (noproc/proc add FlashPoint's steps,
+ *     control and dp none), with step costs no default has;
  *   - the network delay (hops, message size, link contention);
  *   - FP-Proc's procedure command (flash.c, procedure_switch): its stall and
  *     occupancy in proc mode, nothing in the other modes, waiting for a busy
@@ -16,7 +17,10 @@
  *     with a procedure command waits, and FP-Proc costs more than FP-NoProc
  *     on a run that switches procedures;
  *   - the FlashPoint collector (protocol/sim/flashpoint.c) on synthetic
- *     misses, and its JSON section (profile/flashpoint_json.c). */
+ *     misses, and its JSON section (profile/flashpoint_json.c): Table 3's
+ *     invalidation misses, the measured section's tables and Table 4;
+ *   - the write buffer (outstanding=4): stores overlap, a full buffer, a
+ *     load of a buffered line and a fence wait. */
 #include "check_main.h"
 #include <json.h>
 #include <stdio.h>

@@ -1,14 +1,17 @@
 # tests/sim_flash.mk - tests of the FLASH machine and FlashPoint:
 #   flash_unit         Check: pointer-list sharer sets against the bit vector
 #                      (random sequences up to 4096 nodes, next() order, walk
-#                      lengths), handler classes, Table 4 costs per
-#                      FlashPoint mode, options, network delay and contention,
+#                      lengths), handler classes, costs derived from the
+#                      handlers' work and the directory state per FlashPoint
+#                      mode, options, network delay and contention,
 #                      miss latencies and occupancy queuing on a simulated
 #                      machine, FP-Proc's procedure commands (stall,
 #                      occupancy, queuing both ways, proc above noproc), the
-#                      FlashPoint collector and its JSON section
+#                      FlashPoint collector and its JSON section (the measured
+#                      section's tables, Table 4), the write buffer
 #   dsmprof_flashpoint.sh  dsmprof flashpoint on fixtures (tests/data/fp_*.json):
-#                      Tables 1-3, --check passing and failing, and its errors
+#                      Tables 1-3, --check passing and failing (the relative
+#                      share limit too), --system-cycles, and its errors
 #                      on bad or mismatched files
 #   flash_apps.sh      FFT, LU, radix and the stencil on
 #                      --machine=flash,fp_mode=control|noproc|proc, 4
