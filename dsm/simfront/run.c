@@ -142,6 +142,16 @@ void dsm_sim_access(uintptr_t addr, uint32_t size, int is_write)
         dsm_sim_quantum_end();
 }
 
+void dsm_sim_private_access(uintptr_t addr, uint32_t size, int is_write)
+{
+    int r = sim_ref_private(dsm_sim_machine, dsm_sim_hot_state.cur, addr, size, is_write);
+    if (r < 0)
+        dsm_sim_fatal(is_write ? "store" : "load", "the simulated machine failed at %#lx: %s",
+                      (unsigned long)addr, sim_error(dsm_sim_machine));
+    if (r == SIM_STALL || ++dsm_sim_hot_state.since_decision >= dsm_sim_hot_state.quantum)
+        dsm_sim_quantum_end();
+}
+
 /* A scheduling decision from the reference path (a miss, or the quantum
  * ran out); progress shows now and then. */
 void dsm_sim_quantum_end(void)
@@ -331,6 +341,7 @@ int dsm_sim_init(int *argc, char ***argv)
     R.t0 = R.progress_last = host_now();
     on_exit(at_exit, NULL);
     dsm_sim_active = 1;
+    dsm_sim_hot_state.private_refs = sim_has_private_memory(dsm_sim_machine);
     dsm_sim_hot_state.refs_on = 1;
     return 0;
 bad:

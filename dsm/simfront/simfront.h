@@ -37,6 +37,7 @@ typedef struct dsm_sim_hot {
     sim_fast *fast;         /* the running processor's hit-path state (sim.h) */
     uint32_t since_decision; /* references since the last scheduling decision */
     uint32_t quantum;       /* ... between decisions (DSM_SIM_QUANTUM) */
+    int private_refs;       /* the machine simulates private references too */
 } dsm_sim_hot;
 extern dsm_sim_hot dsm_sim_hot_state;
 
@@ -44,6 +45,9 @@ extern dsm_sim_hot dsm_sim_hot_state;
 /* A reference by the running processor that is not an inline hit (the
  * hooks' slow path). */
 void dsm_sim_access(uintptr_t addr, uint32_t size, int is_write);
+/* A reference outside the shared region (stack, private heap, file-scope
+ * data) when the machine simulates them (private_refs: Alewife). */
+void dsm_sim_private_access(uintptr_t addr, uint32_t size, int is_write);
 /* The quantum of references ran out: a scheduling decision. */
 void dsm_sim_quantum_end(void);
 

@@ -399,6 +399,21 @@ static sim_time alewife_handler(void *model, int node, const proto_msg *m, int i
     return lat;
 }
 
+/* A miss on private memory (stack, private heap, file-scope data): the
+ * CMMU fetches the line from the node's own DRAM, as for a local miss on a
+ * shared line, with no directory work: local_miss cycles of latency and of
+ * the CMMU's time. */
+static sim_time alewife_private_miss(void *model, int proc, int is_write, sim_time t,
+                                     sim_time *occupancy)
+{
+    (void)proc;
+    (void)is_write;
+    (void)t;
+    alewife_model *am = model;
+    *occupancy = am->local_miss;
+    return am->local_miss;
+}
+
 const sim_timing_ops sim_timing_alewife = {
     .name = "alewife",
     .description = "MIT Alewife: 33 MHz SPARCLE, 64 KB direct-mapped cache, 16 B lines, 2-D mesh "
@@ -415,6 +430,7 @@ const sim_timing_ops sim_timing_alewife = {
     .handler = alewife_handler,
     .procedure_switch = NULL,
     .clock_hz = 33e6, /* SPARCLE's 33 MHz: dsm_wtime's seconds */
+    .private_miss = alewife_private_miss,
 };
 
 qs_monitor *sim_alewife_monitor(void *model) { return ((alewife_model *)model)->qs; }

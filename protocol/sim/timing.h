@@ -108,6 +108,15 @@ typedef struct sim_timing_ops {
 
     /* The processor's clock in Hz, for dsm_wtime's seconds (0: 1 GHz). */
     double clock_hz;
+
+    /* Optional (NULL: private references are not simulated): a miss of
+     * processor proc at time t on a line of its private memory (stack,
+     * private heap, file-scope data: everything outside the shared region),
+     * served by its own node's memory with no coherence.  Returns the
+     * latency; *occupancy (set to 0 by the caller) is charged to proc's
+     * controller on message-timed machines (sim_ref_private). */
+    sim_time (*private_miss)(void *model, int proc, int is_write, sim_time t,
+                             sim_time *occupancy);
 } sim_timing_ops;
 
 /* The registry: NULL-terminated, in the order sim_machine_names lists. */
