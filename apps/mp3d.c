@@ -20,6 +20,7 @@
  *
  * Usage: mp3d orig|mp3d|mmp3d [PARTICLES [STEPS]]   (default 18000 6, as
  * the paper ran it). */
+#pragma GCC optimize("O0")
 #include <dsm.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +44,14 @@ typedef struct particle {
     int cell;
     int pad[3];
 } particle;
+
+/* The shared arrays, reached through file-scope pointers as SPLASH's
+ * programs reach theirs (each process's private copy of the pointer that
+ * G_MALLOC returned; here every simulated processor stores the same
+ * value). */
+static cell *cells;
+static particle *parts;
+static int *global_moves;
 
 static int cell_of(double x, double y, double z)
 {
@@ -89,9 +98,9 @@ int main(int argc, char **argv)
         dsm_finalize();
         return 2;
     }
-    cell *cells = dsm_alloc(NCELLS * sizeof(cell), "cells");
-    particle *parts = dsm_alloc((size_t)n * sizeof(particle), "particles");
-    int *global_moves = dsm_alloc(sizeof(int), "global_moves");
+    cells = dsm_alloc(NCELLS * sizeof(cell), "cells");
+    parts = dsm_alloc((size_t)n * sizeof(particle), "particles");
+    global_moves = dsm_alloc(sizeof(int), "global_moves");
     if (!cells || !parts || !global_moves) {
         fprintf(stderr, "mp3d: out of shared memory\n");
         return 1;

@@ -18,6 +18,7 @@
  * Usage: sor zgrid|mgrid|cgrid [N [STEPS [check]]]   (default 256 10)
  * Prints the measured section's simulated time on a simulated machine and
  * "sor: result OK". */
+#pragma GCC optimize("O0")
 #include <dsm.h>
 #include <stdio.h>
 #include <stdlib.h>

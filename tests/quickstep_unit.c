@@ -555,6 +555,41 @@ START_TEST(test_private_memory)
 }
 END_TEST
 
+/* A QuickStep register that wraps traps to software on its node, and the
+ * trap's cycles (overflow_trap) are paid by the node's next handler: its
+ * next miss, shared or private, is that much longer; nothing is paid twice. */
+START_TEST(test_overflow_trap_charged)
+{
+    const uintptr_t base = 0x10000000;
+    const size_t bytes = 1 << 20;
+    sim_params p;
+    char err[256];
+    ck_assert_int_eq(sim_params_for("alewife", 2, &p, err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "overflow_trap=300", err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "overflow_trap=100001", err, sizeof err), -1);
+    sim_machine *m = sim_create(&p, base, bytes, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(sim_place(m, base, bytes, 0), 0);
+    qs_monitor *q = sim_alewife_monitor(sim_timing_model(m));
+    qs_set_histogram(q, 0x90020008u, 1); /* RDATA received, by hops */
+    ck_assert_uint_eq(shared_ref(m, 0, base), 11);
+    for (uint32_t i = 0; i < (1u << 20); i++) /* the 20-bit register wraps once */
+        qs_packet(q, 0, 0, QS_RDATA, 2, 1);
+    ck_assert_uint_eq(qs_overflow_traps(q, 0), 1);
+    ck_assert_uint_eq(shared_ref(m, 0, base + 16), 11 + 300);
+    ck_assert_uint_eq(shared_ref(m, 0, base + 32), 11);
+    sim_set_clock(m, 1, 10000); /* node 0's controller is idle by then */
+    ck_assert_uint_eq(shared_ref(m, 1, base + 48), 37); /* node 1 took no trap */
+    for (uint32_t i = 0; i < (1u << 20); i++)
+        qs_packet(q, 0, 0, QS_RDATA, 2, 1);
+    sim_set_clock(m, 0, 20000); /* after node 0 served processor 1 */
+    sim_time t0 = sim_clock(m, 0);
+    ck_assert_int_eq(sim_ref_private(m, 0, 0x7f0000000000, 8, 0), SIM_STALL);
+    ck_assert_uint_eq(sim_clock(m, 0) - t0, 11 + 300);
+    sim_destroy(m);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
     Suite *s = suite_create("quickstep");
@@ -572,6 +607,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, test_limitless_sets);
     tcase_add_test(tc, test_limitless_on_machine);
     tcase_add_test(tc, test_private_memory);
+    tcase_add_test(tc, test_overflow_trap_charged);
     suite_add_tcase(s, tc);
     return s;
 }
