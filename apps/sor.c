@@ -15,6 +15,9 @@
  * own memory.  Every version computes the same result; with `check`,
  * processor 0 repeats the computation privately and compares bit for bit.
  *
+ * Built without optimisation (the pragma below), as apps/mp3d.c says why:
+ * every reference to memory other than local variables is made, as the
+ * paper's compiler made them.
  * Usage: sor zgrid|mgrid|cgrid [N [STEPS [check]]]   (default 256 10)
  * Prints the measured section's simulated time on a simulated machine and
  * "sor: result OK". */
