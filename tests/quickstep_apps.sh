@@ -84,6 +84,8 @@ for v in orig mp3d mmp3d; do
         fail "mp3d $v on the simulated Alewife"
         exit 1
     fi
+    grep -q ' upgrades, [1-9][0-9]* private references ([0-9]* misses), host' "$dir/$v.log" ||
+        fail "mp3d $v: no private references in the summary line"
     hr=$(field "$dir/$v.raw" Cache_Statistics.Data_Cache_Hit_Ratio Mean 4)
     lat=$(field "$dir/$v.raw" Latency.Remote_Access_Latency Mean 4)
     remote=$(field "$dir/$v.raw" Cache_Statistics.Data_Distribution Mean 4)

@@ -389,14 +389,20 @@ static void finish_statistics(void)
     if (sampled)
         snprintf(in_samples, sizeof in_samples, " in samples (of %llu sampled references)",
                  (unsigned long long)rate_refs);
+    char private[96] = ""; /* machines that simulate private memory (Alewife) */
+    if (sim_has_private_memory(dsm_sim_machine))
+        snprintf(private, sizeof private, ", %llu private references (%llu misses)",
+                 (unsigned long long)sim_private_references(dsm_sim_machine),
+                 (unsigned long long)sim_private_misses(dsm_sim_machine));
     fflush(stdout);
     fprintf(stderr,
             "dsm-sim: %s, %d processors: %llu cycles, %llu references, %llu misses%s (%.2f%%), "
-            "%llu upgrades, host %.2f s, %llu context switches; %s\n",
+            "%llu upgrades%s, host %.2f s, %llu context switches; %s\n",
             R.machine_spec, R.nprocs, (unsigned long long)max_clock(), (unsigned long long)refs,
             (unsigned long long)R.misses, in_samples,
             rate_refs ? 100.0 * (double)R.misses / (double)rate_refs : 0.0,
-            (unsigned long long)R.upgrades, host, (unsigned long long)dsm_sim_switches(), file_note);
+            (unsigned long long)R.upgrades, private, host, (unsigned long long)dsm_sim_switches(),
+            file_note);
     R.stats_done = 1;
 }
 
