@@ -18,17 +18,27 @@
  * checked: after every run the cell counts sum to the number of particles,
  * and every particle is in the cell its position says.
  *
- * Usage: mp3d orig|mp3d|mmp3d [PARTICLES [STEPS]]   (default 18000 6, as
- * the paper ran it). */
+ * Usage: mp3d orig|mp3d|mmp3d [PARTICLES [STEPS [X Y Z]]]   (default 18000
+ * 6, as the paper ran it, in a 32 x 8 x 8 tunnel).
+ * Built without optimisation (the pragma below): every reference the
+ * source makes to memory other than its local variables is made, as the
+ * paper's compiler made them (its bench1 re-reads a global in a loop at
+ * every iteration, while locals stay in SPARCLE's registers; dsmcc's hooks
+ * do not see local variables whose address is not taken). */
+#pragma GCC optimize("O0")
 #include <dsm.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TX 32
-#define TY 8
-#define TZ 8
+/* The tunnel's geometry: program parameters in file-scope variables, as
+ * SPLASH's MP3D keeps the geometry it reads from its input (private to
+ * each process there; read-only here), so moving a particle reads them. */
+static int tunnel_x = 32, tunnel_y = 8, tunnel_z = 8;
+#define TX tunnel_x
+#define TY tunnel_y
+#define TZ tunnel_z
 #define NCELLS (TX * TY * TZ)
 
 typedef struct cell {
@@ -43,6 +53,14 @@ typedef struct particle {
     int cell;
     int pad[3];
 } particle;
+
+/* The shared arrays, reached through file-scope pointers as SPLASH's
+ * programs reach theirs (each process's private copy of the pointer that
+ * G_MALLOC returned; here every simulated processor stores the same
+ * value). */
+static cell *cells;
+static particle *parts;
+static int *global_moves;
 
 static int cell_of(double x, double y, double z)
 {
@@ -80,18 +98,24 @@ int main(int argc, char **argv)
     int me = dsm_node(), np = dsm_nodes();
     const char *version = argc > 1 ? argv[1] : "orig";
     int n = argc > 2 ? atoi(argv[2]) : 18000, steps = argc > 3 ? atoi(argv[3]) : 6;
+    if (argc > 6) { /* the geometry, as MP3D reads it from its input */
+        tunnel_x = atoi(argv[4]);
+        tunnel_y = atoi(argv[5]);
+        tunnel_z = atoi(argv[6]);
+    }
     int kind = !strcmp(version, "orig") ? 0 : !strcmp(version, "mp3d") ? 1
                : !strcmp(version, "mmp3d") ? 2 : -1;
-    if (kind < 0 || n < np || steps < 1 || np > TY * TZ) {
+    if (kind < 0 || n < np || steps < 1 || TX < 1 || TY < 1 || TZ < 1 || TX > 1024 ||
+        TY > 1024 || TZ > 1024 || np > TY * TZ) {
         if (me == 0)
-            fprintf(stderr, "usage: mp3d orig|mp3d|mmp3d [PARTICLES>=P [STEPS>=1]] on at most "
-                            "%d processors\n", TY * TZ);
+            fprintf(stderr, "usage: mp3d orig|mp3d|mmp3d [PARTICLES>=P [STEPS>=1 [X Y Z]]] "
+                            "(1 .. 1024 cells each way) on at most Y x Z processors\n");
         dsm_finalize();
         return 2;
     }
-    cell *cells = dsm_alloc(NCELLS * sizeof(cell), "cells");
-    particle *parts = dsm_alloc((size_t)n * sizeof(particle), "particles");
-    int *global_moves = dsm_alloc(sizeof(int), "global_moves");
+    cells = dsm_alloc(NCELLS * sizeof(cell), "cells");
+    parts = dsm_alloc((size_t)n * sizeof(particle), "particles");
+    global_moves = dsm_alloc(sizeof(int), "global_moves");
     if (!cells || !parts || !global_moves) {
         fprintf(stderr, "mp3d: out of shared memory\n");
         return 1;

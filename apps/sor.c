@@ -5,7 +5,8 @@
  * rows 0 and N-1 and the edge columns stay fixed.  The versions differ only
  * in which processor updates which row in a step:
  *   zgrid   processors take row indices from a central pool (a counter under
- *           a lock), so a row's processor changes from step to step
+ *           a spin lock in shared memory), so a row's processor changes from
+ *           step to step
  *   mgrid   round robin: row i is processor i mod P's, every step
  *   cgrid   coarse grained: a block of consecutive rows per processor
  * The matrices are half a cache apart (see main).
@@ -14,9 +15,13 @@
  * own memory.  Every version computes the same result; with `check`,
  * processor 0 repeats the computation privately and compares bit for bit.
  *
+ * Built without optimisation (the pragma below), as apps/mp3d.c says why:
+ * every reference to memory other than local variables is made, as the
+ * paper's compiler made them.
  * Usage: sor zgrid|mgrid|cgrid [N [STEPS [check]]]   (default 256 10)
  * Prints the measured section's simulated time on a simulated machine and
  * "sor: result OK". */
+#pragma GCC optimize("O0")
 #include <dsm.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +48,21 @@ static void update_row(double *dst, const double *src, int n, int i)
         out[j] = row[j] + OMEGA * (avg - row[j]);
     }
 }
+
+/* zgrid's pool is guarded by a lock in shared memory taken the way SPARC
+ * code takes one (SPARCLE's swap: test and test-and-set), so on a simulated
+ * machine its references go through the caches and the network like the
+ * pool's, and who gets the next row depends on where each processor is
+ * and when it asks (dsm_lock would cost the simulator's constants, in FIFO
+ * order, whatever the machine). */
+static void pool_lock(int *lock)
+{
+    while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(lock, __ATOMIC_RELAXED))
+            ;
+}
+
+static void pool_unlock(int *lock) { __atomic_store_n(lock, 0, __ATOMIC_RELEASE); }
 
 int main(int argc, char **argv)
 {
@@ -73,7 +93,8 @@ int main(int argc, char **argv)
         (void)dsm_alloc(pad, "pad");
     double *even = dsm_alloc(bytes, "even");
     int *pool = dsm_alloc((size_t)steps * sizeof(int), "pool");
-    if (!odd || !even || !pool) {
+    int *lock = dsm_alloc(sizeof(int), "pool_lock");
+    if (!odd || !even || !pool || !lock) {
         fprintf(stderr, "sor: out of shared memory\n");
         return 1;
     }
@@ -82,9 +103,11 @@ int main(int argc, char **argv)
     for (int i = lo; i < hi; i++)
         for (int j = 0; j < n; j++)
             odd[(size_t)i * n + j] = even[(size_t)i * n + j] = init_value(n, i, j);
-    if (me == 0)
+    if (me == 0) {
         for (int s = 0; s < steps; s++)
             pool[s] = 1;
+        *lock = 0;
+    }
     dsm_barrier();
     dsm_sim_section_begin();
     double t0 = dsm_wtime();
@@ -94,10 +117,10 @@ int main(int argc, char **argv)
         double *dst = s % 2 ? odd : even;
         if (kind == 0) {
             for (;;) {
-                dsm_lock(0);
+                pool_lock(lock);
                 int i = pool[s];
                 pool[s] = i + 1;
-                dsm_unlock(0);
+                pool_unlock(lock);
                 if (i > n - 2)
                     break;
                 update_row(dst, src, n, i);

@@ -3,13 +3,17 @@
 #                      registers (masks, 32/20-bit overflow into software,
 #                      timeslices), the configuration language (every
 #                      keyword and operation; bad files name file and line),
-#                      the resource allocator, LimitLESS traps on a machine
+#                      the resource allocator, LimitLESS traps on a machine,
+#                      private memory through the cache, overflow traps'
+#                      cycles
 #   qs_bench           QuickStep's validation programs (Appendix A), dsmcc
 #   quickstep_paper.sh bench1, bench5, bench11 and Proc1's checkpoints
 #                      through dsmrun --quickstep and dsmprof quickstep,
 #                      against the paper's figures
 #   quickstep_apps.sh  SOR's zgrid, mgrid and cgrid (apps/sor.c, section 5.2):
-#                      cgrid's hit ratio and time against the others
+#                      cgrid's hit ratio and time against the others; MP3D's
+#                      versions (apps/mp3d.c, 5.1): directions and Tables
+#                      5.1-5.2 within tolerances
 if HAVE_CHECK
 check_PROGRAMS += tests/quickstep_unit
 tests_quickstep_unit_SOURCES = tests/quickstep_unit.c

@@ -4,7 +4,8 @@
 # --quickstep=doc/quickstep/alewife.qs and dsmprof quickstep, with
 # tests/qs_bench (Appendix A's programs):
 #   bench1 40 10000, 16 processors   cached read ratio 60.5% +- 0.5 on every
-#                                    processor (Table 4.1)
+#                                    processor (Table 4.1; 59.9 allowed: a
+#                                    start-up read of private memory)
 #   bench5 40 10000, 16 processors   4000 remote accesses on every processor
 #                                    but 0, none cached; RREQ and RDATA
 #                                    histograms: each processor's 4000 at its
@@ -66,8 +67,11 @@ rows() { # RAW NAME
 
 # --- bench1: Table 4.1 --------------------------------------------------------
 qs 16 Cache_Statistics.Cached_Read_Ratio "$dir/b1.raw" bench1 40 10000 && {
+    # the loop's 10000 reads, 6000 of them cached, plus a few start-up reads
+    # of private memory (argv; the paper's bench1 clears the counters right
+    # before its loop, A.2's clear_counters, which a simulated run cannot)
     n=$(rows "$dir/b1.raw" Cache_Statistics.Cached_Read_Ratio |
-        awk '$3 >= 60.0 && $3 <= 61.0 && $2 == 10000 { n++ } END { print n + 0 }')
+        awk '$1 >= 6000 && $1 <= 6010 && $2 >= 10000 && $2 <= 10010 && $3 >= 59.9 && $3 <= 61.0 { n++ } END { print n + 0 }')
     [ "$n" = 16 ] || { rows "$dir/b1.raw" Cache_Statistics.Cached_Read_Ratio;
                        fail "bench1: cached read ratio in 60.5 +- 0.5 on $n of 16 processors"; }
     echo "bench1: cached read ratio on processor 0: $(rows "$dir/b1.raw" \
@@ -122,7 +126,8 @@ slice=450 qs 8 Cache_Statistics.Cached_Remote_Global_Data_Accesses "$dir/b11.raw
                 print p, first, s, sums
             } }')
     echo "$shape" | awk '$1 == 0 && $3 != "0" { exit 1 }' || fail "bench11: remote accesses on node 0"
-    bad=$(echo "$shape" | awk '$1 != 0 && !($2 == 2 && $3 == "0101" && $4 == 100 && $5 == 100) { print $1 }')
+    # (a last slice without remote accesses is the shutdown's private work)
+    bad=$(echo "$shape" | awk '$1 != 0 && !($2 == 2 && ($3 == "0101" || $3 == "01010") && $4 == 100 && $5 == 100) { print $1 }')
     [ -z "$bad" ] || { echo "$shape"; fail "bench11: processors $bad: remote accesses not in slices 3.., a gap, then 100 more"; }
     "$dsmprof" quickstep --html="$dir/b11.html" "$dir/b11.raw" >/dev/null &&
         grep -q '<svg' "$dir/b11.html" && grep -q 'processor 7, timeslice 2: [1-9]' "$dir/b11.html" &&

@@ -481,6 +481,115 @@ START_TEST(test_limitless_on_machine)
 }
 END_TEST
 
+/* Private memory on the Alewife (sim_ref_private): a miss is served by the
+ * processor's own memory in local_miss cycles, a hit costs hit_cycles, the
+ * line shares the direct-mapped cache with the shared lines (here both map
+ * onto set 0, so each evicts the other), and the reference observer sees it
+ * with home SIM_HOME_PRIVATE.  Machines without private_miss ignore it. */
+static int private_seen, private_missed;
+static void count_private(void *arg, int proc, int is_write, int outcome, int home, sim_time t)
+{
+    (void)arg;
+    (void)proc;
+    (void)is_write;
+    (void)t;
+    if (home == SIM_HOME_PRIVATE) {
+        private_seen++;
+        private_missed += outcome == SIM_REF_MISS;
+    }
+}
+
+static sim_time shared_ref(sim_machine *m, int proc, uintptr_t a)
+{
+    sim_time t0 = sim_clock(m, proc);
+    int r = sim_ref(m, proc, a, 4, 0, -1);
+    ck_assert_int_ge(r, 0);
+    for (int guard = 0; sim_stalled(m, proc) && guard < 1000; guard++)
+        ck_assert_int_eq(sim_run_until(m, sim_next_event(m)), 0);
+    ck_assert(!sim_stalled(m, proc));
+    return sim_clock(m, proc) - t0;
+}
+
+START_TEST(test_private_memory)
+{
+    const uintptr_t base = 0x10000000, priv = 0x7f0000000000; /* both at set 0 */
+    const size_t bytes = 1 << 20;
+    sim_params p;
+    char err[256];
+    ck_assert_int_eq(sim_params_for("alewife", 2, &p, err, sizeof err), 0);
+    sim_machine *m = sim_create(&p, base, bytes, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(sim_place(m, base, bytes, 0), 0);
+    ck_assert(sim_has_private_memory(m));
+    ck_assert_int_eq(sim_on_ref(m, count_private, NULL), 0);
+    ck_assert_uint_eq(shared_ref(m, 0, base), 11); /* a local shared miss */
+    ck_assert_uint_eq(shared_ref(m, 0, base), 1);
+    sim_time t0 = sim_clock(m, 0);
+    ck_assert_int_eq(sim_ref_private(m, 0, priv, 8, 0), SIM_STALL); /* a miss: decide */
+    ck_assert(!sim_stalled(m, 0));
+    ck_assert_uint_eq(sim_clock(m, 0) - t0, 11);
+    ck_assert_int_eq(sim_ref_private(m, 0, priv + 4, 4, 1), SIM_HIT);
+    ck_assert_uint_eq(sim_clock(m, 0) - t0, 12);
+    /* the private line took set 0: the shared line misses again, and back */
+    ck_assert_uint_eq(shared_ref(m, 0, base), 11);
+    t0 = sim_clock(m, 0);
+    ck_assert_int_eq(sim_ref_private(m, 0, priv + 12, 8, 0), SIM_STALL); /* two lines */
+    ck_assert_uint_eq(sim_clock(m, 0) - t0, 22);
+    ck_assert_uint_eq(sim_private_references(m), 3);
+    ck_assert_uint_eq(sim_private_misses(m), 3);
+    ck_assert_int_eq(private_seen, 4);
+    ck_assert_int_eq(private_missed, 3);
+    /* the other processor's cache is its own */
+    ck_assert_int_eq(sim_ref_private(m, 1, priv, 8, 0), SIM_STALL);
+    sim_destroy(m);
+    /* other machines simulate shared memory only */
+    ck_assert_int_eq(sim_params_for("uniform", 2, &p, err, sizeof err), 0);
+    m = sim_create(&p, base, bytes, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert(!sim_has_private_memory(m));
+    t0 = sim_clock(m, 0);
+    ck_assert_int_eq(sim_ref_private(m, 0, priv, 8, 0), SIM_HIT);
+    ck_assert_uint_eq(sim_clock(m, 0), t0);
+    ck_assert_uint_eq(sim_private_references(m), 0);
+    sim_destroy(m);
+}
+END_TEST
+
+/* A QuickStep register that wraps traps to software on its node, and the
+ * trap's cycles (overflow_trap) are paid by the node's next handler: its
+ * next miss, shared or private, is that much longer; nothing is paid twice. */
+START_TEST(test_overflow_trap_charged)
+{
+    const uintptr_t base = 0x10000000;
+    const size_t bytes = 1 << 20;
+    sim_params p;
+    char err[256];
+    ck_assert_int_eq(sim_params_for("alewife", 2, &p, err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "overflow_trap=300", err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "overflow_trap=100001", err, sizeof err), -1);
+    sim_machine *m = sim_create(&p, base, bytes, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(sim_place(m, base, bytes, 0), 0);
+    qs_monitor *q = sim_alewife_monitor(sim_timing_model(m));
+    qs_set_histogram(q, 0x90020008u, 1); /* RDATA received, by hops */
+    ck_assert_uint_eq(shared_ref(m, 0, base), 11);
+    for (uint32_t i = 0; i < (1u << 20); i++) /* the 20-bit register wraps once */
+        qs_packet(q, 0, 0, QS_RDATA, 2, 1);
+    ck_assert_uint_eq(qs_overflow_traps(q, 0), 1);
+    ck_assert_uint_eq(shared_ref(m, 0, base + 16), 11 + 300);
+    ck_assert_uint_eq(shared_ref(m, 0, base + 32), 11);
+    sim_set_clock(m, 1, 10000); /* node 0's controller is idle by then */
+    ck_assert_uint_eq(shared_ref(m, 1, base + 48), 37); /* node 1 took no trap */
+    for (uint32_t i = 0; i < (1u << 20); i++)
+        qs_packet(q, 0, 0, QS_RDATA, 2, 1);
+    sim_set_clock(m, 0, 20000); /* after node 0 served processor 1 */
+    sim_time t0 = sim_clock(m, 0);
+    ck_assert_int_eq(sim_ref_private(m, 0, 0x7f0000000000, 8, 0), SIM_STALL);
+    ck_assert_uint_eq(sim_clock(m, 0) - t0, 11 + 300);
+    sim_destroy(m);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
     Suite *s = suite_create("quickstep");
@@ -497,6 +606,8 @@ Suite *unit_suite(void)
     tcase_add_test(tc, test_config_errors);
     tcase_add_test(tc, test_limitless_sets);
     tcase_add_test(tc, test_limitless_on_machine);
+    tcase_add_test(tc, test_private_memory);
+    tcase_add_test(tc, test_overflow_trap_charged);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -10,7 +10,9 @@
  *   natively and on the DSM: every hook returns at once (refs_on is 0: one
  *     predictable branch; bench/bench_hooks measures it);
  *   simulated (dsmrun --machine): a reference inside the shared region
- *     becomes sim_ref by the running processor with its current procedure.
+ *     becomes sim_ref by the running processor with its current procedure;
+ *     one outside it (stack, private heap, file-scope data) becomes
+ *     sim_ref_private on machines that simulate private memory (Alewife).
  * This file is compiled without instrumentation (it is the runtime).
  * Atomics are performed with the compiler's own builtins, sequentially
  * consistent whatever order was asked (always correct, at most slower). */
@@ -40,6 +42,8 @@ static inline __attribute__((always_inline)) void ref(const volatile void *p, ui
                 dsm_sim_access(a, size, is_write);
             else if (++dsm_sim_hot_state.since_decision >= dsm_sim_hot_state.quantum)
                 dsm_sim_quantum_end();
+        } else if (LIKELY_OFF(dsm_sim_hot_state.private_refs)) {
+            dsm_sim_private_access(a, size, is_write);
         }
     }
 }

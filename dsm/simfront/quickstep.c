@@ -35,10 +35,12 @@ static struct {
 static void on_ref(void *arg, int proc, int is_write, int outcome, int home, sim_time t)
 {
     (void)arg;
+    int private = home == SIM_HOME_PRIVATE;
     int o = outcome == SIM_REF_HIT ? QS_CACHED
             : outcome == SIM_REF_UPGRADE ? QS_UPGRADE
-            : home == proc ? QS_LOCAL_MISS : QS_REMOTE_MISS;
-    qs_access(Q.qs, proc, t, is_write, o, home != proc);
+            : home == proc || private ? QS_LOCAL_MISS : QS_REMOTE_MISS;
+    qs_access(Q.qs, proc, t, is_write, o,
+              private ? QS_LOCAL_LOCAL : home == proc ? QS_LOCAL_GLOBAL : QS_REMOTE_GLOBAL);
 }
 
 static void on_miss(void *arg, const sim_miss *ms)

@@ -158,6 +158,16 @@ void dsm_sim_access(uintptr_t addr, uint32_t size, int is_write)
         dsm_sim_quantum_end();
 }
 
+void dsm_sim_private_access(uintptr_t addr, uint32_t size, int is_write)
+{
+    int r = sim_ref_private(dsm_sim_machine, dsm_sim_hot_state.cur, addr, size, is_write);
+    if (r < 0)
+        dsm_sim_fatal(is_write ? "store" : "load", "the simulated machine failed at %#lx: %s",
+                      (unsigned long)addr, sim_error(dsm_sim_machine));
+    if (r == SIM_STALL || ++dsm_sim_hot_state.since_decision >= dsm_sim_hot_state.quantum)
+        dsm_sim_quantum_end();
+}
+
 /* A scheduling decision from the reference path (a miss, or the quantum
  * ran out); progress shows now and then. */
 void dsm_sim_quantum_end(void)
@@ -366,6 +376,7 @@ int dsm_sim_init(int *argc, char ***argv)
     R.t0 = R.progress_last = host_now();
     on_exit(at_exit, NULL);
     dsm_sim_active = 1;
+    dsm_sim_hot_state.private_refs = sim_has_private_memory(dsm_sim_machine);
     dsm_sim_hot_state.refs_on = 1;
     return 0;
 bad:
@@ -413,14 +424,20 @@ static void finish_statistics(void)
     if (sampled)
         snprintf(in_samples, sizeof in_samples, " in samples (of %llu sampled references)",
                  (unsigned long long)rate_refs);
+    char private[96] = ""; /* machines that simulate private memory (Alewife) */
+    if (sim_has_private_memory(dsm_sim_machine))
+        snprintf(private, sizeof private, ", %llu private references (%llu misses)",
+                 (unsigned long long)sim_private_references(dsm_sim_machine),
+                 (unsigned long long)sim_private_misses(dsm_sim_machine));
     fflush(stdout);
     fprintf(stderr,
             "dsm-sim: %s, %d processors: %llu cycles, %llu references, %llu misses%s (%.2f%%), "
-            "%llu upgrades, host %.2f s, %llu context switches; %s\n",
+            "%llu upgrades%s, host %.2f s, %llu context switches; %s\n",
             R.machine_spec, R.nprocs, (unsigned long long)max_clock(), (unsigned long long)refs,
             (unsigned long long)R.misses, in_samples,
             rate_refs ? 100.0 * (double)R.misses / (double)rate_refs : 0.0,
-            (unsigned long long)R.upgrades, host, (unsigned long long)dsm_sim_switches(), file_note);
+            (unsigned long long)R.upgrades, private, host, (unsigned long long)dsm_sim_switches(),
+            file_note);
     R.stats_done = 1;
 }
 

@@ -42,6 +42,7 @@ typedef struct dsm_sim_hot {
                                waits until no runnable processor is behind it */
     int sync_only;          /* reschedule=sync: decisions at synchronisation (and
                                when the processor must wait), not per miss */
+    int private_refs;       /* the machine simulates private references too */
 } dsm_sim_hot;
 extern dsm_sim_hot dsm_sim_hot_state;
 
@@ -49,6 +50,9 @@ extern dsm_sim_hot dsm_sim_hot_state;
 /* A reference by the running processor that is not an inline hit (the
  * hooks' slow path). */
 void dsm_sim_access(uintptr_t addr, uint32_t size, int is_write);
+/* A reference outside the shared region (stack, private heap, file-scope
+ * data) when the machine simulates them (private_refs: Alewife). */
+void dsm_sim_private_access(uintptr_t addr, uint32_t size, int is_write);
 /* The quantum of references ran out: a scheduling decision. */
 void dsm_sim_quantum_end(void);
 

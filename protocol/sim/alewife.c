@@ -50,6 +50,13 @@
  *   limitless_trap 400 the software handler of a directory overflow
  *                      (estimate: LimitLESS handlers take several hundred
  *                      cycles).
+ *   overflow_trap 50   the software handler of a QuickStep statistics
+ *                      register that wrapped (quickstep.h: 32-bit counters,
+ *                      20-bit histogram registers): an interrupt that adds
+ *                      the carry to a word in memory (estimate: trap entry
+ *                      and return, a few loads and stores of the CMMU's
+ *                      registers and memory); paid by the node's next
+ *                      handler (overflow_cycles).
  * Options: every name above as key=value, plus the QuickStep registers:
  * qs0 .. qs3=MASK (hex, 0x or #x), qs_hist=MASK, qs_slice=CYCLES
  * (quickstep.h; dsmrun --quickstep sets them). */
@@ -127,8 +134,9 @@ typedef struct dir_slot {
 typedef struct alewife_model {
     int nnodes;
     uint32_t local_miss, req_send, home_mem, fill, inv, ack;
-    uint32_t net_fixed, hop, link_bytes, limitless_trap;
+    uint32_t net_fixed, hop, link_bytes, limitless_trap, overflow_trap;
     uint64_t traps;
+    uint64_t overflow_charged[ALEWIFE_MAX_NODES]; /* QuickStep traps paid so far */
     uint64_t packets[QS_NCLASSES];
     dir_slot *dir;
     size_t dir_cap, dir_used;
@@ -178,6 +186,7 @@ static void *alewife_create(const sim_params *p, char *err, size_t errlen)
     am->hop = 1;
     am->link_bytes = 2;
     am->limitless_trap = 400;
+    am->overflow_trap = 50;
     return am;
 }
 
@@ -228,6 +237,7 @@ static int alewife_set(void *model, const char *key, const char *value, char *er
         {"hop", offsetof(alewife_model, hop), 0, ALEWIFE_MAX_COST},
         {"link_bytes", offsetof(alewife_model, link_bytes), 1, 4096},
         {"limitless_trap", offsetof(alewife_model, limitless_trap), 0, ALEWIFE_MAX_COST},
+        {"overflow_trap", offsetof(alewife_model, overflow_trap), 0, ALEWIFE_MAX_COST},
     };
     uint64_t v;
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++)
@@ -262,7 +272,7 @@ static int alewife_set(void *model, const char *key, const char *value, char *er
     }
     snprintf(err, errlen,
              "no option '%s' (local_miss, req_send, home_mem, fill, inv, ack, net_fixed, hop, "
-             "link_bytes, limitless_trap, qs0..qs3, qs_hist, qs_slice)",
+             "link_bytes, limitless_trap, overflow_trap, qs0..qs3, qs_hist, qs_slice)",
              key);
     return -1;
 }
@@ -365,15 +375,27 @@ static sim_time limitless(alewife_model *am, const proto_msg *m)
 
 static int is_request(int t) { return t == PM_GETS || t == PM_GETX || t == PM_UPGRADE; }
 
+/* The cycles of the QuickStep overflow traps node took since the last
+ * charge: a statistics register that wraps interrupts the node's SPARCLE,
+ * whose handler adds the carry to the upper word in memory.  They are paid
+ * by the node's next handler (its processor's next miss, or a message it
+ * handles), the first moment the model has the node's time in hand. */
+static sim_time overflow_cycles(alewife_model *am, int node)
+{
+    uint64_t traps = qs_overflow_traps(am->qs, node);
+    uint64_t due = traps - am->overflow_charged[node];
+    am->overflow_charged[node] = traps;
+    return (sim_time)due * am->overflow_trap;
+}
+
 static sim_time alewife_handler(void *model, int node, const proto_msg *m, int is_home,
                                 int from_local_processor, sim_time arrival, sim_time start,
                                 sim_time *occupancy)
 {
-    (void)node;
     (void)arrival;
     (void)start;
     alewife_model *am = model;
-    sim_time lat;
+    sim_time lat, trap_cycles = overflow_cycles(am, node);
     if (is_home && (is_request(m->type) || m->type == PM_PUTS || m->type == PM_PUTX ||
                     m->type == PM_PUTE)) {
         sim_time trap = limitless(am, m);
@@ -395,7 +417,23 @@ static sim_time alewife_handler(void *model, int node, const proto_msg *m, int i
         default: lat = am->ack; break; /* acks, writebacks, put acks */
         }
     }
+    lat += trap_cycles;
     *occupancy = lat ? lat : 1;
+    return lat;
+}
+
+/* A miss on private memory (stack, private heap, file-scope data): the
+ * CMMU fetches the line from the node's own DRAM, as for a local miss on a
+ * shared line, with no directory work: local_miss cycles of latency and of
+ * the CMMU's time. */
+static sim_time alewife_private_miss(void *model, int proc, int is_write, sim_time t,
+                                     sim_time *occupancy)
+{
+    (void)is_write;
+    (void)t;
+    alewife_model *am = model;
+    sim_time lat = am->local_miss + overflow_cycles(am, proc);
+    *occupancy = lat;
     return lat;
 }
 
@@ -415,6 +453,7 @@ const sim_timing_ops sim_timing_alewife = {
     .handler = alewife_handler,
     .procedure_switch = NULL,
     .clock_hz = 33e6, /* SPARCLE's 33 MHz: dsm_wtime's seconds */
+    .private_miss = alewife_private_miss,
 };
 
 qs_monitor *sim_alewife_monitor(void *model) { return ((alewife_model *)model)->qs; }

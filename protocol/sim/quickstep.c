@@ -162,9 +162,10 @@ static int fields_match(uint32_t mask, uint32_t ev, const uint32_t *fields, int 
 static const uint32_t cache_fields[] = {0x3Fu, 0x1C0u, 0xE00u, 0xF000u, 0x3E0000u};
 static const uint32_t txn_fields[] = {0x3u, 0x60000u};
 
-void qs_access(qs_monitor *q, int node, sim_time t, int is_write, int outcome, int remote_home)
+void qs_access(qs_monitor *q, int node, sim_time t, int is_write, int outcome, int locality)
 {
-    uint32_t ev = (1u << outcome) | (1u << 8) | (1u << (remote_home ? 11 : 10)) | (1u << 12) |
+    int loc_bit = locality == QS_LOCAL_LOCAL ? 9 : locality == QS_REMOTE_GLOBAL ? 11 : 10;
+    uint32_t ev = (1u << outcome) | (1u << 8) | (1u << loc_bit) | (1u << 12) |
                   (1u << (is_write ? 18 : 17));
     qs_regs *r = NULL;
     for (int i = 0; i < QS_NCOUNTERS; i++)

@@ -26,9 +26,9 @@
  *     bits 0-5   outcome: 0 miss served by the local memory, 1 miss served
  *                by a remote node, 2 upgrade (write to a read-only copy),
  *                3-4 unused, 5 cached (a hit)
- *     bits 6-8   space: 8 data (the simulated shared region), 6-7 unused
- *     bits 9-11  locality: 9 local-local (private; never on this machine:
- *                only shared data is simulated), 10 local-global (home is
+ *     bits 6-8   space: 8 data (shared and private), 6-7 unused
+ *     bits 9-11  locality: 9 local-local (private memory: stack, private
+ *                heap, file-scope data; sim_ref_private), 10 local-global (home is
  *                this node), 11 remote-global
  *     bits 12-15 hardware context: 12 context 0 (the only one used)
  *     bits 17-21 request: 17 read, 18 write, 19 read-modify-write (unused:
@@ -104,7 +104,10 @@ void qs_set_histogram(qs_monitor *q, uint32_t mask, int on);
 void qs_set_slice(qs_monitor *q, uint64_t slice);
 
 /* Events.  t: the cycle the event happens at (its timeslice). */
-void qs_access(qs_monitor *q, int node, sim_time t, int is_write, int outcome, int remote_home);
+/* locality: QS_LOCAL_GLOBAL (0: a shared line homed here), QS_REMOTE_GLOBAL
+ * (1: homed elsewhere), QS_LOCAL_LOCAL (2: private memory) */
+enum { QS_LOCAL_GLOBAL = 0, QS_REMOTE_GLOBAL = 1, QS_LOCAL_LOCAL = 2 };
+void qs_access(qs_monitor *q, int node, sim_time t, int is_write, int outcome, int locality);
 void qs_transaction(qs_monitor *q, int node, sim_time t, int is_write, int remote,
                     uint64_t latency);
 void qs_packet(qs_monitor *q, int node, sim_time t, int cls, int hops, int input);

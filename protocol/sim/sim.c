@@ -92,6 +92,7 @@ typedef struct sim_proc {
     int procedure;
     int last_procedure;      /* procedure of the previous reference (switch detection) */
     int in_section;          /* between its sim_section_begin and sim_section_end */
+    uint64_t private_refs, private_misses; /* sim_ref_private */
 } sim_proc;
 
 typedef struct sim_bin_range {
@@ -943,11 +944,27 @@ static void finish_miss(sim_machine *m, int p, sim_pending *q, sim_time t)
     }
 }
 
+/* A private line's tag in the cache: bit 31 keeps it apart from the
+ * region's blocks (fewer than 2^31), the low bits are the line's address
+ * (so its set is the address's, as a physically indexed cache would place
+ * it); lines 2^31 lines apart alias, never SIM_LINE_EMPTY. */
+#define PRIVATE_TAG 0x80000000u
+static inline uint32_t private_tag(uint64_t line)
+{
+    uint32_t tag = PRIVATE_TAG | (uint32_t)(line & 0x7fffffffu);
+    return tag == SIM_LINE_EMPTY ? tag ^ 0x40000000u : tag;
+}
+
 /* Evict the occupant of way l (to make room for a fill of bin `bin`). */
 static void evict_line(sim_machine *m, int p, sim_line *l, int bin, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
     uint32_t victim = l->block;
+    if (victim & PRIVATE_TAG) { /* private (sim_ref_private): back to local memory */
+        l->block = SIM_LINE_EMPTY;
+        l->perm = PROTO_ACCESS_NONE;
+        return;
+    }
     int on = stats_on_at(m, t);
     dep_set(m, pr, victim, dep_record(on ? DEP_REPLACED : DEP_UNKNOWN, 0, on ? bin : -1));
     l->block = SIM_LINE_EMPTY;
@@ -1400,6 +1417,89 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
     else if (r == MISS_DONE) /* fixed latency, complete: the clock is at its end */
         r = pr->f.period && !pr->f.in_window ? SIM_HIT : SIM_STALL;
     return r;
+}
+
+/* ---------------- private memory ---------------- */
+
+/* (a region of 2^31 lines or more leaves no tags for private lines) */
+int sim_has_private_memory(const sim_machine *m)
+{
+    return m->ops->private_miss != NULL && m->nblocks < PRIVATE_TAG;
+}
+
+int sim_ref_private(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_write)
+{
+    sim_proc *pr = &m->procs[proc];
+    if (m->failed)
+        return m->failed;
+    if (pr->f.stalled)
+        return SIM_STALL;
+    if (!sim_has_private_memory(m) || size == 0)
+        return SIM_HIT;
+    if (past_clock_limit(m, pr->f.clock, proc))
+        return m->failed;
+    m->now = pr->f.clock;
+    pr->private_refs++;
+    sim_time t = pr->f.clock;
+    int missed = 0;
+    uint64_t first = addr >> m->line_shift, last = ((uint64_t)addr + size - 1) >> m->line_shift;
+    for (uint64_t line = first; line <= last && !m->failed; line++) {
+        uint32_t tag = private_tag(line);
+        sim_line *l = sim_cache_find(&pr->f.cache, tag);
+        if (m->ref_fn)
+            m->ref_fn(m->ref_arg, proc, is_write, l ? SIM_REF_HIT : SIM_REF_MISS,
+                      SIM_HOME_PRIVATE, t);
+        if (l) {
+            if (pr->f.cache.assoc > 1)
+                sim_line_use(&pr->f.cache, l);
+            continue;
+        }
+        l = sim_cache_victim(&pr->f.cache, tag);
+        if (l->block != SIM_LINE_EMPTY && !(l->block & PRIVATE_TAG))
+            evict_line(m, proc, l, -1, t); /* a shared line leaves through the engine */
+        /* a private victim goes back to local memory: no message, no record */
+        l->block = tag;
+        l->perm = PROTO_ACCESS_WRITE;
+        l->bin = -1;
+        l->touched[0] = l->touched[1] = 0;
+        if (pr->f.cache.assoc > 1)
+            sim_line_use(&pr->f.cache, l);
+        sim_time occ = 0, start = t;
+        sim_time lat = m->ops->private_miss(m->model, proc, is_write, t, &occ);
+        if (!m->fixed) { /* behind the handlers already on its controller */
+            if (m->ctrl_busy[proc] > start)
+                start = m->ctrl_busy[proc];
+            if (occ)
+                m->ctrl_busy[proc] = start + occ;
+        }
+        t = start + lat;
+        pr->private_misses++;
+        missed = 1;
+    }
+    if (m->failed)
+        return m->failed;
+    if (!missed) {
+        pr->f.clock += m->p.hit_cycles;
+        return SIM_HIT;
+    }
+    pr->f.clock = t;
+    return SIM_STALL;
+}
+
+uint64_t sim_private_references(const sim_machine *m)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < m->nprocs; i++)
+        n += m->procs[i].private_refs;
+    return n;
+}
+
+uint64_t sim_private_misses(const sim_machine *m)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < m->nprocs; i++)
+        n += m->procs[i].private_misses;
+    return n;
 }
 
 /* ---------------- events ---------------- */

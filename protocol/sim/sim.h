@@ -177,6 +177,21 @@ enum { SIM_HIT = 0, SIM_STALL = 1 };
  * (sim_error says which); the machine is then unusable. */
 int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_write,
             int procedure);
+/* A reference of proc to its private memory ([addr, addr+size) outside the
+ * region: stack, private heap, file-scope data), on a machine whose timing
+ * model has private_miss (sim_has_private_memory): the lines go through
+ * proc's cache like shared ones (they compete for its sets; a shared victim
+ * leaves through the engine), tagged apart from the region's lines, and a
+ * miss is served by the processor's own memory without coherence at the
+ * model's private_miss latency.  SIM_HIT (hit_cycles), SIM_STALL after a
+ * miss (the processor is not stalled: its clock is at the miss's end, the
+ * scheduler decides), negative on a machine error.  On other machines:
+ * SIM_HIT, nothing simulated. */
+int sim_ref_private(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_write);
+int sim_has_private_memory(const sim_machine *m);
+/* Private references and their misses so far, all processors. */
+uint64_t sim_private_references(const sim_machine *m);
+uint64_t sim_private_misses(const sim_machine *m);
 int sim_stalled(const sim_machine *m, int proc);
 /* A fence (synchronisation, FP-Proc's procedure command): SIM_HIT when
  * proc's write buffer is empty, else SIM_STALL: proc is stalled until its
@@ -417,8 +432,11 @@ int sim_on_miss(sim_machine *m, sim_miss_fn fn, void *arg);
  * (monitoring hardware that counts hits: the Alewife CMMU's statistics).
  * One observer per machine; attaching it turns the inline hit path off for
  * the machine's processors (sim_ref_fast declines), so references cost a
- * call.  home: the line's home node. */
+ * call.  home: the line's home node
+ * (SIM_HOME_PRIVATE for a private line). */
 enum { SIM_REF_HIT = 0, SIM_REF_MISS = 1, SIM_REF_UPGRADE = 2 };
+/* The home an observer is given for a private line (sim_ref_private). */
+#define SIM_HOME_PRIVATE (-2)
 typedef void (*sim_ref_fn)(void *arg, int proc, int is_write, int outcome, int home, sim_time t);
 int sim_on_ref(sim_machine *m, sim_ref_fn fn, void *arg);
 

@@ -132,6 +132,15 @@ typedef struct sim_timing_ops {
     sim_time (*handler_dir)(void *model, int node, const proto_msg *m, int is_home,
                             int from_local_processor, sim_time arrival, sim_time start,
                             const sim_dir_view *dir, sim_time *occupancy);
+
+    /* Optional (NULL: private references are not simulated): a miss of
+     * processor proc at time t on a line of its private memory (stack,
+     * private heap, file-scope data: everything outside the shared region),
+     * served by its own node's memory with no coherence.  Returns the
+     * latency; *occupancy (set to 0 by the caller) is charged to proc's
+     * controller on message-timed machines (sim_ref_private). */
+    sim_time (*private_miss)(void *model, int proc, int is_write, sim_time t,
+                             sim_time *occupancy);
 } sim_timing_ops;
 
 /* The registry: NULL-terminated, in the order sim_machine_names lists. */
