@@ -5,6 +5,8 @@
 #   flash.c      FLASH: MAGIC handler latency and occupancy, 2-D mesh,
 #                FlashPoint's mode costs
 #   memspy.c, flashpoint.c  the MemSpy and FlashPoint collectors
+#   origin.c     SGI Origin 2000: Hubs, SysAD, bristled hypercube, the
+#                ccNUMA profiler's counters
 # libdsmsim.la needs libdsmproto.la (link both: not merged here, so libdsm
 # can take both without duplicate objects).
 noinst_LTLIBRARIES += libdsmsim.la
@@ -15,4 +17,5 @@ libdsmsim_la_SOURCES = \
 	protocol/sim/cache.h protocol/sim/cache.c \
 	protocol/sim/flash.h protocol/sim/flash.c \
 	protocol/sim/flashpoint.h protocol/sim/flashpoint.c \
-	protocol/sim/memspy.h protocol/sim/memspy.c
+	protocol/sim/memspy.h protocol/sim/memspy.c \
+	protocol/sim/origin.h protocol/sim/origin.c

@@ -12,6 +12,7 @@ const sim_timing_ops *const sim_timing_models[] = {
     &sim_timing_uniform,
     &sim_timing_numa,
     &sim_timing_flash,
+    &sim_timing_origin,
     NULL,
 };
 
@@ -19,6 +20,7 @@ const char *const sim_machine_names[] = {
     "uniform",
     "numa",
     "flash",
+    "origin",
     NULL,
 };
 

@@ -115,6 +115,7 @@ const sim_timing_ops *sim_timing_find(const char *name);
 extern const sim_timing_ops sim_timing_uniform;
 extern const sim_timing_ops sim_timing_numa;
 extern const sim_timing_ops sim_timing_flash;
+extern const sim_timing_ops sim_timing_origin; /* origin.c */
 
 /* A machine on a model that is not in the registry (tests, experiments):
  * like sim_create, with ops in place of sim_timing_find(p->machine). */

@@ -1,0 +1,16 @@
+# tests/origin.mk - tests of the simulated SGI Origin 2000 and its profiler:
+#   origin_unit        Check: shape and hops (bristled hypercube, metarouter),
+#                      options, remote/local latency, the paper's Fig. 4 (1 and
+#                      2 local readers: MB/s and memory utilisation) and Fig. 5
+#                      (remote readers: memory at 100% and 620 MB/s, outgoing
+#                      and incoming link utilisation, 9:1), the per-thread
+#                      counters (local ratio, hops, transaction mix) and the
+#                      Hub samples
+
+if HAVE_CHECK
+check_PROGRAMS += tests/origin_unit
+tests_origin_unit_SOURCES = tests/origin_unit.c
+tests_origin_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_origin_unit_LDADD = libdsmsim.la libdsmproto.la $(CHECK_MAIN)
+UNIT_TESTS += tests/origin_unit
+endif
