@@ -34,6 +34,10 @@ static sim_machine *origin_machine(int nprocs, const char *option)
     sim_params p;
     char err[256];
     ck_assert_int_eq(sim_params_for("origin", nprocs, &p, err, sizeof err), 0);
+    ck_assert_int_eq(p.placement, SIM_PLACE_FIRST_TOUCH); /* IRIX's default */
+    /* the tests place their data themselves, as the paper's programs
+     * placed it by touching it first from the chosen node */
+    ck_assert_int_eq(sim_params_set(&p, "placement=program", err, sizeof err), 0);
     if (option)
         ck_assert_msg(sim_params_set(&p, option, err, sizeof err) == 0, "%s", err);
     sim_machine *m = sim_create(&p, BASE, BYTES, err, sizeof err);
@@ -308,6 +312,46 @@ START_TEST(thread_counters)
 }
 END_TEST
 
+/* First touch (the default) puts a page where it is first missed on,
+ * whatever the program placed; round robin spreads pages over processors. */
+static int home_after_touch(const char *placement, int proc, uintptr_t addr)
+{
+    sim_params p;
+    char err[256];
+    ck_assert_int_eq(sim_params_for("origin", 8, &p, err, sizeof err), 0);
+    if (placement)
+        ck_assert_int_eq(sim_params_set(&p, placement, err, sizeof err), 0);
+    sim_machine *m = sim_create(&p, BASE, BYTES, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(sim_place(m, BASE, BYTES, 0), 0);
+    int home = -1;
+    last_miss l = {0, 0};
+    sim_on_miss(m, on_miss, &l);
+    stream s = {.proc = proc, .from = addr, .len = 8, .stride = 8};
+    run_streams(m, &s, 1);
+    sim_origin_thread t;
+    ck_assert_int_eq(sim_origin_thread_of(sim_timing_model(m), proc, &t), 0);
+    ck_assert_uint_eq(t.misses, 1);
+    home = t.local ? proc / 2 : -1;
+    sim_destroy(m);
+    return home;
+}
+
+START_TEST(page_placement)
+{
+    ck_assert_int_eq(home_after_touch(NULL, 5, BASE + 3 * 16384), 2); /* first touch: local */
+    ck_assert_int_eq(home_after_touch("placement=program", 5, BASE), -1);   /* node 0 */
+    /* round robin: page 3 on processor 3 (node 1), page 2 on processor 2 */
+    ck_assert_int_eq(home_after_touch("placement=round_robin", 3, BASE + 3 * 16384), 1);
+    ck_assert_int_eq(home_after_touch("placement=round_robin", 5, BASE + 3 * 16384), -1);
+    sim_params p;
+    char err[256];
+    ck_assert_int_eq(sim_params_for("origin", 8, &p, err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "placement=nearest", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "first_touch"));
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
     Suite *s = suite_create("origin");
@@ -320,6 +364,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, fig4_two_threads);
     tcase_add_test(tc, fig5_remote_readers);
     tcase_add_test(tc, thread_counters);
+    tcase_add_test(tc, page_placement);
     suite_add_tcase(s, tc);
     return s;
 }

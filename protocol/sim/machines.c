@@ -152,6 +152,17 @@ int sim_params_set(sim_params *p, const char *kv, char *err, size_t errlen)
         p->downgrade_on_read = !strcmp(value, "keep");
         return 0;
     }
+    if (!strcmp(key, "placement")) {
+        static const char *const names[] = {"program", "first_touch", "round_robin"};
+        for (int i = 0; i < 3; i++)
+            if (!strcmp(value, names[i])) {
+                p->placement = i;
+                return 0;
+            }
+        snprintf(err, errlen,
+                 "option 'placement': '%s' is not program, first_touch or round_robin", value);
+        return -1;
+    }
     if (!strcmp(key, "fp_mode")) {
         for (int i = 0; i < SIM_FP_NMODES; i++)
             if (!strcmp(value, fp_mode_names[i])) {
@@ -249,6 +260,10 @@ int sim_params_check_shape(const sim_params *p, char *err, size_t errlen)
         snprintf(err, errlen,
                  "sample_length %llu: must be 1 .. sample_period (%llu) when sampling",
                  (unsigned long long)p->sample_length, (unsigned long long)p->sample_period);
+        return -1;
+    }
+    if (p->placement < SIM_PLACE_PROGRAM || p->placement > SIM_PLACE_ROUND_ROBIN) {
+        snprintf(err, errlen, "placement %d out of range", p->placement);
         return -1;
     }
     if (p->fp_mode < 0 || p->fp_mode >= SIM_FP_NMODES) {

@@ -415,6 +415,7 @@ static void origin_defaults(sim_params *p)
     p->hit_cycles = 1;
     p->replacement_hints = 0;      /* the R10000 drops clean lines silently */
     p->excl_clean = 1;             /* MESI: a read of an unowned line is granted exclusive */
+    p->placement = SIM_PLACE_FIRST_TOUCH; /* IRIX's default (description, 3) */
 }
 
 static int set_param(origin *o, const char *key, const char *value, char *err, size_t errlen)

@@ -1002,7 +1002,12 @@ static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uin
                       sim_line *l, sim_time t)
 {
     int home;
-    int rc = page_live_home(m, block >> m->page_shift, &home);
+    uint64_t page = block >> m->page_shift;
+    if (!m->page_live[page] && m->p.placement != SIM_PLACE_PROGRAM) /* the OS's policy */
+        m->page_home[page] = m->p.placement == SIM_PLACE_FIRST_TOUCH
+                                 ? p
+                                 : (int32_t)(page % (uint64_t)m->nprocs);
+    int rc = page_live_home(m, page, &home);
     if (rc < 0 || home < 0) {
         fail(m, PROTO_EINVAL, "line %u has no home", block);
         return m->failed;

@@ -106,6 +106,16 @@ typedef struct sim_miss {
 #define SIM_MAX_ASSOC 65536u
 #define SIM_MAX_PAGE_SIZE (1u << 30)
 
+/* Page placement (option placement=): program (sim_place's homes, the
+ * default), first_touch (a page's home is the processor whose miss touches
+ * it first, as IRIX places pages), round_robin (page i on processor i mod P).
+ * The two OS policies ignore sim_place for pages not yet touched. */
+typedef enum sim_placement {
+    SIM_PLACE_PROGRAM = 0,
+    SIM_PLACE_FIRST_TOUCH,
+    SIM_PLACE_ROUND_ROBIN,
+} sim_placement;
+
 /* Machine parameters; sim_params_for fills the defaults of a named machine,
  * sim_params_set overrides one by key ("cache_size=65536", ...). */
 typedef struct sim_params {
@@ -127,6 +137,7 @@ typedef struct sim_params {
     int sample_random;       /* sample_offset=random (1): each window at a pseudo-random
                                 place in its period (sim_window_offset); start (0): at
                                 the start of each period */
+    int placement;           /* sim_placement: who decides a page's home (placement=) */
     /* the machine's own timing constants live in its model (timing.h):
      * "key=value" options for it, separated by ';', in the order given
      * (sim_params_set validates and appends them; sim_create replays them) */
