@@ -28,7 +28,8 @@ libdsm_internal_la_LIBADD += libdsmaggregate.la
 
 libdsm_internal_la_SOURCES += profile/profile.h profile/profile_write.c \
 	profile/simprof.h profile/simprof.c profile/simprof_json.c \
-	profile/flashpoint_json.h profile/flashpoint_json.c
+	profile/flashpoint_json.h profile/flashpoint_json.c \
+	profile/origin_json.h profile/origin_json.c
 
 noinst_LTLIBRARIES += libdsmprofile.la
 libdsmprofile_la_SOURCES = profile/advice.h profile/advice.c profile/pjson.h profile/formats.h \

@@ -383,6 +383,7 @@ json_object *simprof_run_to_json(const simprof_run *r)
     json_object *root = json_object_new_object();
     if (!root) {
         json_object_put(r->flashpoint);
+        json_object_put(r->origin);
         return NULL;
     }
     add(root, "schema", jstr(SIM_SCHEMA));
@@ -409,6 +410,8 @@ json_object *simprof_run_to_json(const simprof_run *r)
     add(root, "sampling", sampling_json(r));
     if (r->flashpoint)
         add(root, "flashpoint", r->flashpoint);
+    if (r->origin)
+        add(root, "origin", r->origin);
     return root;
 }
 
