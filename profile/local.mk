@@ -40,5 +40,6 @@ libdsmprofile_la_LIBADD = $(JSON_C_LIBS) -lm
 bin_PROGRAMS += dsmprof
 dsmprof_SOURCES = profile/dsmprof_main.c profile/dsmprof.h profile/dsmprof.c \
 	profile/dsmprof_report.c profile/html.h profile/html.c profile/dsmprof_cmds.c \
-	profile/dsmprof_sim.c profile/dsmprof_flashpoint.c
+	profile/dsmprof_sim.c profile/dsmprof_flashpoint.c \
+	profile/dsmprof_origin.c
 dsmprof_LDADD = libdsmprofile.la $(JSON_C_LIBS)
