@@ -14,3 +14,8 @@ tests_origin_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_origin_unit_LDADD = libdsmsim.la libdsmproto.la $(CHECK_MAIN)
 UNIT_TESTS += tests/origin_unit
 endif
+
+#   dsmprof_origin.sh  dsmprof origin on a fixture (tests/data/origin_run.json)
+#                      and a live run: tables, --dump, --node, errors
+TESTS += tests/dsmprof_origin.sh
+EXTRA_DIST += tests/dsmprof_origin.sh tests/data/origin_run.json

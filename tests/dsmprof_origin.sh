@@ -1,0 +1,64 @@
+#!/bin/sh
+# dsmprof_origin.sh - `dsmprof origin` on the fixture tests/data/origin_run.json
+# (a run of "fft" on 4 processors of --machine=origin, Hub samples every
+# 100 us, router samples every 200 us) and on a live run: the thread, node and link tables (like sninfo),
+# --dump's timestamped samples (like sndump: one line per node and sample,
+# then per link and sample), --node, and clear errors: a file with no origin
+# section (exit 2), a node the run does not have and a bad option (exit 1).
+top=${top_builddir:-.}
+src=${srcdir:-.}
+dsmprof=$top/dsmprof
+dsmrun=${DSMRUN:-$top/dsmrun}
+data=$src/tests/data
+[ -x "$dsmprof" ] || { echo "dsmprof_origin.sh: $dsmprof is not built" >&2; exit 99; }
+dir=$(mktemp -d "${TMPDIR:-/tmp}/dsmprof_origin.XXXXXX") || exit 99
+trap 'rm -rf "$dir"' EXIT
+fail=0
+
+expect() { # STATUS PATTERN ARGS...
+    want=$1 pattern=$2
+    shift 2
+    "$dsmprof" origin "$@" >"$dir/out" 2>&1
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        echo "FAIL: dsmprof origin $*: exit $rc, expected $want"; cat "$dir/out"; fail=1
+    elif ! grep -Eq -- "$pattern" "$dir/out"; then
+        echo "FAIL: dsmprof origin $*: no line matching /$pattern/"; cat "$dir/out"; fail=1
+    else
+        echo "ok: dsmprof origin $* -> $rc, /$pattern/"
+    fi
+}
+
+run=$data/origin_run.json
+expect 0 '^  2 nodes \(2 processors each\), 1 routers, R10000 at 195 MHz' "$run"
+expect 0 'Hub samples every 0\.100 ms \(19\), router samples every 0\.200 ms \(10\)' "$run"
+# processor 0: 1452 misses, 73.2% local; the transaction mix sums to the misses
+expect 0 '^ +0 +0 +1452 +73\.2% ' "$run"
+expect 0 '^ +0 +[0-9.]+% .* [0-9.]+ +[0-9.]+% +[0-9.]+% +[0-9.]+%$' "$run"
+expect 0 'node 0 -> router 0' "$run"
+"$dsmprof" origin "$run" | awk '$1 ~ /^[0-9]+$/ && NF == 15 {
+        if ($9 + $10 + $11 + $12 != $3) { print "mix of proc " $1 " does not sum to its misses"; bad = 1 } }
+    END { exit bad }' || { echo "FAIL: transaction mix"; fail=1; }
+# --dump: 2 nodes x 19 Hub samples, timestamps in ms
+"$dsmprof" origin --dump "$run" >"$dir/dump" 2>&1 || { echo "FAIL: --dump"; fail=1; }
+n=$(grep -Ec '^[0-9.]+ node ' "$dir/dump")
+[ "$n" -eq 38 ] && echo "ok: --dump has 38 Hub sample lines" ||
+    { echo "FAIL: --dump has $n Hub sample lines, expected 38"; cat "$dir/dump"; fail=1; }
+expect 0 '^1\.800 node 1 ' --dump "$run"
+expect 0 '^0\.200 link [0-9]+ ' --dump "$run"
+expect 0 '^0\.000 node 1 ' --node 1 "$run"
+# errors
+expect 2 'no "origin" section' "$data/fp_run.json"
+expect 1 'has no node 7 \(2 nodes\)' --node 7 "$run"
+expect 1 'unknown option --frobnicate' --frobnicate "$run"
+expect 1 'no file given'
+
+# a live run: every processor's local ratio and the nodes' utilisation
+if [ -x "$dsmrun" ] && [ -x "$top/apps/fft" ]; then
+    DSM_PROFILE=off DSM_SIM_PROFILE=$dir/live.json ${TIMEOUT:+$TIMEOUT 60} \
+        "$dsmrun" --machine=origin,hub_sample_us=50 -n 8 "$top/apps/fft" >"$dir/run" 2>&1 ||
+        { echo "FAIL: the live run"; cat "$dir/run"; fail=1; }
+    expect 0 '^  4 nodes \(2 processors each\), 2 routers' "$dir/live.json"
+    expect 0 'router 0 -> router 1' "$dir/live.json"
+fi
+exit $fail
