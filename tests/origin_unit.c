@@ -193,6 +193,49 @@ START_TEST(remote_local_ratio)
 }
 END_TEST
 
+/* A dirty line at processor 2 (node 1), home node 6 (two router hops
+ * away), read by processor 0 (node 0, on the owner's router): the latency
+ * of that read, and of a clean read of the same home. */
+static sim_time dirty_read(const char *three_hop, sim_time *clean)
+{
+    sim_machine *m = origin_machine(16, three_hop);
+    ck_assert_int_eq(sim_place(m, BASE, BYTES, 12), 0);
+    last_miss l = {0, 0};
+    sim_on_miss(m, on_miss, &l);
+    stream c = {.proc = 0, .from = BASE + 4096, .len = 8, .stride = 8};
+    run_streams(m, &c, 1);
+    *clean = l.latency;
+    sim_set_clock(m, 2, sim_clock(m, 0));
+    ck_assert_int_ge(sim_ref(m, 2, BASE, 8, 1, -1), 0);
+    ck_assert_int_eq(sim_run_until(m, SIM_NEVER - 1), 0);
+    sim_set_clock(m, 0, sim_clock(m, 2) + 1000);
+    stream r = {.proc = 0, .from = BASE, .len = 8, .stride = 8};
+    run_streams(m, &r, 1);
+    sim_origin_thread t;
+    ck_assert_int_eq(sim_origin_thread_of(sim_timing_model(m), 0, &t), 0);
+    ck_assert_uint_eq(t.txn[SO_TXN_DIRTY_EXCLUSIVE], 1);
+    sim_destroy(m);
+    return l.latency;
+}
+
+START_TEST(three_hop_intervention)
+{
+    sim_time clean, clean4;
+    sim_time three = dirty_read(NULL, &clean), four = dirty_read("three_hop=0", &clean4);
+    printf("origin intervention: clean remote read %llu, dirty read 3-hop %llu, as 4 messages "
+           "%llu cycles\n",
+           (unsigned long long)clean, (unsigned long long)three, (unsigned long long)four);
+    ck_assert_uint_eq(clean, clean4);
+    /* the owner answers from the requester's own router instead of sending
+     * the line back across the machine to the home first */
+    ck_assert_uint_lt(three, four * 9 / 10);
+    ck_assert_msg(three < clean * 7 / 4, "3-hop %llu against clean %llu",
+                  (unsigned long long)three, (unsigned long long)clean);
+    ck_assert_msg(four > clean * 19 / 10, "4-hop %llu against clean %llu",
+                  (unsigned long long)four, (unsigned long long)clean);
+}
+END_TEST
+
 /* ---- Fig. 4: local reduction loop ---- */
 
 static void fig4(int threads, double want_mbs, double want_util)
@@ -360,6 +403,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, shape_and_hops);
     tcase_add_test(tc, options);
     tcase_add_test(tc, remote_local_ratio);
+    tcase_add_test(tc, three_hop_intervention);
     tcase_add_test(tc, fig4_one_thread);
     tcase_add_test(tc, fig4_two_threads);
     tcase_add_test(tc, fig5_remote_readers);

@@ -39,14 +39,20 @@
  *   cpu_mhz=195         R10000 clock of the Origin 2000 (195 MHz parts)
  *   hub_sample_us=10000, router_sample_us=2000000   sampling periods of the
  *                       Hub and router counters in IRIX (description, 3)
+ *   three_hop=1         interventions as the Origin does them (below)
  * The memory unit counts, as the Hub does, busy from a request entering
  * its pipeline until its reply leaves, blocked while a request waits for
  * the data path, refresh, and idle the rest; utilisation is 1 - idle.
  *
  * Interventions: the engine serves a line owned elsewhere by a recall
- * through the home (4 messages), not the Origin's forwarded 3-hop
- * intervention; the recall's cost here is the owner's Hub looking up its
- * cache and the data going back through the home.
+ * through the home (RECALL to the owner, WB_DATA back, the reply to the
+ * requester: 4 messages).  The Origin forwards the request to the owner,
+ * which answers the requester itself and sends the home a revision (3
+ * hops).  With three_hop=1 (default) the timing is the Origin's: the
+ * owner's data is routed from the owner's node to the requester's, leaving
+ * when the owner sent WB_DATA, and the revision (with the line for a read,
+ * a header for a write) holds the links to the home at that time while the
+ * engine gets it at once; three_hop=0 times the engine's 4 messages.
  *
  * Pure like the rest of protocol/: no I/O, no threads, no clocks. */
 #include "origin.h"
@@ -106,6 +112,11 @@ typedef struct origin {
     int last_req_proc[TAG_SLOTS];
     uint32_t egrant_block[TAG_SLOTS];
     int egrant_proc[TAG_SLOTS];
+    /* 3-hop interventions: the owner's reply, keyed by block */
+    uint32_t fwd_block[TAG_SLOTS];
+    int fwd_req[TAG_SLOTS], fwd_from[TAG_SLOTS]; /* requester (proc), owner's node */
+    ps_t fwd_time[TAG_SLOTS];                    /* when the owner sent it */
+    uint64_t three_hop;                          /* option three_hop (1: on) */
     ps_t elapsed;
     series hub, router;
 } origin;
@@ -441,6 +452,7 @@ static int set_param(origin *o, const char *key, const char *value, char *err, s
         {"cpu_mhz", o ? &o->cpu_mhz : NULL, 1, 100000},
         {"hub_sample_us", o ? &o->hub_sample_us : NULL, 1, 1000000000},
         {"router_sample_us", o ? &o->router_sample_us : NULL, 1, 1000000000},
+        {"three_hop", o ? &o->three_hop : NULL, 0, 1},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (!strcmp(key, keys[i].name)) {
@@ -454,7 +466,7 @@ static int set_param(origin *o, const char *key, const char *value, char *err, s
     snprintf(err, errlen, "no option '%s' (origin options: port_mbs, sysad_mbs, mem_mbs, "
                           "link_mbs, packet_bytes, router_ns, mem_access_ns, pi_ns, ni_ns, "
                           "xbar_ns, intervention_ns, refresh_us, refresh_ns, cpu_mhz, "
-                          "hub_sample_us, router_sample_us)",
+                          "hub_sample_us, router_sample_us, three_hop)",
              key);
     return -1;
 }
@@ -561,7 +573,8 @@ static void *origin_create(const sim_params *p, char *err, size_t errlen)
         return NULL;
     }
     for (int i = 0; i < TAG_SLOTS; i++)
-        o->last_req_proc[i] = o->egrant_proc[i] = -1;
+        o->last_req_proc[i] = o->egrant_proc[i] = o->fwd_req[i] = -1;
+    o->three_hop = 1;
     return o;
 }
 
@@ -575,6 +588,8 @@ static origin *ready(void *model)
     return o;
 }
 
+static ps_t route(origin *o, int a, int b, int data, ps_t head, ps_t tail);
+
 static sim_time origin_net_delay(void *model, const proto_msg *m, uint32_t bytes,
                                  sim_time send_time)
 {
@@ -585,6 +600,29 @@ static sim_time origin_net_delay(void *model, const proto_msg *m, uint32_t bytes
     int a = m->src / 2, b = m->dst / 2;
     ps_t head = c2ps(o, send_time);
     ps_t tail = head;
+    unsigned s = slot(m->block);
+    if (o->three_hop && m->type == PM_WB_DATA && rec_for_block(o, m->block)) {
+        /* the owner answers the requester itself (forwarded request) and
+         * sends the home a revision in parallel: its links are held at
+         * their time, the engine has it at once */
+        int req = o->last_req_proc[s];
+        o->fwd_block[s] = m->block;
+        o->fwd_req[s] = req;
+        o->fwd_from[s] = a;
+        o->fwd_time[s] = head;
+        if (a != b)
+            route(o, a, b, o->cur[req].is_write ? 0 : 1, head, tail);
+        return 0;
+    }
+    if (data && o->fwd_req[s] == m->dst && o->fwd_block[s] == m->block) {
+        /* the home's reply to a forwarded request: it is the owner's */
+        o->fwd_req[s] = -1;
+        ps_t from = o->fwd_time[s];
+        ps_t arrive = o->fwd_from[s] == b ? from : route(o, o->fwd_from[s], b, 1, from, from);
+        o->pend_tail[m->dst] = arrive;
+        o->pend_block[m->dst] = m->block;
+        return cycles_between(o, send_time, arrive);
+    }
     if (data && o->pend_block[m->dst] == m->block && o->pend_tail[m->dst] > head)
         tail = o->pend_tail[m->dst];
     if (a == b) { /* through the Hub's crossbar, cut-through */
@@ -592,6 +630,17 @@ static sim_time origin_net_delay(void *model, const proto_msg *m, uint32_t bytes
         o->pend_block[m->dst] = m->block;
         return 0;
     }
+    ps_t arrive = route(o, a, b, data, head, tail);
+    o->pend_tail[m->dst] = arrive;
+    o->pend_block[m->dst] = m->block;
+    return cycles_between(o, send_time, arrive);
+}
+
+/* A message from node a to node b (a != b) whose head leaves a's Hub at
+ * head and whose tail cannot leave before tail: its links are held, and
+ * the return is when b's NI has all of it. */
+static ps_t route(origin *o, int a, int b, int data, ps_t head, ps_t tail)
+{
     uint32_t packets = 1 + (data ? o->p.line_size / (uint32_t)o->packet_bytes : 0);
     ps_t router = o->router_ns * 1000;
     cross_link(o, link_node_out(a), o->ni_ns * 1000, packets, &head, &tail);
@@ -611,9 +660,7 @@ static sim_time origin_net_delay(void *model, const proto_msg *m, uint32_t bytes
     cross_link(o, link_node_in(b), router, packets, &head, &tail);
     ps_t arrive = tail + o->ni_ns * 1000; /* the NI takes the whole message */
     seen(o, arrive);
-    o->pend_tail[m->dst] = arrive;
-    o->pend_block[m->dst] = m->block;
-    return cycles_between(o, send_time, arrive);
+    return arrive;
 }
 
 static int is_request(int t) { return t == PM_GETS || t == PM_GETX || t == PM_UPGRADE; }
@@ -671,6 +718,9 @@ static sim_time origin_handler(void *model, int node, const proto_msg *m, int is
     if (is_home && (m->type == PM_PUTX || m->type == PM_WB_DATA)) {
         ps_t head;
         md_serve(o, hub, t + xbar, 1, &head);
+        unsigned s = slot(m->block);
+        if (m->type == PM_WB_DATA && o->fwd_block[s] == m->block && o->fwd_req[s] >= 0)
+            return 0; /* a revision: the reply is the owner's, it waits for nothing here */
         return cycles_between(o, start, head);
     }
     if (is_home && (m->type == PM_PUTS || m->type == PM_PUTE || m->type == PM_INV_ACK)) {
