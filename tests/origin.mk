@@ -19,3 +19,11 @@ endif
 #                      and a live run: tables, --dump, --node, errors
 TESTS += tests/dsmprof_origin.sh
 EXTRA_DIST += tests/dsmprof_origin.sh tests/data/origin_run.json
+
+#   origin_fft.sh      the paper's FFT traces: Fig. 6 (serial initialisation
+#                      node by node, three transpose peaks with drops between),
+#                      Fig. 7 (unoptimised transpose: a hot spot moving from
+#                      node to node), Fig. 8 (basic stagger: even, mostly under
+#                      80%), Fig. 9 (scrambled stagger, printed)
+TESTS += tests/origin_fft.sh
+EXTRA_DIST += tests/origin_fft.sh
