@@ -153,6 +153,22 @@ START_TEST(options)
 }
 END_TEST
 
+/* A clock whose picoseconds pass the model's range ends the run with the
+ * core's clock-limit error, never with times that stop growing. */
+START_TEST(clock_limit)
+{
+    sim_machine *m = origin_machine(4, NULL);
+    ck_assert_int_eq(sim_place(m, BASE, BYTES, 2), 0);
+    sim_set_clock(m, 0, 1ull << 51); /* 2^51 cycles at 195 MHz: past 2^62 ps */
+    int rc = sim_ref(m, 0, BASE, 8, 0, -1);
+    if (rc >= 0)
+        rc = sim_run_until(m, SIM_NEVER - 1);
+    ck_assert_int_lt(rc, 0);
+    ck_assert_msg(strstr(sim_error(m), "limit") != NULL, "%s", sim_error(m));
+    sim_destroy(m);
+}
+END_TEST
+
 /* ---- latency ---- */
 
 typedef struct last_miss {
@@ -402,6 +418,7 @@ Suite *unit_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, shape_and_hops);
     tcase_add_test(tc, options);
+    tcase_add_test(tc, clock_limit);
     tcase_add_test(tc, remote_local_ratio);
     tcase_add_test(tc, three_hop_intervention);
     tcase_add_test(tc, fig4_one_thread);

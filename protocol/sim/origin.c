@@ -123,7 +123,17 @@ typedef struct origin {
 
 /* ---- units ---- */
 
-static ps_t c2ps(const origin *o, sim_time t) { return (ps_t)((double)t * o->ps_per_cycle); }
+/* Picoseconds stay at most 2^62 (53 days) so that every sum of costs (each
+ * bounded by the options' maxima) stays below 2^64.  A time that reaches it
+ * is answered with a delay of SIM_CLOCK_LIMIT cycles (cycles_between), which
+ * makes the machine core end the run with its clock-limit error instead of
+ * going on with times that no longer grow. */
+#define PS_LIMIT (1ull << 62)
+static ps_t c2ps(const origin *o, sim_time t)
+{
+    double ps = (double)t * o->ps_per_cycle;
+    return ps < (double)PS_LIMIT ? (ps_t)ps : PS_LIMIT;
+}
 static sim_time ps2c(const origin *o, ps_t ps)
 {
     sim_time c = (sim_time)((double)ps / o->ps_per_cycle);
@@ -133,6 +143,8 @@ static sim_time ps2c(const origin *o, ps_t ps)
 }
 static sim_time cycles_between(const origin *o, sim_time start, ps_t end)
 {
+    if (end >= PS_LIMIT)
+        return SIM_CLOCK_LIMIT;
     sim_time e = ps2c(o, end);
     return e > start ? e - start : 0;
 }
