@@ -38,9 +38,10 @@ static const dsmprof_cmd commands[] = {
       "MemSpy's displays of a simulated run (dsmprof memspy --help)" },
     { "flashpoint", "RUN CONTROL [--top N] [--check=MISS,SHARE,TIME]", dsmprof_flashpoint,
       "FlashPoint's tables of a simulated FLASH run against its control run" },
-    { "origin", "FILE [--dump] [--node N]", dsmprof_origin,
+    { "origin", "FILE [--dump] [--node N] [--html OUT]", dsmprof_origin,
       "the Origin 2000 profiler's threads, nodes and links of a simulated\n"
-      "Origin run (like sninfo); --dump: its timestamped samples (like sndump)" },
+      "Origin run (like sninfo); --dump: its timestamped samples (like sndump);\n"
+      "--html OUT: the traces plotted over time" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

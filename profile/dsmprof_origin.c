@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "origin_html.h"
+#include "pfile.h"
 #include "pjson.h"
 
 static void usage(FILE *f)
@@ -27,7 +29,8 @@ static void usage(FILE *f)
     fprintf(f, "  the Origin 2000 profiler's views of a run of dsmrun --machine=origin:\n"
                "  threads, nodes and links with their totals (like sninfo);\n"
                "  --dump: every timestamped Hub and router sample (like sndump),\n"
-               "  --node N: only node N's Hub samples\n");
+               "  --node N: only node N's Hub samples;\n"
+               "  --html OUT: a page with the traces plotted over time (SVG)\n");
 }
 
 static double pct(double v) { return 100.0 * v; }
@@ -135,6 +138,7 @@ int dsmprof_origin(int argc, char **argv)
     static const struct option opts[] = {
         { "dump", no_argument, NULL, 'd' },
         { "node", required_argument, NULL, 'n' },
+        { "html", required_argument, NULL, 'o' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -144,6 +148,7 @@ int dsmprof_origin(int argc, char **argv)
         { NULL, NULL },
     };
     int do_dump = 0, node = -1, c;
+    const char *html = NULL;
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -161,6 +166,7 @@ int dsmprof_origin(int argc, char **argv)
             do_dump = 1;
             break;
         }
+        case 'o': html = optarg; break;
         case 'h': usage(stdout); return DSMPROF_OK;
         case ':':
             fprintf(stderr, "dsmprof origin: %s needs a value\n", ptext_term(argv[optind - 1]));
@@ -186,6 +192,19 @@ int dsmprof_origin(int argc, char **argv)
         fprintf(stderr, "dsmprof origin: %s has no node %d (%zu nodes)\n", ptext_term(file), node,
                 pj_len(pj_arr(o, "nodes")));
         rc = DSMPROF_USAGE;
+    } else if (html) {
+        pfile w;
+        char why[512];
+        if (pfile_open(&w, html, why, sizeof why) != 0) {
+            fprintf(stderr, "dsmprof origin: %s: %s\n", ptext_term(html), why);
+            rc = DSMPROF_USAGE;
+        } else {
+            origin_html_write(root, file, w.f);
+            if (pfile_commit(&w, why, sizeof why) != 0) {
+                fprintf(stderr, "dsmprof origin: %s: %s\n", ptext_term(html), why);
+                rc = DSMPROF_USAGE;
+            }
+        }
     } else if (do_dump)
         dump(stdout, o, node);
     else

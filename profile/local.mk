@@ -41,5 +41,5 @@ bin_PROGRAMS += dsmprof
 dsmprof_SOURCES = profile/dsmprof_main.c profile/dsmprof.h profile/dsmprof.c \
 	profile/dsmprof_report.c profile/html.h profile/html.c profile/dsmprof_cmds.c \
 	profile/dsmprof_sim.c profile/dsmprof_flashpoint.c \
-	profile/dsmprof_origin.c
+	profile/dsmprof_origin.c profile/origin_html.h profile/origin_html.c
 dsmprof_LDADD = libdsmprofile.la $(JSON_C_LIBS)

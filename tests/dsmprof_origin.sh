@@ -3,7 +3,7 @@
 # (a run of "fft" on 4 processors of --machine=origin, Hub samples every
 # 100 us, router samples every 200 us) and on a live run: the thread, node and link tables (like sninfo),
 # --dump's timestamped samples (like sndump: one line per node and sample,
-# then per link and sample), --node, and clear errors: a file with no origin
+# then per link and sample), --node, --html's page of charts, and clear errors: a file with no origin
 # section (exit 2), a node the run does not have and a bad option (exit 1).
 top=${top_builddir:-.}
 src=${srcdir:-.}
@@ -47,6 +47,15 @@ n=$(grep -Ec '^[0-9.]+ node ' "$dir/dump")
 expect 0 '^1\.800 node 1 ' --dump "$run"
 expect 0 '^0\.200 link [0-9]+ ' --dump "$run"
 expect 0 '^0\.000 node 1 ' --node 1 "$run"
+# --html: one page, a memory chart per node, SysAD and NI charts, a chart per link
+"$dsmprof" origin --html "$dir/page.html" "$run" >"$dir/out" 2>&1 || { echo "FAIL: --html"; cat "$dir/out"; fail=1; }
+charts=$(grep -c '<svg' "$dir/page.html")
+links=$(grep -c '"link":' "$run")
+want=$((2 * 3 + links))
+[ "$charts" -eq "$want" ] && grep -q 'aria-label="node 1 memory"' "$dir/page.html" &&
+    grep -q '<polyline' "$dir/page.html" && echo "ok: --html has $charts charts" ||
+    { echo "FAIL: --html has $charts charts, expected $want"; fail=1; }
+expect 1 'dsmprof origin: /nonexistent/dir/p.html' --html /nonexistent/dir/p.html "$run"
 # errors
 expect 2 'no "origin" section' "$data/fp_run.json"
 expect 1 'has no node 7 \(2 nodes\)' --node 7 "$run"
