@@ -50,9 +50,9 @@ static void info(FILE *f, json_object *o, const char *file)
             pj_len(pj_arr(rs, "times_ns")));
 
     json_object *th = pj_arr(o, "threads");
-    fprintf(f, "Threads\n  %4s %4s %9s %7s %8s %8s %8s %8s  %8s %8s %8s %8s  %-22s %9s\n",
+    fprintf(f, "Threads\n  %4s %4s %9s %7s %8s %8s %8s %8s  %8s %8s %8s %8s  %-22s %9s %7s\n",
             "proc", "node", "misses", "local%", "hops 0", "1", "2", "3+", "unowned", "inval",
-            "clean-ex", "dirty-ex", "inval by sharers 1/2/3/4-7/8+", "lat ns");
+            "clean-ex", "dirty-ex", "inval by sharers 1/2/3/4-7/8+", "lat ns", "TLB");
     for (size_t i = 0; i < pj_len(th); i++) {
         json_object *t = pj_at(th, i), *h = pj_arr(t, "hops"), *x = pj_get(t, "transactions"),
                     *inv = pj_get(t, "invalidates_by_sharers");
@@ -64,7 +64,7 @@ static void info(FILE *f, json_object *o, const char *file)
                  (unsigned long long)pj_u64(inv, "1"), (unsigned long long)pj_u64(inv, "2"),
                  (unsigned long long)pj_u64(inv, "3"), (unsigned long long)pj_u64(inv, "4-7"),
                  (unsigned long long)pj_u64(inv, "8+"));
-        fprintf(f, "  %4d %4d %9llu %6.1f%% %8.0f %8.0f %8.0f %8llu  %8llu %8llu %8llu %8llu  %-22s %9.0f\n",
+        fprintf(f, "  %4d %4d %9llu %6.1f%% %8.0f %8.0f %8.0f %8llu  %8llu %8llu %8llu %8llu  %-22s %9.0f %7llu\n",
                 (int)pj_double(t, "proc"), (int)pj_double(t, "node"),
                 (unsigned long long)pj_u64(t, "misses"), pct(pj_double(t, "local_ratio")),
                 json_object_get_double(pj_at(h, 0)), json_object_get_double(pj_at(h, 1)),
@@ -72,7 +72,7 @@ static void info(FILE *f, json_object *o, const char *file)
                 (unsigned long long)pj_u64(x, "unowned"), (unsigned long long)pj_u64(x, "invalidate"),
                 (unsigned long long)pj_u64(x, "clean_exclusive"),
                 (unsigned long long)pj_u64(x, "dirty_exclusive"), sharers,
-                pj_double(t, "mean_latency_ns"));
+                pj_double(t, "mean_latency_ns"), (unsigned long long)pj_u64(t, "tlb_misses"));
     }
 
     json_object *nodes = pj_arr(o, "nodes");

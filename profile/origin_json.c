@@ -40,6 +40,7 @@ static json_object *thread_json(const void *model, int p)
         put(inv, bins[k], ju64(t.inv_by_sharers[k]));
     put(o, "invalidates_by_sharers", inv);
     put(o, "mean_latency_ns", jnum(t.misses ? (double)t.latency_ps / 1000.0 / t.misses : 0));
+    put(o, "tlb_misses", ju64(t.tlb_misses));
     return o;
 }
 

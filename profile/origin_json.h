@@ -11,7 +11,7 @@
  *             count 0..7, the last "or more"], transactions: {unowned,
  *             invalidate, clean_exclusive, dirty_exclusive},
  *             invalidates_by_sharers: {"1", "2", "3", "4-7", "8+"},
- *             mean_latency_ns}]
+ *             mean_latency_ns, tlb_misses (of the misses' references)}]
  *   nodes     [{node, memory: {idle, blocked, busy, refresh, utilisation,
  *             mb_per_s}, bus_utilisation, ni_out_utilisation,
  *             ni_in_utilisation}]

@@ -382,6 +382,7 @@ static const pschema_field sim_fields[] = {
     NUM_REQ("origin.threads[].transactions.dirty_exclusive", 0, U64D),
     OBJ_REQ("origin.threads[].invalidates_by_sharers"),
     NUM("origin.threads[].mean_latency_ns", 0, U64D),
+    NUM("origin.threads[].tlb_misses", 0, U64D),
     ARR_REQ("origin.nodes"),
     OBJ("origin.nodes[]"),
     NUM_REQ("origin.nodes[].node", 0, MAXPROCS),

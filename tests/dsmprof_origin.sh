@@ -36,7 +36,7 @@ expect 0 'Hub samples every 0\.100 ms \(19\), router samples every 0\.200 ms \(1
 expect 0 '^ +0 +0 +1452 +73\.2% ' "$run"
 expect 0 '^ +0 +[0-9.]+% .* [0-9.]+ +[0-9.]+% +[0-9.]+% +[0-9.]+%$' "$run"
 expect 0 'node 0 -> router 0' "$run"
-"$dsmprof" origin "$run" | awk '$1 ~ /^[0-9]+$/ && NF == 15 {
+"$dsmprof" origin "$run" | awk '$1 ~ /^[0-9]+$/ && NF == 16 {
         if ($9 + $10 + $11 + $12 != $3) { print "mix of proc " $1 " does not sum to its misses"; bad = 1 } }
     END { exit bad }' || { echo "FAIL: transaction mix"; fail=1; }
 # --dump: 2 nodes x 19 Hub samples, timestamps in ms

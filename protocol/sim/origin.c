@@ -40,6 +40,10 @@
  *   hub_sample_us=10000, router_sample_us=2000000   sampling periods of the
  *                       Hub and router counters in IRIX (description, 3)
  *   three_hop=1         interventions as the Origin does them (below)
+ *   tlb_entries=64      R10000 TLB entries, each mapping two consecutive
+ *                       pages (description, 4.2: 2 MB reach with 16 KB pages)
+ *   tlb_refill_ns=150   a TLB refill by IRIX's software handler (estimate);
+ *                       looked up only on the references that miss the cache
  * The memory unit counts, as the Hub does, busy from a request entering
  * its pipeline until its reply leaves, blocked while a request waits for
  * the data path, refresh, and idle the rest; utilisation is 1 - idle.
@@ -96,6 +100,7 @@ typedef struct origin {
     uint64_t port_mbs, sysad_mbs, mem_mbs, link_mbs, packet_bytes;
     uint64_t router_ns, mem_access_ns, pi_ns, ni_ns, xbar_ns, intervention_ns;
     uint64_t refresh_us, refresh_ns, cpu_mhz, hub_sample_us, router_sample_us;
+    uint64_t tlb_entries, tlb_refill_ns;
     double ps_per_cycle;
     ps_t pkt_ps, gap_ps, mem_line_ps, bus_line_ps, bus_req_ps;
     /* state */
@@ -108,6 +113,8 @@ typedef struct origin {
     uint32_t *pend_block;
     miss_rec *cur;
     sim_origin_thread *thr;
+    uint32_t *tlb;            /* per proc: tlb_entries page pairs, most recent first */
+    uint32_t *tlb_used;       /* per proc: valid entries */
     uint32_t last_req_block[TAG_SLOTS];
     int last_req_proc[TAG_SLOTS];
     uint32_t egrant_block[TAG_SLOTS];
@@ -427,6 +434,32 @@ static void observe(origin *o, const proto_msg *m)
     }
 }
 
+/* ---- the TLB ---- */
+
+/* Processor p's TLB looks up the page pair of `block` (an R10000 entry maps
+ * two consecutive pages): 1 on a miss, which the TLB then holds (LRU).
+ * Only references that miss the cache reach the model, so this counts the
+ * TLB misses of those; a cached line whose entry was evicted is not seen. */
+static int tlb_miss(origin *o, int p, uint32_t block)
+{
+    if (!o->tlb_entries)
+        return 0;
+    uint32_t lines_per_pair = 2 * o->p.page_size / o->p.line_size;
+    uint32_t pair = block / (lines_per_pair ? lines_per_pair : 1);
+    uint32_t *t = o->tlb + (size_t)p * o->tlb_entries;
+    uint32_t n = o->tlb_used[p], i = 0;
+    while (i < n && t[i] != pair)
+        i++;
+    int miss = i == n;
+    if (miss && n < o->tlb_entries)
+        o->tlb_used[p] = ++n;
+    if (i >= n)
+        i = n - 1; /* the least recently used one goes */
+    memmove(t + 1, t, i * sizeof *t);
+    t[0] = pair;
+    return miss;
+}
+
 /* ---- sim_timing_ops ---- */
 
 static void origin_defaults(sim_params *p)
@@ -465,6 +498,8 @@ static int set_param(origin *o, const char *key, const char *value, char *err, s
         {"hub_sample_us", o ? &o->hub_sample_us : NULL, 1, 1000000000},
         {"router_sample_us", o ? &o->router_sample_us : NULL, 1, 1000000000},
         {"three_hop", o ? &o->three_hop : NULL, 0, 1},
+        {"tlb_entries", o ? &o->tlb_entries : NULL, 0, 4096},
+        {"tlb_refill_ns", o ? &o->tlb_refill_ns : NULL, 0, 100000},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (!strcmp(key, keys[i].name)) {
@@ -478,7 +513,8 @@ static int set_param(origin *o, const char *key, const char *value, char *err, s
     snprintf(err, errlen, "no option '%s' (origin options: port_mbs, sysad_mbs, mem_mbs, "
                           "link_mbs, packet_bytes, router_ns, mem_access_ns, pi_ns, ni_ns, "
                           "xbar_ns, intervention_ns, refresh_us, refresh_ns, cpu_mhz, "
-                          "hub_sample_us, router_sample_us, three_hop)",
+                          "hub_sample_us, router_sample_us, three_hop, tlb_entries, "
+                          "tlb_refill_ns)",
              key);
     return -1;
 }
@@ -508,6 +544,8 @@ static void origin_destroy(void *model)
     free(o->pend_block);
     free(o->cur);
     free(o->thr);
+    free(o->tlb);
+    free(o->tlb_used);
     free(o->hub.v);
     free(o->router.v);
     free(o);
@@ -524,6 +562,9 @@ static void derive(origin *o)
     o->mem_line_ps = bytes_ps(o->p.line_size, o->mem_mbs);
     o->bus_line_ps = bytes_ps(o->p.line_size, o->sysad_mbs);
     o->bus_req_ps = bytes_ps(o->packet_bytes, o->sysad_mbs);
+    o->tlb = o->tlb_entries ? calloc((size_t)o->nprocs * o->tlb_entries, sizeof *o->tlb) : NULL;
+    if (!o->tlb)
+        o->tlb_entries = 0; /* out of memory: no TLB rather than no machine */
     series_init(&o->hub, o->hub_sample_us * 1000000, o->nnodes, HF_N);
     series_init(&o->router, o->router_sample_us * 1000000, o->nlinks, 2);
 }
@@ -561,6 +602,8 @@ static void *origin_create(const sim_params *p, char *err, size_t errlen)
     o->cpu_mhz = 195;
     o->hub_sample_us = 10000;
     o->router_sample_us = 2000000;
+    o->tlb_entries = 64;
+    o->tlb_refill_ns = 150;
     size_t n = (size_t)o->nnodes, l = (size_t)o->nlinks, pr = (size_t)o->nprocs;
     o->bus = calloc(n, sizeof *o->bus);
     o->bus_cmd_free = calloc(n, sizeof *o->bus_cmd_free);
@@ -587,6 +630,12 @@ static void *origin_create(const sim_params *p, char *err, size_t errlen)
     for (int i = 0; i < TAG_SLOTS; i++)
         o->last_req_proc[i] = o->egrant_proc[i] = o->fwd_req[i] = -1;
     o->three_hop = 1;
+    o->tlb_used = calloc(pr, sizeof *o->tlb_used);
+    if (!o->tlb_used) {
+        origin_destroy(o);
+        snprintf(err, errlen, "origin: out of memory");
+        return NULL;
+    }
     return o;
 }
 
@@ -698,6 +747,10 @@ static sim_time origin_handler(void *model, int node, const proto_msg *m, int is
         o->last_req_block[s] = m->block;
         o->last_req_proc[s] = node;
         rec_start(o, node, m, t);
+        if (tlb_miss(o, node, m->block)) { /* the refill runs before the miss issues */
+            o->thr[node].tlb_misses++;
+            t += o->tlb_refill_ns * 1000;
+        }
         ps_t at_pi = bus_command(o, hub, t) + pi;
         if (m->dst / 2 != hub)
             return cycles_between(o, start, at_pi);
