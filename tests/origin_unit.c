@@ -440,6 +440,21 @@ static int home_after_touch(const char *placement, int proc, uintptr_t addr)
 
 START_TEST(page_placement)
 {
+    {   /* sim_home_at follows the policy: placed until touched, then the toucher */
+        sim_params p;
+        char err[256];
+        ck_assert_int_eq(sim_params_for("origin", 8, &p, err, sizeof err), 0);
+        sim_machine *m = sim_create(&p, BASE, BYTES, err, sizeof err);
+        ck_assert_ptr_nonnull(m);
+        ck_assert_int_eq(sim_place(m, BASE, BYTES, 0), 0);
+        ck_assert_int_eq(sim_home_at(m, BASE + 5 * 16384 + 8), 0);
+        stream s = {.proc = 5, .from = BASE + 5 * 16384, .len = 8, .stride = 8};
+        run_streams(m, &s, 1);
+        ck_assert_int_eq(sim_home_at(m, BASE + 5 * 16384 + 8), 5);
+        ck_assert_int_eq(sim_home_at(m, BASE + 6 * 16384), 0);
+        ck_assert_int_eq(sim_home_at(m, BASE - 1), -1);
+        sim_destroy(m);
+    }
     ck_assert_int_eq(home_after_touch(NULL, 5, BASE + 3 * 16384), 2); /* first touch: local */
     ck_assert_int_eq(home_after_touch("placement=program", 5, BASE), -1);   /* node 0 */
     /* round robin: page 3 on processor 3 (node 1), page 2 on processor 2 */

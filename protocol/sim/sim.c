@@ -492,6 +492,13 @@ int sim_place(sim_machine *m, uintptr_t addr, size_t len, int home)
     return 0;
 }
 
+int sim_home_at(const sim_machine *m, uintptr_t addr)
+{
+    if (addr < m->base || addr - m->base >= m->bytes)
+        return -1;
+    return m->page_home[(addr - m->base) >> (m->page_shift + m->line_shift)];
+}
+
 int sim_bin(sim_machine *m, uintptr_t addr, size_t len, const char *name)
 {
     if (GROWABLE_RESERVE(m->bins, m->bins_cap, (size_t)m->nbins + 1) ||

@@ -160,6 +160,10 @@ const sim_params *sim_get_params(const sim_machine *m);
 /* Homes of the pages in [addr, addr+len): to `home`, or round robin by page
  * when home < 0.  Every line must be placed before it is referenced. */
 int sim_place(sim_machine *m, uintptr_t addr, size_t len, int home);
+/* The home of addr's page: the one placed, or under placement=first_touch
+ * (round_robin) the one that policy gave once the page was first missed on
+ * (until then, the one placed); -1 outside the region. */
+int sim_home_at(const sim_machine *m, uintptr_t addr);
 /* A data bin for [addr, addr+len) named `name`; returns its id (>= 0). */
 int sim_bin(sim_machine *m, uintptr_t addr, size_t len, const char *name);
 
