@@ -4,7 +4,8 @@
 # 100 us, router samples every 200 us) and on a live run: the thread, node and link tables (like sninfo),
 # --dump's timestamped samples (like sndump: one line per node and sample,
 # then per link and sample), --node, --html's page of charts, and clear errors: a file with no origin
-# section (exit 2), a node the run does not have and a bad option (exit 1).
+# section (exit 2), a node the run does not have and a bad option (exit 1);
+# live runs: first touch against the program's placement of fft's data.
 top=${top_builddir:-.}
 src=${srcdir:-.}
 dsmprof=$top/dsmprof
@@ -69,5 +70,38 @@ if [ -x "$dsmrun" ] && [ -x "$top/apps/fft" ]; then
         { echo "FAIL: the live run"; cat "$dir/run"; fail=1; }
     expect 0 '^  4 nodes \(2 processors each\), 2 routers' "$dir/live.json"
     expect 0 'router 0 -> router 1' "$dir/live.json"
+    # placement is what the profiler shows: fft initialised by processor 0
+    # (--serial-init) puts every page it touches on node 0 under first touch
+    # (IRIX's default): node 0 moves several times the bytes of any other node
+    # and processor 2 misses mostly remotely; with the program's placement
+    # (each band on its node) the nodes are within a factor 2 of each other
+    for pl in first_touch program; do
+        DSM_PROFILE=off DSM_SIM_PROFILE=$dir/$pl.json ${TIMEOUT:+$TIMEOUT 60} \
+            "$dsmrun" --machine=origin,placement=$pl -n 8 "$top/apps/fft" --m=14 --serial-init \
+            >"$dir/run" 2>&1 || { echo "FAIL: the $pl run"; cat "$dir/run"; fail=1; }
+        "$dsmprof" origin "$dir/$pl.json" >"$dir/$pl.txt" 2>&1
+    done
+    awk -v pl=first_touch '/^Nodes/ { on = 1; next } /^Links/ { on = 0 }
+        on && $1 ~ /^[0-9]+$/ { mb[$1] = $6 }
+        /^Threads/ { th = 1; next } /^$/ { th = 0 }
+        th && $1 == 2 { local2 = $4 + 0 }
+        END { bad = local2 >= 40
+              for (n = 1; n < 4; n++) if (mb[0] < 5 * mb[n]) bad = 1
+              printf "%s: node 0 %s MB/s, nodes 1-3 %s %s %s, processor 2 %s%% local\n",
+                     pl, mb[0], mb[1], mb[2], mb[3], local2
+              exit bad }' "$dir/first_touch.txt" &&
+        echo "ok: first touch puts serially initialised data on node 0" ||
+        { echo "FAIL: first touch"; fail=1; }
+    awk -v pl=program '/^Nodes/ { on = 1; next } /^Links/ { on = 0 }
+        on && $1 ~ /^[0-9]+$/ { mb[$1] = $6; sum += $6; n++ }
+        /^Threads/ { th = 1; next } /^$/ { th = 0 }
+        th && $1 == 2 { local2 = $4 + 0 }
+        END { mean = sum / n; bad = local2 <= 50
+              for (i = 0; i < n; i++) if (mb[i] < mean / 2 || mb[i] > 2 * mean) bad = 1
+              printf "%s: nodes %s %s %s %s MB/s, processor 2 %s%% local\n",
+                     pl, mb[0], mb[1], mb[2], mb[3], local2
+              exit bad }' "$dir/program.txt" &&
+        echo "ok: the program's placement spreads the data over the nodes" ||
+        { echo "FAIL: program placement"; fail=1; }
 fi
 exit $fail
