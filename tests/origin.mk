@@ -27,3 +27,16 @@ EXTRA_DIST += tests/dsmprof_origin.sh tests/data/origin_run.json
 #                      80%), Fig. 9 (scrambled stagger, printed)
 TESTS += tests/origin_fft.sh
 EXTRA_DIST += tests/origin_fft.sh
+
+#   origin_snbench.sh  the snbench kernels as a program (tests/origin_snbench.c,
+#                      built with DSMCC_CFLAGS) through dsmrun --machine=origin
+#                      and first touch: Fig. 4 (one reader: MB/s and memory
+#                      utilisation in the measured section) and Fig. 5 (remote
+#                      bw-read readers: memory at 100%, 620 MB/s, links)
+check_PROGRAMS += tests/origin_snbench
+tests_origin_snbench_SOURCES = tests/origin_snbench.c
+tests_origin_snbench_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS)
+tests_origin_snbench_LINK = $(DSMCC_LINK)
+tests_origin_snbench_LDADD = libdsm.la
+TESTS += tests/origin_snbench.sh
+EXTRA_DIST += tests/origin_snbench.sh

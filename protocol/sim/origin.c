@@ -42,6 +42,10 @@
  *   three_hop=1         interventions as the Origin does them (below)
  *   tlb_entries=64      R10000 TLB entries, each mapping two consecutive
  *                       pages (description, 4.2: 2 MB reach with 16 KB pages)
+ *   silent_clean=1      the R10000 replaces a clean-exclusive line without a
+ *                       message (the paper, 4.1: a remote reader's link
+ *                       carries only requests and replies, 1:9 packets);
+ *                       the engine's PUTE and PUT_ACK then cost nothing
  *   tlb_refill_ns=150   a TLB refill by IRIX's software handler (estimate);
  *                       looked up only on the references that miss the cache
  * The memory unit counts, as the Hub does, busy from a request entering
@@ -124,6 +128,8 @@ typedef struct origin {
     int fwd_req[TAG_SLOTS], fwd_from[TAG_SLOTS]; /* requester (proc), owner's node */
     ps_t fwd_time[TAG_SLOTS];                    /* when the owner sent it */
     uint64_t three_hop;                          /* option three_hop (1: on) */
+    uint32_t pute_block[TAG_SLOTS];              /* a silent clean eviction in flight */
+    uint64_t silent_clean;                       /* option silent_clean (1: on) */
     ps_t elapsed;
     series hub, router;
 } origin;
@@ -500,6 +506,7 @@ static int set_param(origin *o, const char *key, const char *value, char *err, s
         {"three_hop", o ? &o->three_hop : NULL, 0, 1},
         {"tlb_entries", o ? &o->tlb_entries : NULL, 0, 4096},
         {"tlb_refill_ns", o ? &o->tlb_refill_ns : NULL, 0, 100000},
+        {"silent_clean", o ? &o->silent_clean : NULL, 0, 1},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (!strcmp(key, keys[i].name)) {
@@ -514,7 +521,7 @@ static int set_param(origin *o, const char *key, const char *value, char *err, s
                           "link_mbs, packet_bytes, router_ns, mem_access_ns, pi_ns, ni_ns, "
                           "xbar_ns, intervention_ns, refresh_us, refresh_ns, cpu_mhz, "
                           "hub_sample_us, router_sample_us, three_hop, tlb_entries, "
-                          "tlb_refill_ns)",
+                          "tlb_refill_ns, silent_clean)",
              key);
     return -1;
 }
@@ -630,6 +637,8 @@ static void *origin_create(const sim_params *p, char *err, size_t errlen)
     for (int i = 0; i < TAG_SLOTS; i++)
         o->last_req_proc[i] = o->egrant_proc[i] = o->fwd_req[i] = -1;
     o->three_hop = 1;
+    o->silent_clean = 1;
+    memset(o->pute_block, 0xff, sizeof o->pute_block);
     o->tlb_used = calloc(pr, sizeof *o->tlb_used);
     if (!o->tlb_used) {
         origin_destroy(o);
@@ -662,6 +671,15 @@ static sim_time origin_net_delay(void *model, const proto_msg *m, uint32_t bytes
     ps_t head = c2ps(o, send_time);
     ps_t tail = head;
     unsigned s = slot(m->block);
+    if (o->silent_clean && m->type == PM_PUTE) {
+        /* the R10000 drops a clean-exclusive line without telling anyone;
+         * the engine's PUTE and its PUT_ACK keep its directory exact and
+         * cost nothing here */
+        o->pute_block[s] = m->block;
+        return 0;
+    }
+    if (o->silent_clean && m->type == PM_PUT_ACK && o->pute_block[s] == m->block)
+        return 0;
     if (o->three_hop && m->type == PM_WB_DATA && rec_for_block(o, m->block)) {
         /* the owner answers the requester itself (forwarded request) and
          * sends the home a revision in parallel: its links are held at
@@ -787,6 +805,12 @@ static sim_time origin_handler(void *model, int node, const proto_msg *m, int is
         if (m->type == PM_WB_DATA && o->fwd_block[s] == m->block && o->fwd_req[s] >= 0)
             return 0; /* a revision: the reply is the owner's, it waits for nothing here */
         return cycles_between(o, start, head);
+    }
+    if (o->silent_clean && m->type == PM_PUTE)
+        return 0; /* silent: no directory work charged */
+    if (o->silent_clean && m->type == PM_PUT_ACK && o->pute_block[slot(m->block)] == m->block) {
+        o->pute_block[slot(m->block)] = UINT32_MAX;
+        return 0;
     }
     if (is_home && (m->type == PM_PUTS || m->type == PM_PUTE || m->type == PM_INV_ACK)) {
         ps_t head;
