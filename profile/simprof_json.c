@@ -100,6 +100,9 @@ static json_object *machine_json(const simprof_run *r)
     add_u64(o, "sample_length", p->sample_length);
     add(o, "sample_offset", jstr(p->sample_random ? "random" : "start"));
     add(o, "read_recall", jstr(p->downgrade_on_read ? "keep" : "drop"));
+    add(o, "placement", jstr(p->placement == SIM_PLACE_FIRST_TOUCH   ? "first_touch"
+                             : p->placement == SIM_PLACE_ROUND_ROBIN ? "round_robin"
+                                                                    : "program"));
     /* the timing model's constants that were changed from its defaults
      * ("hop=6", "PILocalGet=9/11", ...), in the order given: the defaults
      * are the model's (doc/simulation.md), so these complete the machine */

@@ -70,6 +70,8 @@ if [ -x "$dsmrun" ] && [ -x "$top/apps/fft" ]; then
         { echo "FAIL: the live run"; cat "$dir/run"; fail=1; }
     expect 0 '^  4 nodes \(2 processors each\), 2 routers' "$dir/live.json"
     expect 0 'router 0 -> router 1' "$dir/live.json"
+    grep -q '"placement":"first_touch"' "$dir/live.json" || grep -q '"placement": *"first_touch"' "$dir/live.json" &&
+        echo "ok: the file records the placement" || { echo "FAIL: no placement in the file"; fail=1; }
     # placement is what the profiler shows: fft initialised by processor 0
     # (--serial-init) puts every page it touches on node 0 under first touch
     # (IRIX's default): node 0 moves several times the bytes of any other node
