@@ -17,8 +17,12 @@
  * code, conjugate roots) and each compares its rows of the result with the
  * input, which is regenerated from a hash.
  *
- * Usage: fft [--m=M] [--paper]   2^M points, M even (default 12; --paper:
- * 18, the 256K points of the FlashPoint paper).  Prints "fft: result OK". */
+ * Usage: fft [--m=M] [--paper] [--stagger=0|1|2] [--serial-init]
+ *   2^M points, M even (default 12; --paper: 18, the 256K points of the
+ *   FlashPoint paper); --stagger: the transposes' order (transpose());
+ *   --serial-init: processor 0 initialises every row, as SPLASH-2's FFT
+ *   does on its main thread (the Origin profiler paper's Fig. 6).
+ * Prints "fft: result OK". */
 #include <dsm.h>
 #include <math.h>
 #include <stdio.h>
@@ -78,6 +82,11 @@ static void row_fft(cplx *row, long r, const cplx *roots, int dir)
     }
 }
 
+/* The order in which a processor takes the other processors' columns in a
+ * transpose (--stagger, the Origin profiler paper's three variants). */
+enum { STAGGER_NONE = 0, STAGGER_BASIC = 1, STAGGER_SCRAMBLED = 2 };
+static long stagger = STAGGER_BASIC;
+
 /* dst rows [lo, hi) = columns of src; blocked by TILE columns so the source
  * lines fetched from another processor's rows are used several times. */
 static void transpose(cplx *dst, const cplx *src, long r, long lo, long hi)
@@ -85,10 +94,25 @@ static void transpose(cplx *dst, const cplx *src, long r, long lo, long hi)
     /* Staggered, as SPLASH-2's FFT does: each processor starts with the
      * columns of its own band and wraps around, so at any moment the
      * processors read from different owners instead of all from the same
-     * one (a hot spot at one home at a time). */
+     * one (a hot spot at one home at a time).  --stagger=0 starts every
+     * processor at column 0 (the unoptimised transpose: the hot spot);
+     * --stagger=2 visits the owners in a binary-scrambled order, owner
+     * me XOR k at step k (the optimised stagger). */
     enum { TILE = 8 };
     long ntiles = (r + TILE - 1) / TILE;
-    long first = (lo / TILE) % ntiles;
+    long first = stagger == STAGGER_NONE ? 0 : (lo / TILE) % ntiles;
+    int me = dsm_node(), nprocs = dsm_nodes();
+    if (stagger == STAGGER_SCRAMBLED && !(nprocs & (nprocs - 1))) {
+        for (int k = 0; k < nprocs; k++) {
+            long c_lo, c_hi;
+            app_band(r, me ^ k, nprocs, &c_lo, &c_hi);
+            for (long c0 = c_lo; c0 < c_hi; c0 += TILE)
+                for (long i = lo; i < hi; i++)
+                    for (long c = c0; c < c0 + TILE && c < c_hi; c++)
+                        dst[i * r + c] = src[c * r + i];
+        }
+        return;
+    }
     for (long k = 0; k < ntiles; k++) {
         long c0 = ((first + k) % ntiles) * TILE;
         long c1 = c0 + TILE < r ? c0 + TILE : r;
@@ -155,10 +179,14 @@ int main(int argc, char **argv)
     }
     int me = dsm_node(), nprocs = dsm_nodes();
     long m = 12;
+    long serial_init = 0;
     app_opt opts[] = {
         { "m", "log2 of the number of points, even", &m, 2, 26, 18, 0, 0 },
+        { "stagger", "transpose order: 0 none, 1 basic, 2 scrambled", &stagger, 0, 2, 1, 0, 0 },
+        { "serial-init", "processor 0 initialises all the data (as SPLASH-2's main thread)",
+          &serial_init, 0, 1, 0, 1, 0 },
     };
-    int parsed = app_parse("fft", argc, argv, opts, 1, "paper", me);
+    int parsed = app_parse("fft", argc, argv, opts, 3, "paper", me);
     if (parsed == 0 && m % 2) {
         if (me == 0)
             fprintf(stderr, "fft: --m=%ld must be even (the points form a square matrix)\n", m);
@@ -182,7 +210,8 @@ int main(int argc, char **argv)
 
     long lo, hi;
     app_band(r, me, nprocs, &lo, &hi);
-    for (long i = lo; i < hi; i++)
+    long init_lo = serial_init ? (me == 0 ? 0 : r) : lo, init_hi = serial_init ? r : hi;
+    for (long i = init_lo; i < init_hi; i++)
         for (long j = 0; j < r; j++) {
             long t = i * r + j;
             x[t].re = input_re(t);

@@ -41,6 +41,10 @@ static const dsmprof_cmd commands[] = {
     { "quickstep", "RAW [--stat NAME] [--html OUT]", dsmprof_quickstep,
       "QuickStep's tables and hop histograms of a simulated Alewife run\n"
       "(the raw data file of dsmrun --quickstep)" },
+    { "origin", "FILE [--dump] [--node N] [--html OUT]", dsmprof_origin,
+      "the Origin 2000 profiler's threads, nodes and links of a simulated\n"
+      "Origin run (like sninfo); --dump: its timestamped samples (like sndump);\n"
+      "--html OUT: the traces plotted over time" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -50,6 +50,7 @@ int dsmprof_advice(int argc, char **argv);
 int dsmprof_memspy(int argc, char **argv);
 int dsmprof_flashpoint(int argc, char **argv);
 int dsmprof_quickstep(int argc, char **argv);
+int dsmprof_origin(int argc, char **argv);
 
 /* "Usage: dsmprof NAME ARGS" from the command table, one line; with
  * dsmprof_command_help, the table's help lines for it after it. */

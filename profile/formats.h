@@ -11,5 +11,7 @@
 #define SIM_SCHEMA "dsm-sim/1"
 /* the "flashpoint" section of a dsm-sim/1 file (flashpoint_json.h) */
 #define FLASHPOINT_SCHEMA "flashpoint/1"
+/* the "origin" section of dsm-sim/1 on the Origin 2000 (origin_json.h) */
+#define ORIGIN_SCHEMA "origin/1"
 
 #endif

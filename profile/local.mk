@@ -28,7 +28,8 @@ libdsm_internal_la_LIBADD += libdsmaggregate.la
 
 libdsm_internal_la_SOURCES += profile/profile.h profile/profile_write.c \
 	profile/simprof.h profile/simprof.c profile/simprof_json.c \
-	profile/flashpoint_json.h profile/flashpoint_json.c
+	profile/flashpoint_json.h profile/flashpoint_json.c \
+	profile/origin_json.h profile/origin_json.c
 
 noinst_LTLIBRARIES += libdsmprofile.la
 libdsmprofile_la_SOURCES = profile/advice.h profile/advice.c profile/pjson.h profile/formats.h \
@@ -39,5 +40,6 @@ libdsmprofile_la_LIBADD = $(JSON_C_LIBS) -lm
 bin_PROGRAMS += dsmprof
 dsmprof_SOURCES = profile/dsmprof_main.c profile/dsmprof.h profile/dsmprof.c \
 	profile/dsmprof_report.c profile/html.h profile/html.c profile/dsmprof_cmds.c \
-	profile/dsmprof_sim.c profile/dsmprof_flashpoint.c profile/dsmprof_quickstep.c
+	profile/dsmprof_sim.c profile/dsmprof_flashpoint.c profile/dsmprof_quickstep.c \
+	profile/dsmprof_origin.c profile/origin_html.h profile/origin_html.c
 dsmprof_LDADD = libdsmprofile.la $(JSON_C_LIBS)

@@ -4,7 +4,9 @@
  * dsm_finalize.  The rendering itself is profile/simprof_json.c.
  *
  * FlashPoint's collector (protocol/sim/flashpoint.h) is attached on the
- * "flash" machine only; its section is rendered by profile/flashpoint_json.c. */
+ * "flash" machine only; its section is rendered by profile/flashpoint_json.c.
+ * On the "origin" machine the model keeps the profiler's counters itself;
+ * profile/origin_json.c renders them. */
 #include "simprof.h"
 
 #include <json.h>
@@ -13,7 +15,9 @@
 #include <string.h>
 
 #include "flashpoint_json.h"
+#include "origin_json.h"
 #include "sim/flashpoint.h"
+#include "sim/timing.h"
 
 struct simprof {
     sim_machine *m;
@@ -115,6 +119,8 @@ int simprof_write(simprof *s, const char *path, const char *program,
         .nbins = nbins,
         .ms = s->ms,
         .flashpoint = flashpoint_json(s, procedure_names, nprocedures),
+        /* the Origin's profiler: its counters live in the machine's model */
+        .origin = strcmp(p->machine, "origin") ? NULL : origin_to_json(sim_timing_model(s->m)),
         .section = &section,
         .quantum = s->quantum,
         .homes = s->homes,

@@ -74,6 +74,8 @@ typedef struct simprof_run {
     const memspy *ms;
     struct json_object *flashpoint;    /* section rendered by FlashPoint, or NULL;
                                           simprof_run_to_json takes it over */
+    struct json_object *origin;        /* section rendered by origin_json.c, or NULL;
+                                          taken over likewise */
     /* the measured section the program marked (dsm_sim_section_begin/end),
      * or NULL / not begun and ended: the whole run stands for it */
     const sim_section *section;

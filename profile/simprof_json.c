@@ -100,6 +100,9 @@ static json_object *machine_json(const simprof_run *r)
     add_u64(o, "sample_length", p->sample_length);
     add(o, "sample_offset", jstr(p->sample_random ? "random" : "start"));
     add(o, "read_recall", jstr(p->downgrade_on_read ? "keep" : "drop"));
+    add(o, "placement", jstr(p->placement == SIM_PLACE_FIRST_TOUCH   ? "first_touch"
+                             : p->placement == SIM_PLACE_ROUND_ROBIN ? "round_robin"
+                                                                    : "program"));
     /* the timing model's constants that were changed from its defaults
      * ("hop=6", "PILocalGet=9/11", ...), in the order given: the defaults
      * are the model's (doc/simulation.md), so these complete the machine */
@@ -398,6 +401,7 @@ json_object *simprof_run_to_json(const simprof_run *r)
     json_object *root = json_object_new_object();
     if (!root) {
         json_object_put(r->flashpoint);
+        json_object_put(r->origin);
         return NULL;
     }
     add(root, "schema", jstr(SIM_SCHEMA));
@@ -424,6 +428,8 @@ json_object *simprof_run_to_json(const simprof_run *r)
     add(root, "sampling", sampling_json(r));
     if (r->flashpoint)
         add(root, "flashpoint", r->flashpoint);
+    if (r->origin)
+        add(root, "origin", r->origin);
     return root;
 }
 

@@ -29,7 +29,8 @@ tests_pschema_unit_LDADD = libdsm_internal.la $(JSON_C_LIBS)
 # the commands without dsmprof's main, to run many command lines per process
 tests_dsmprof_mutate_SOURCES = tests/dsmprof_mutate.c profile/dsmprof.c profile/dsmprof_report.c \
 	profile/dsmprof_cmds.c profile/html.c profile/dsmprof_sim.c profile/dsmprof_flashpoint.c \
-	profile/dsmprof_quickstep.c
+	profile/dsmprof_quickstep.c \
+	profile/dsmprof_origin.c profile/origin_html.h profile/origin_html.c
 tests_dsmprof_mutate_LDADD = libdsmprofile.la $(JSON_C_LIBS) -lm
 TESTS += tests/pschema_unit tests/dsmprof_hostile.sh tests/dsmprof_mutate
 EXTRA_DIST += tests/dsmprof_hostile.sh

@@ -286,6 +286,7 @@ static sample samples[] = {
     { "advice_sample.json", 0, "", "", NULL }, { "html_timeslices.json", 0, "", "", NULL },
     { "memspy_sample.json", 1, "", "", NULL }, { "fp_run.json", 1, "", "", NULL },
     { "fp_control.json", 1, "", "", NULL },    { "fp_far.json", 1, "", "", NULL },
+    { "origin_run.json", 1, "", "", NULL },
 };
 #define NSAMPLES (sizeof samples / sizeof samples[0])
 
@@ -326,7 +327,7 @@ static int run_one(char **argv, int argc, const char *what)
     return -1;
 }
 
-#define NLINES 10
+#define NLINES 12
 /* Every command on file m (the mutant of sample s): 0 or -1.  (html -o,
  * whose fsync would dominate the time, is tested by dsmprof_hostile.sh.) */
 static int run_all(const char *m, const sample *s, const char *what)
@@ -345,6 +346,8 @@ static int run_all(const char *m, const sample *s, const char *what)
         { "memspy", m, "--bin", bin },
         { "flashpoint", m, control },
         { "flashpoint", run, m, "--top", "20" },
+        { "origin", m },
+        { "origin", m, "--dump" },
     };
     for (size_t i = 0; i < NLINES; i++) {
         char *argv[9] = { "dsmprof" };

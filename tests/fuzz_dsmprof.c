@@ -46,6 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         { "memspy", path },
         { "memspy", path, "--bin", "Y" },
         { "flashpoint", path, path },
+        { "origin", path },
+        { "origin", path, "--dump" },
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         char *argv[7] = { "dsmprof" };

@@ -20,7 +20,8 @@ p=$src/profile
 if ! "$cc" -std=gnu11 -g -O1 -fsanitize=fuzzer,address -I"$p" -I"$src/protocol" -o "$exe" \
         "$src/tests/fuzz_dsmprof.c" "$p/dsmprof.c" "$p/dsmprof_report.c" "$p/dsmprof_cmds.c" \
         "$p/html.c" "$p/dsmprof_sim.c" "$p/dsmprof_flashpoint.c" "$p/dsmprof_quickstep.c" \
-        "$p/advice.c" "$p/pschema.c" "$p/pschema_defs.c" "$p/ptext.c" "$p/pfile.c" $json -lm 2>"$corpus/cc.err"; then
+        "$p/dsmprof_origin.c" "$p/origin_html.c" "$p/advice.c" "$p/pschema.c" \
+        "$p/pschema_defs.c" "$p/ptext.c" "$p/pfile.c" $json -lm 2>"$corpus/cc.err"; then
     if grep -qi "fuzzer\|sanitizer\|cannot find\|No such file" "$corpus/cc.err"; then
         echo "$cc cannot build a libFuzzer target here: fuzz_dsmprof skipped"
         sed 's/^/    /' "$corpus/cc.err" | head -5

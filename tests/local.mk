@@ -45,6 +45,7 @@ include tests/sim_machine.mk
 include tests/sim_frontend.mk
 include tests/sim_flash.mk
 include tests/quickstep.mk
+include tests/origin.mk
 include tests/sim_stats.mk
 include tests/apps_sim.mk
 include tests/block.mk

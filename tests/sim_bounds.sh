@@ -84,6 +84,9 @@ numa local_cycles 1000000
 numa hop1_cycles 1000000
 numa hop_cycles 1000000
 numa write_cycles 1000000
+origin router_ns 100000
+origin mem_access_ns 100000
+origin intervention_ns 100000
 flash hit_cycles 1000000
 flash sample_period 1000000000000
 flash pi_in 100000
@@ -103,6 +106,10 @@ refused "uniform,miss_cycles=18446744073709551616" "'miss_cycles'" "out of range
 accepted "uniform,miss_cycles=1000000,hit_cycles=1000000"
 accepted "numa,hop1_cycles=1000000,hop_cycles=1000000,local_cycles=1000000"
 accepted "flash,cpu_ratio=64,hop=100000,inv_send=100000,PILocalGet=100000/100000"
+refused "origin,mem_mbs=0" "'mem_mbs'" "out of range 1 .. 1000000"
+refused "origin,cpu_mhz=$max64" "'cpu_mhz'" "out of range 1 .. 100000"
+refused "origin,placement=nearest" "'placement'" "first_touch"
+accepted "origin,cpu_mhz=1,mem_mbs=1,sysad_mbs=1,router_ns=100000,placement=round_robin"
 
 # --- 2. geometry -------------------------------------------------------------
 refused "uniform,cache_size=0" "cache_size 0"

@@ -173,7 +173,10 @@ static int in_region(const void *p)
 static int sim_home_of(const void *p)
 {
     dsm_sim_need("dsm_home_of");
-    return in_region(p) ? A.page_home[((uintptr_t)p - A.base) / A.page] : -1;
+    if (!in_region(p) || A.page_home[((uintptr_t)p - A.base) / A.page] < 0)
+        return -1; /* not allocated */
+    /* the machine's answer: under first-touch placement it is not ours */
+    return sim_home_at(dsm_sim_machine, (uintptr_t)p);
 }
 
 static long sim_block_index(const void *p)

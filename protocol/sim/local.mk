@@ -8,6 +8,8 @@
 #   alewife.c    MIT Alewife: LimitLESS directory, Fig. 4.1 mesh, packet classes
 #   quickstep.c, quickstep_config.c  the CMMU's counters; QuickStep's
 #                configuration language, resource allocator, operations
+#   origin.c     SGI Origin 2000: Hubs, SysAD, bristled hypercube, the
+#                ccNUMA profiler's counters
 # libdsmsim.la needs libdsmproto.la (link both: not merged here, so libdsm
 # can take both without duplicate objects).
 noinst_LTLIBRARIES += libdsmsim.la
@@ -20,4 +22,5 @@ libdsmsim_la_SOURCES = \
 	protocol/sim/flashpoint.h protocol/sim/flashpoint.c \
 	protocol/sim/memspy.h protocol/sim/memspy.c \
 	protocol/sim/alewife.h protocol/sim/alewife.c \
-	protocol/sim/quickstep.h protocol/sim/quickstep.c protocol/sim/quickstep_config.c
+	protocol/sim/quickstep.h protocol/sim/quickstep.c protocol/sim/quickstep_config.c \
+	protocol/sim/origin.h protocol/sim/origin.c

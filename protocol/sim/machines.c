@@ -13,6 +13,7 @@ const sim_timing_ops *const sim_timing_models[] = {
     &sim_timing_numa,
     &sim_timing_flash,
     &sim_timing_alewife,
+    &sim_timing_origin,
     NULL,
 };
 
@@ -21,6 +22,7 @@ const char *const sim_machine_names[] = {
     "numa",
     "flash",
     "alewife",
+    "origin",
     NULL,
 };
 
@@ -175,6 +177,17 @@ int sim_params_set(sim_params *p, const char *kv, char *err, size_t errlen)
         p->downgrade_on_read = !strcmp(value, "keep");
         return 0;
     }
+    if (!strcmp(key, "placement")) {
+        static const char *const names[] = {"program", "first_touch", "round_robin"};
+        for (int i = 0; i < 3; i++)
+            if (!strcmp(value, names[i])) {
+                p->placement = i;
+                return 0;
+            }
+        snprintf(err, errlen,
+                 "option 'placement': '%s' is not program, first_touch or round_robin", value);
+        return -1;
+    }
     if (!strcmp(key, "fp_mode")) {
         for (int i = 0; i < SIM_FP_NMODES; i++)
             if (!strcmp(value, fp_mode_names[i])) {
@@ -272,6 +285,10 @@ int sim_params_check_shape(const sim_params *p, char *err, size_t errlen)
         snprintf(err, errlen,
                  "sample_length %llu: must be 1 .. sample_period (%llu) when sampling",
                  (unsigned long long)p->sample_length, (unsigned long long)p->sample_period);
+        return -1;
+    }
+    if (p->placement < SIM_PLACE_PROGRAM || p->placement > SIM_PLACE_ROUND_ROBIN) {
+        snprintf(err, errlen, "placement %d out of range", p->placement);
         return -1;
     }
     if (p->fp_mode < 0 || p->fp_mode >= SIM_FP_NMODES) {

@@ -545,6 +545,13 @@ int sim_place(sim_machine *m, uintptr_t addr, size_t len, int home)
     return 0;
 }
 
+int sim_home_at(const sim_machine *m, uintptr_t addr)
+{
+    if (addr < m->base || addr - m->base >= m->bytes)
+        return -1;
+    return m->page_home[(addr - m->base) >> (m->page_shift + m->line_shift)];
+}
+
 int sim_bin(sim_machine *m, uintptr_t addr, size_t len, const char *name)
 {
     if (GROWABLE_RESERVE(m->bins, m->bins_cap, (size_t)m->nbins + 1) ||
@@ -1183,7 +1190,12 @@ static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uin
 {
     sim_proc *pr = &m->procs[p];
     int home;
-    int rc = page_live_home(m, block >> m->page_shift, &home);
+    uint64_t page = block >> m->page_shift;
+    if (!m->page_live[page] && m->p.placement != SIM_PLACE_PROGRAM) /* the OS's policy */
+        m->page_home[page] = m->p.placement == SIM_PLACE_FIRST_TOUCH
+                                 ? p
+                                 : (int32_t)(page % (uint64_t)m->nprocs);
+    int rc = page_live_home(m, page, &home);
     if (rc < 0 || home < 0) {
         fail(m, PROTO_EINVAL, "line %u has no home", block);
         return m->failed;

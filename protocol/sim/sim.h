@@ -109,6 +109,16 @@ typedef struct sim_miss {
 #define SIM_MAX_PAGE_SIZE (1u << 30)
 #define SIM_MAX_OUTSTANDING 16u               /* outstanding= */
 
+/* Page placement (option placement=): program (sim_place's homes, the
+ * default), first_touch (a page's home is the processor whose miss touches
+ * it first, as IRIX places pages), round_robin (page i on processor i mod P).
+ * The two OS policies ignore sim_place for pages not yet touched. */
+typedef enum sim_placement {
+    SIM_PLACE_PROGRAM = 0,
+    SIM_PLACE_FIRST_TOUCH,
+    SIM_PLACE_ROUND_ROBIN,
+} sim_placement;
+
 /* Machine parameters; sim_params_for fills the defaults of a named machine,
  * sim_params_set overrides one by key ("cache_size=65536", ...). */
 typedef struct sim_params {
@@ -144,6 +154,7 @@ typedef struct sim_params {
     int sample_random;       /* sample_offset=random (1): each window at a pseudo-random
                                 place in its period (sim_window_offset); start (0): at
                                 the start of each period */
+    int placement;           /* sim_placement: who decides a page's home (placement=) */
     /* the machine's own timing constants live in its model (timing.h):
      * "key=value" options for it, separated by ';', in the order given
      * (sim_params_set validates and appends them; sim_create replays them) */
@@ -166,6 +177,10 @@ const sim_params *sim_get_params(const sim_machine *m);
 /* Homes of the pages in [addr, addr+len): to `home`, or round robin by page
  * when home < 0.  Every line must be placed before it is referenced. */
 int sim_place(sim_machine *m, uintptr_t addr, size_t len, int home);
+/* The home of addr's page: the one placed, or under placement=first_touch
+ * (round_robin) the one that policy gave once the page was first missed on
+ * (until then, the one placed); -1 outside the region. */
+int sim_home_at(const sim_machine *m, uintptr_t addr);
 /* A data bin for [addr, addr+len) named `name`; returns its id (>= 0). */
 int sim_bin(sim_machine *m, uintptr_t addr, size_t len, const char *name);
 

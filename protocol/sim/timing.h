@@ -153,6 +153,7 @@ extern const sim_timing_ops sim_timing_numa;
 extern const sim_timing_ops sim_timing_flash;
 /* MIT Alewife with QuickStep's counters (alewife.c). */
 extern const sim_timing_ops sim_timing_alewife;
+extern const sim_timing_ops sim_timing_origin; /* origin.c */
 
 /* A machine on a model that is not in the registry (tests, experiments):
  * like sim_create, with ops in place of sim_timing_find(p->machine). */

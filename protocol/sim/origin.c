@@ -1,0 +1,1001 @@
+/* origin.c - timing model of the SGI Origin 2000 (sim_timing_origin) and
+ * the counters its ccNUMA profiler reads (origin.h).
+ *
+ * The machine (the profiler paper's section 2, "the description" below):
+ * nodes of two R10000 processors sharing a Hub over the SysAD bus, with no
+ * snooping between them (so two processors of one node talk through the
+ * Hub, never cache to cache); the Hub holds the memory/directory unit (MD),
+ * the processor interface (PI) and the network interface (NI); 128 B lines
+ * and a bit-vector directory; routers with six ports, two to nodes and four
+ * to other routers, in a hypercube (a "bristled" hypercube: two nodes per
+ * router); above 64 processors, 32-processor hypercubes joined by a
+ * metarouter.  One engine node is one processor (sim.h); its Hub is
+ * proc / 2 and its router Hub / 2.
+ *
+ * Every resource is a queue: a transfer starts when the resource is free
+ * and holds it for bytes / bandwidth.  Data moves cut-through (a stage may
+ * start on the first bytes but cannot finish before the stage feeding it),
+ * except into a Hub from the network: the NI takes the whole message before
+ * handing it to the MD or the PI (store and forward), which is what makes a
+ * remote miss cost about two local ones.  Parameters (options of the same
+ * name), each with its source:
+ *   port_mbs=800        peak bandwidth of every Hub port and link (description)
+ *   sysad_mbs=570       SysAD sustained (description)
+ *   mem_mbs=620         memory sustained (description: "more than 620")
+ *   link_mbs=693        link sustained for line replies (description, 4.1)
+ *   packet_bytes=16     a packet is 128 bits (description, 4.1): a request
+ *                       1 packet, a line reply a header and line/16 packets;
+ *                       a packet holds a link for packet_bytes / port_mbs,
+ *                       and a message pays a gap so that back-to-back line
+ *                       replies move link_mbs (9 x 20 ns + 4.7 ns for 128 B)
+ *   router_ns=41        router pin to pin (estimate after the SPIDER router)
+ *   mem_access_ns=100   DRAM and directory lookup, in parallel (estimate;
+ *                       the description has separate directory DIMMs)
+ *   pi_ns=20, ni_ns=20, xbar_ns=10   Hub interface and crossbar crossing
+ *                       (estimates)
+ *   intervention_ns=100 an owner's cache looked up by its Hub (estimate)
+ *   refresh_us=16, refresh_ns=100   DRAM refresh every 15.6 us (the usual
+ *                       64 ms / 4096 rows), 100 ns each (estimate)
+ *   cpu_mhz=195         R10000 clock of the Origin 2000 (195 MHz parts)
+ *   hub_sample_us=10000, router_sample_us=2000000   sampling periods of the
+ *                       Hub and router counters in IRIX (description, 3)
+ *   three_hop=1         interventions as the Origin does them (below)
+ *   tlb_entries=64      R10000 TLB entries, each mapping two consecutive
+ *                       pages (description, 4.2: 2 MB reach with 16 KB pages)
+ *   silent_clean=1      the R10000 replaces a clean-exclusive line without a
+ *                       message (the paper, 4.1: a remote reader's link
+ *                       carries only requests and replies, 1:9 packets);
+ *                       the engine's PUTE and PUT_ACK then cost nothing
+ *   tlb_refill_ns=150   a TLB refill by IRIX's software handler (estimate);
+ *                       looked up only on the references that miss the cache
+ * The memory unit counts, as the Hub does, busy from a request entering
+ * its pipeline until its reply leaves, blocked while a request waits for
+ * the data path, refresh, and idle the rest; utilisation is 1 - idle.
+ *
+ * Interventions: the engine serves a line owned elsewhere by a recall
+ * through the home (RECALL to the owner, WB_DATA back, the reply to the
+ * requester: 4 messages).  The Origin forwards the request to the owner,
+ * which answers the requester itself and sends the home a revision (3
+ * hops).  With three_hop=1 (default) the timing is the Origin's: the
+ * owner's data is routed from the owner's node to the requester's, leaving
+ * when the owner sent WB_DATA, and the revision (with the line for a read,
+ * a header for a write) holds the links to the home at that time while the
+ * engine gets it at once; three_hop=0 times the engine's 4 messages.
+ *
+ * Pure like the rest of protocol/: no I/O, no threads, no clocks. */
+#include "origin.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing.h"
+
+typedef uint64_t ps_t;
+
+typedef struct resource {
+    ps_t free;         /* next start of a transfer */
+    ps_t busy;         /* busy time (ps) */
+} resource;
+
+typedef struct series {      /* samples: per object, per field, per period */
+    ps_t period;
+    int nobj, nfield, nsamples, cap;
+    uint64_t *v;             /* [k][obj][field] */
+} series;
+
+typedef struct miss_rec {
+    int active;
+    uint32_t block;
+    int home_node, is_write, is_upgrade;
+    ps_t issue, end;       /* end: a local miss's completion, known at issue */
+    uint32_t invs;
+    int recall, recall_clean;
+} miss_rec;
+
+#define TAG_SLOTS 4096
+
+enum { HF_BUSY, HF_BLOCKED, HF_BYTES, HF_BUS, HF_NIOUT, HF_N };
+
+typedef struct origin {
+    sim_params p;
+    int nprocs, nnodes, nrouters, dim, meta, nlinks, node_links;
+    /* parameters */
+    uint64_t port_mbs, sysad_mbs, mem_mbs, link_mbs, packet_bytes;
+    uint64_t router_ns, mem_access_ns, pi_ns, ni_ns, xbar_ns, intervention_ns;
+    uint64_t refresh_us, refresh_ns, cpu_mhz, hub_sample_us, router_sample_us;
+    uint64_t tlb_entries, tlb_refill_ns;
+    double ps_per_cycle;
+    ps_t pkt_ps, gap_ps, mem_line_ps, bus_line_ps, bus_req_ps;
+    /* state */
+    resource *bus, *md, *link;
+    ps_t *bus_cmd_free;
+    ps_t *md_union_end;
+    uint64_t *md_busy, *md_blocked, *md_bytes;
+    uint64_t *link_packets, *link_waited, *link_wait;
+    ps_t *pend_tail;          /* per destination proc: tail of the data in flight */
+    uint32_t *pend_block;
+    miss_rec *cur;
+    sim_origin_thread *thr;
+    uint32_t *tlb;            /* per proc: tlb_entries page pairs, most recent first */
+    uint32_t *tlb_used;       /* per proc: valid entries */
+    uint32_t last_req_block[TAG_SLOTS];
+    int last_req_proc[TAG_SLOTS];
+    uint32_t egrant_block[TAG_SLOTS];
+    int egrant_proc[TAG_SLOTS];
+    /* 3-hop interventions: the owner's reply, keyed by block */
+    uint32_t fwd_block[TAG_SLOTS];
+    int fwd_req[TAG_SLOTS], fwd_from[TAG_SLOTS]; /* requester (proc), owner's node */
+    ps_t fwd_time[TAG_SLOTS];                    /* when the owner sent it */
+    uint64_t three_hop;                          /* option three_hop (1: on) */
+    uint32_t pute_block[TAG_SLOTS];              /* a silent clean eviction in flight */
+    uint64_t silent_clean;                       /* option silent_clean (1: on) */
+    ps_t elapsed;
+    series hub, router;
+} origin;
+
+/* ---- units ---- */
+
+/* Picoseconds stay at most 2^62 (53 days) so that every sum of costs (each
+ * bounded by the options' maxima) stays below 2^64.  A time that reaches it
+ * is answered with a delay of SIM_CLOCK_LIMIT cycles (cycles_between), which
+ * makes the machine core end the run with its clock-limit error instead of
+ * going on with times that no longer grow. */
+#define PS_LIMIT (1ull << 62)
+static ps_t c2ps(const origin *o, sim_time t)
+{
+    double ps = (double)t * o->ps_per_cycle;
+    return ps < (double)PS_LIMIT ? (ps_t)ps : PS_LIMIT;
+}
+static sim_time ps2c(const origin *o, ps_t ps)
+{
+    sim_time c = (sim_time)((double)ps / o->ps_per_cycle);
+    while ((double)c * o->ps_per_cycle < (double)ps)
+        c++;
+    return c;
+}
+static sim_time cycles_between(const origin *o, sim_time start, ps_t end)
+{
+    if (end >= PS_LIMIT)
+        return SIM_CLOCK_LIMIT;
+    sim_time e = ps2c(o, end);
+    return e > start ? e - start : 0;
+}
+static ps_t bytes_ps(uint64_t bytes, uint64_t mbs) { return mbs ? bytes * 1000000u / mbs : 0; }
+static ps_t max_ps(ps_t a, ps_t b) { return a > b ? a : b; }
+
+/* ---- samples ---- */
+
+static void series_init(series *s, ps_t period, int nobj, int nfield)
+{
+    s->period = period ? period : 1;
+    s->nobj = nobj;
+    s->nfield = nfield;
+}
+
+static uint64_t *series_at(series *s, int k)
+{
+    if (k >= s->cap) {
+        int cap = s->cap ? s->cap : 16;
+        while (cap <= k)
+            cap *= 2;
+        size_t per = (size_t)s->nobj * s->nfield;
+        uint64_t *v = realloc(s->v, (size_t)cap * per * sizeof *v);
+        if (!v)
+            return NULL;
+        memset(v + (size_t)s->cap * per, 0, (size_t)(cap - s->cap) * per * sizeof *v);
+        s->v = v;
+        s->cap = cap;
+    }
+    if (k >= s->nsamples)
+        s->nsamples = k + 1;
+    return s->v + (size_t)k * s->nobj * s->nfield;
+}
+
+/* Spread the interval [from, to) over the periods it covers. */
+static void series_add_span(series *s, int obj, int field, ps_t from, ps_t to)
+{
+    while (from < to) {
+        uint64_t k = from / s->period;
+        ps_t end = (k + 1) * s->period;
+        ps_t upto = to < end ? to : end;
+        if (k > 1000000)
+            return; /* a run this long is sampled too finely: drop the rest */
+        uint64_t *row = series_at(s, (int)k);
+        if (!row)
+            return;
+        row[obj * s->nfield + field] += upto - from;
+        from = upto;
+    }
+}
+
+static void series_add_count(series *s, int obj, int field, ps_t at, uint64_t n)
+{
+    uint64_t k = at / s->period;
+    if (k > 1000000)
+        return;
+    uint64_t *row = series_at(s, (int)k);
+    if (row)
+        row[obj * s->nfield + field] += n;
+}
+
+static void seen(origin *o, ps_t t)
+{
+    if (t > o->elapsed)
+        o->elapsed = t;
+}
+
+/* ---- topology ---- */
+
+static int router_of_node(int node) { return node / 2; }
+
+int sim_origin_hops(const void *model, int a, int b)
+{
+    const origin *o = model;
+    if (a < 0 || b < 0 || a >= o->nnodes || b >= o->nnodes)
+        return -1;
+    int ra = router_of_node(a), rb = router_of_node(b);
+    if (ra == rb)
+        return 0;
+    if (o->meta && ra / 8 != rb / 8)
+        return 2;
+    return __builtin_popcount((unsigned)(ra ^ rb));
+}
+
+/* link ids: node n to its router 2n, router to node 2n+1; router r along
+ * dimension d: node_links + r * dim + d; router r up to the metarouter and
+ * down from it after those. */
+static int link_node_out(int n) { return 2 * n; }
+static int link_node_in(int n) { return 2 * n + 1; }
+static int link_cube(const origin *o, int r, int d) { return o->node_links + r * o->dim + d; }
+static int link_meta(const origin *o, int r, int down)
+{
+    return o->node_links + (o->nrouters + 8) * o->dim + 2 * r + down;
+}
+
+/* One message's head and tail through link l, entered `lat` after the head
+ * left the previous stage; the link is held for the packets' time plus the
+ * message gap. */
+static void cross_link(origin *o, int l, ps_t lat, uint32_t packets, ps_t *head, ps_t *tail)
+{
+    resource *r = &o->link[l];
+    ps_t want = *head + lat;
+    ps_t h = max_ps(want, r->free);
+    ps_t d = packets * o->pkt_ps + o->gap_ps;
+    ps_t t = max_ps(h + d, *tail + lat);
+    if (h > want) {
+        o->link_waited[l] += packets;
+        o->link_wait[l] += h - want;
+    }
+    r->free = t;
+    r->busy += packets * o->pkt_ps;
+    o->link_packets[l] += packets;
+    series_add_span(&o->router, l, 0, h, h + packets * o->pkt_ps);
+    if (h > want)
+        series_add_count(&o->router, l, 1, want, h - want);
+    *head = h;
+    *tail = t;
+}
+
+/* ---- Hub resources ---- */
+
+/* The SysAD bus of node n carries `d` ps of transfer whose head is ready
+ * at head and whose last byte cannot leave before tail; returns the end. */
+static ps_t bus_take(origin *o, int n, ps_t head, ps_t tail, ps_t d)
+{
+    resource *b = &o->bus[n];
+    ps_t s = max_ps(head, b->free);
+    ps_t e = max_ps(s + d, tail);
+    b->free = e;
+    b->busy += d;
+    series_add_span(&o->hub, n, HF_BUS, s, s + d);
+    seen(o, e);
+    return e;
+}
+
+/* A one-packet command on the SysAD bus at t (a request, an invalidation,
+ * an ack): it takes the next free bus cycle even when a line transfer is
+ * already booked for later (the bus is multiplexed, not booked in advance),
+ * and that transfer slides by its length. */
+static ps_t bus_command(origin *o, int n, ps_t t)
+{
+    resource *b = &o->bus[n];
+    ps_t d = o->bus_req_ps;
+    ps_t s = max_ps(t, o->bus_cmd_free[n]);
+    o->bus_cmd_free[n] = s + d;
+    b->free = b->free > s ? b->free + d : s + d;
+    b->busy += d;
+    series_add_span(&o->hub, n, HF_BUS, s, s + d);
+    seen(o, s + d);
+    return s + d;
+}
+
+static void md_mark(origin *o, int n, ps_t from, ps_t to, int blocked)
+{
+    if (from < o->md_union_end[n])
+        from = o->md_union_end[n];
+    if (to <= from)
+        return;
+    o->md_union_end[n] = to;
+    if (blocked)
+        o->md_blocked[n] += to - from;
+    else
+        o->md_busy[n] += to - from;
+    series_add_span(&o->hub, n, blocked ? HF_BLOCKED : HF_BUSY, from, to);
+}
+
+/* A request enters node n's memory unit at t.  data: it moves a line (a
+ * read or a writeback); *head is when the line starts leaving, the return
+ * when its last byte has. */
+static ps_t md_serve(origin *o, int n, ps_t t, int data, ps_t *head)
+{
+    ps_t ready = t + o->mem_access_ns * 1000;
+    if (!data) {
+        md_mark(o, n, t, ready, 0);
+        *head = ready;
+        seen(o, ready);
+        return ready;
+    }
+    resource *r = &o->md[n];
+    ps_t s = max_ps(ready, r->free);
+    if (o->refresh_us && o->refresh_ns) { /* a transfer does not start in a refresh */
+        ps_t iv = o->refresh_us * 1000000, rf = o->refresh_ns * 1000;
+        if (s % iv < rf)
+            s += rf - s % iv;
+    }
+    ps_t e = s + o->mem_line_ps;
+    r->free = e;
+    r->busy += o->mem_line_ps;
+    md_mark(o, n, t, ready, 0);
+    md_mark(o, n, ready, s, 1);
+    md_mark(o, n, s, e, 0);
+    o->md_bytes[n] += o->p.line_size;
+    series_add_count(&o->hub, n, HF_BYTES, s, o->p.line_size);
+    *head = s;
+    seen(o, e);
+    return e;
+}
+
+/* ---- the profiler's per-thread records ---- */
+
+static unsigned slot(uint32_t block) { return block % TAG_SLOTS; }
+
+static void rec_finish(origin *o, int p, ps_t end)
+{
+    miss_rec *r = &o->cur[p];
+    if (!r->active)
+        return;
+    r->active = 0;
+    sim_origin_thread *t = &o->thr[p];
+    int my = p / 2;
+    t->misses++;
+    if (r->home_node == my)
+        t->local++;
+    int h = sim_origin_hops(o, my, r->home_node);
+    t->hops[h < SO_MAX_HOPS ? h : SO_MAX_HOPS - 1]++;
+    int txn = SO_TXN_UNOWNED;
+    if (r->recall)
+        txn = r->recall_clean ? SO_TXN_CLEAN_EXCLUSIVE : SO_TXN_DIRTY_EXCLUSIVE;
+    else if (r->invs || r->is_upgrade)
+        txn = SO_TXN_INVALIDATE;
+    t->txn[txn]++;
+    if (r->invs) {
+        uint32_t k = r->invs;
+        int bin = k <= 3 ? (int)k - 1 : k < 8 ? 3 : 4;
+        t->inv_by_sharers[bin]++;
+    }
+    if (end > r->issue)
+        t->latency_ps += end - r->issue;
+}
+
+static void rec_start(origin *o, int p, const proto_msg *m, ps_t issue)
+{
+    rec_finish(o, p, o->cur[p].end); /* a local miss has no reply: it ended before */
+    miss_rec *r = &o->cur[p];
+    memset(r, 0, sizeof *r);
+    r->active = 1;
+    r->block = m->block;
+    r->home_node = m->dst / 2;
+    r->is_write = m->type != PM_GETS;
+    r->is_upgrade = m->type == PM_UPGRADE;
+    r->issue = issue;
+}
+
+static miss_rec *rec_for_block(origin *o, uint32_t block)
+{
+    unsigned s = slot(block);
+    if (o->last_req_block[s] != block || o->last_req_proc[s] < 0)
+        return NULL;
+    miss_rec *r = &o->cur[o->last_req_proc[s]];
+    return r->active && r->block == block ? r : NULL;
+}
+
+/* Messages the profiler learns the transaction from, wherever they go. */
+static void observe(origin *o, const proto_msg *m)
+{
+    unsigned s = slot(m->block);
+    miss_rec *r;
+    switch (m->type) {
+    case PM_INV:
+        if ((r = rec_for_block(o, m->block)))
+            r->invs++;
+        break;
+    case PM_RECALL:
+    case PM_RECALL_S:
+        if ((r = rec_for_block(o, m->block))) {
+            r->recall = 1;
+            r->recall_clean = o->egrant_block[s] == m->block && o->egrant_proc[s] == m->dst;
+        }
+        break;
+    case PM_DATA_E:
+        o->egrant_block[s] = m->block;
+        o->egrant_proc[s] = m->dst;
+        break;
+    case PM_DATA_X:
+    case PM_UPGRADE_ACK:
+        if (o->egrant_block[s] == m->block)
+            o->egrant_proc[s] = -1;
+        break;
+    default: break;
+    }
+}
+
+/* ---- the TLB ---- */
+
+/* Processor p's TLB looks up the page pair of `block` (an R10000 entry maps
+ * two consecutive pages): 1 on a miss, which the TLB then holds (LRU).
+ * Only references that miss the cache reach the model, so this counts the
+ * TLB misses of those; a cached line whose entry was evicted is not seen. */
+static int tlb_miss(origin *o, int p, uint32_t block)
+{
+    if (!o->tlb_entries)
+        return 0;
+    uint32_t lines_per_pair = 2 * o->p.page_size / o->p.line_size;
+    uint32_t pair = block / (lines_per_pair ? lines_per_pair : 1);
+    uint32_t *t = o->tlb + (size_t)p * o->tlb_entries;
+    uint32_t n = o->tlb_used[p], i = 0;
+    while (i < n && t[i] != pair)
+        i++;
+    int miss = i == n;
+    if (miss && n < o->tlb_entries)
+        o->tlb_used[p] = ++n;
+    if (i >= n)
+        i = n - 1; /* the least recently used one goes */
+    memmove(t + 1, t, i * sizeof *t);
+    t[0] = pair;
+    return miss;
+}
+
+/* ---- sim_timing_ops ---- */
+
+static void origin_defaults(sim_params *p)
+{
+    p->line_size = 128;            /* description */
+    p->cache_size = 4u << 20;      /* 4 MB 2-way L2 per R10000 (the usual Origin 2000 part) */
+    p->assoc = 2;
+    p->page_size = 16384;          /* 16 KB pages (description, 4.2) */
+    p->hit_cycles = 1;
+    p->replacement_hints = 0;      /* the R10000 drops clean lines silently */
+    p->excl_clean = 1;             /* MESI: a read of an unowned line is granted exclusive */
+    p->placement = SIM_PLACE_FIRST_TOUCH; /* IRIX's default (description, 3) */
+}
+
+static int set_param(origin *o, const char *key, const char *value, char *err, size_t errlen)
+{
+    struct {
+        const char *name;
+        uint64_t *field;
+        uint64_t min, max;
+    } keys[] = {
+        {"port_mbs", o ? &o->port_mbs : NULL, 1, 1000000},
+        {"sysad_mbs", o ? &o->sysad_mbs : NULL, 1, 1000000},
+        {"mem_mbs", o ? &o->mem_mbs : NULL, 1, 1000000},
+        {"link_mbs", o ? &o->link_mbs : NULL, 1, 1000000},
+        {"packet_bytes", o ? &o->packet_bytes : NULL, 1, 4096},
+        {"router_ns", o ? &o->router_ns : NULL, 0, 100000},
+        {"mem_access_ns", o ? &o->mem_access_ns : NULL, 0, 100000},
+        {"pi_ns", o ? &o->pi_ns : NULL, 0, 100000},
+        {"ni_ns", o ? &o->ni_ns : NULL, 0, 100000},
+        {"xbar_ns", o ? &o->xbar_ns : NULL, 0, 100000},
+        {"intervention_ns", o ? &o->intervention_ns : NULL, 0, 100000},
+        {"refresh_us", o ? &o->refresh_us : NULL, 0, 1000000},
+        {"refresh_ns", o ? &o->refresh_ns : NULL, 0, 100000},
+        {"cpu_mhz", o ? &o->cpu_mhz : NULL, 1, 100000},
+        {"hub_sample_us", o ? &o->hub_sample_us : NULL, 1, 1000000000},
+        {"router_sample_us", o ? &o->router_sample_us : NULL, 1, 1000000000},
+        {"three_hop", o ? &o->three_hop : NULL, 0, 1},
+        {"tlb_entries", o ? &o->tlb_entries : NULL, 0, 4096},
+        {"tlb_refill_ns", o ? &o->tlb_refill_ns : NULL, 0, 100000},
+        {"silent_clean", o ? &o->silent_clean : NULL, 0, 1},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!strcmp(key, keys[i].name)) {
+            uint64_t v;
+            if (sim_parse_bounded(key, value, keys[i].min, keys[i].max, &v, err, errlen))
+                return -1;
+            if (keys[i].field)
+                *keys[i].field = v;
+            return 0;
+        }
+    snprintf(err, errlen, "no option '%s' (origin options: port_mbs, sysad_mbs, mem_mbs, "
+                          "link_mbs, packet_bytes, router_ns, mem_access_ns, pi_ns, ni_ns, "
+                          "xbar_ns, intervention_ns, refresh_us, refresh_ns, cpu_mhz, "
+                          "hub_sample_us, router_sample_us, three_hop, tlb_entries, "
+                          "tlb_refill_ns, silent_clean)",
+             key);
+    return -1;
+}
+
+static int origin_set(void *model, const char *key, const char *value, char *err, size_t errlen)
+{
+    return set_param(model, key, value, err, errlen);
+}
+
+static void origin_destroy(void *model)
+{
+    origin *o = model;
+    if (!o)
+        return;
+    free(o->bus);
+    free(o->bus_cmd_free);
+    free(o->md);
+    free(o->link);
+    free(o->md_union_end);
+    free(o->md_busy);
+    free(o->md_blocked);
+    free(o->md_bytes);
+    free(o->link_packets);
+    free(o->link_waited);
+    free(o->link_wait);
+    free(o->pend_tail);
+    free(o->pend_block);
+    free(o->cur);
+    free(o->thr);
+    free(o->tlb);
+    free(o->tlb_used);
+    free(o->hub.v);
+    free(o->router.v);
+    free(o);
+}
+
+/* Derived constants; called once every option is in (lazily, see below). */
+static void derive(origin *o)
+{
+    o->ps_per_cycle = 1000000.0 / (double)o->cpu_mhz;
+    o->pkt_ps = bytes_ps(o->packet_bytes, o->port_mbs);
+    uint32_t line_pkts = o->p.line_size / (uint32_t)o->packet_bytes + 1;
+    ps_t sustained = bytes_ps(o->p.line_size, o->link_mbs);
+    o->gap_ps = sustained > line_pkts * o->pkt_ps ? sustained - line_pkts * o->pkt_ps : 0;
+    o->mem_line_ps = bytes_ps(o->p.line_size, o->mem_mbs);
+    o->bus_line_ps = bytes_ps(o->p.line_size, o->sysad_mbs);
+    o->bus_req_ps = bytes_ps(o->packet_bytes, o->sysad_mbs);
+    o->tlb = o->tlb_entries ? calloc((size_t)o->nprocs * o->tlb_entries, sizeof *o->tlb) : NULL;
+    if (!o->tlb)
+        o->tlb_entries = 0; /* out of memory: no TLB rather than no machine */
+    series_init(&o->hub, o->hub_sample_us * 1000000, o->nnodes, HF_N);
+    series_init(&o->router, o->router_sample_us * 1000000, o->nlinks, 2);
+}
+
+static void *origin_create(const sim_params *p, char *err, size_t errlen)
+{
+    origin *o = calloc(1, sizeof *o);
+    if (!o) {
+        snprintf(err, errlen, "origin: out of memory");
+        return NULL;
+    }
+    o->p = *p;
+    o->nprocs = p->nprocs;
+    o->nnodes = (p->nprocs + 1) / 2;
+    o->nrouters = (o->nnodes + 1) / 2;
+    o->meta = o->nrouters > 16; /* above 64 processors: 32-processor cubes */
+    int span = o->meta ? 8 : o->nrouters;
+    while ((1 << o->dim) < span)
+        o->dim++;
+    o->node_links = 2 * o->nnodes;
+    o->nlinks = o->node_links + (o->nrouters + 8) * o->dim + 2 * (o->nrouters + 8);
+    o->port_mbs = 800;
+    o->sysad_mbs = 570;
+    o->mem_mbs = 620;
+    o->link_mbs = 693;
+    o->packet_bytes = 16;
+    o->router_ns = 41;
+    o->mem_access_ns = 100;
+    o->pi_ns = 20;
+    o->ni_ns = 20;
+    o->xbar_ns = 10;
+    o->intervention_ns = 100;
+    o->refresh_us = 16;
+    o->refresh_ns = 100;
+    o->cpu_mhz = 195;
+    o->hub_sample_us = 10000;
+    o->router_sample_us = 2000000;
+    o->tlb_entries = 64;
+    o->tlb_refill_ns = 150;
+    size_t n = (size_t)o->nnodes, l = (size_t)o->nlinks, pr = (size_t)o->nprocs;
+    o->bus = calloc(n, sizeof *o->bus);
+    o->bus_cmd_free = calloc(n, sizeof *o->bus_cmd_free);
+    o->md = calloc(n, sizeof *o->md);
+    o->md_union_end = calloc(n, sizeof *o->md_union_end);
+    o->md_busy = calloc(n, sizeof *o->md_busy);
+    o->md_blocked = calloc(n, sizeof *o->md_blocked);
+    o->md_bytes = calloc(n, sizeof *o->md_bytes);
+    o->link = calloc(l, sizeof *o->link);
+    o->link_packets = calloc(l, sizeof *o->link_packets);
+    o->link_waited = calloc(l, sizeof *o->link_waited);
+    o->link_wait = calloc(l, sizeof *o->link_wait);
+    o->pend_tail = calloc(pr, sizeof *o->pend_tail);
+    o->pend_block = calloc(pr, sizeof *o->pend_block);
+    o->cur = calloc(pr, sizeof *o->cur);
+    o->thr = calloc(pr, sizeof *o->thr);
+    if (!o->bus || !o->bus_cmd_free || !o->md || !o->md_union_end || !o->md_busy || !o->md_blocked || !o->md_bytes ||
+        !o->link || !o->link_packets || !o->link_waited || !o->link_wait || !o->pend_tail ||
+        !o->pend_block || !o->cur || !o->thr) {
+        origin_destroy(o);
+        snprintf(err, errlen, "origin: out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < TAG_SLOTS; i++)
+        o->last_req_proc[i] = o->egrant_proc[i] = o->fwd_req[i] = -1;
+    o->three_hop = 1;
+    o->silent_clean = 1;
+    memset(o->pute_block, 0xff, sizeof o->pute_block);
+    o->tlb_used = calloc(pr, sizeof *o->tlb_used);
+    if (!o->tlb_used) {
+        origin_destroy(o);
+        snprintf(err, errlen, "origin: out of memory");
+        return NULL;
+    }
+    return o;
+}
+
+/* Options arrive through set() after create(): the derived constants are
+ * computed on first use. */
+static origin *ready(void *model)
+{
+    origin *o = model;
+    if (!o->pkt_ps)
+        derive(o);
+    return o;
+}
+
+static ps_t route(origin *o, int a, int b, int data, ps_t head, ps_t tail);
+
+static sim_time origin_net_delay(void *model, const proto_msg *m, uint32_t bytes,
+                                 sim_time send_time)
+{
+    origin *o = ready(model);
+    (void)bytes;
+    observe(o, m);
+    int data = proto_msg_has_data(m->type);
+    int a = m->src / 2, b = m->dst / 2;
+    ps_t head = c2ps(o, send_time);
+    ps_t tail = head;
+    unsigned s = slot(m->block);
+    if (o->silent_clean && m->type == PM_PUTE) {
+        /* the R10000 drops a clean-exclusive line without telling anyone;
+         * the engine's PUTE and its PUT_ACK keep its directory exact and
+         * cost nothing here */
+        o->pute_block[s] = m->block;
+        return 0;
+    }
+    if (o->silent_clean && m->type == PM_PUT_ACK && o->pute_block[s] == m->block)
+        return 0;
+    if (o->three_hop && m->type == PM_WB_DATA && rec_for_block(o, m->block)) {
+        /* the owner answers the requester itself (forwarded request) and
+         * sends the home a revision in parallel: its links are held at
+         * their time, the engine has it at once */
+        int req = o->last_req_proc[s];
+        o->fwd_block[s] = m->block;
+        o->fwd_req[s] = req;
+        o->fwd_from[s] = a;
+        o->fwd_time[s] = head;
+        if (a != b)
+            route(o, a, b, o->cur[req].is_write ? 0 : 1, head, tail);
+        return 0;
+    }
+    if (data && o->fwd_req[s] == m->dst && o->fwd_block[s] == m->block) {
+        /* the home's reply to a forwarded request: it is the owner's */
+        o->fwd_req[s] = -1;
+        ps_t from = o->fwd_time[s];
+        ps_t arrive = o->fwd_from[s] == b ? from : route(o, o->fwd_from[s], b, 1, from, from);
+        o->pend_tail[m->dst] = arrive;
+        o->pend_block[m->dst] = m->block;
+        return cycles_between(o, send_time, arrive);
+    }
+    if (data && o->pend_block[m->dst] == m->block && o->pend_tail[m->dst] > head)
+        tail = o->pend_tail[m->dst];
+    if (a == b) { /* through the Hub's crossbar, cut-through */
+        o->pend_tail[m->dst] = tail;
+        o->pend_block[m->dst] = m->block;
+        return 0;
+    }
+    ps_t arrive = route(o, a, b, data, head, tail);
+    o->pend_tail[m->dst] = arrive;
+    o->pend_block[m->dst] = m->block;
+    return cycles_between(o, send_time, arrive);
+}
+
+/* A message from node a to node b (a != b) whose head leaves a's Hub at
+ * head and whose tail cannot leave before tail: its links are held, and
+ * the return is when b's NI has all of it. */
+static ps_t route(origin *o, int a, int b, int data, ps_t head, ps_t tail)
+{
+    uint32_t packets = 1 + (data ? o->p.line_size / (uint32_t)o->packet_bytes : 0);
+    ps_t router = o->router_ns * 1000;
+    cross_link(o, link_node_out(a), o->ni_ns * 1000, packets, &head, &tail);
+    series_add_span(&o->hub, a, HF_NIOUT, head, head + packets * o->pkt_ps);
+    int ra = router_of_node(a), rb = router_of_node(b);
+    if (o->meta && ra / 8 != rb / 8) {
+        cross_link(o, link_meta(o, ra, 0), router, packets, &head, &tail);
+        cross_link(o, link_meta(o, rb, 1), 2 * router, packets, &head, &tail);
+    } else {
+        int r = ra;
+        for (int d = 0; d < o->dim; d++)
+            if ((r ^ rb) & (1 << d)) {
+                cross_link(o, link_cube(o, r, d), router, packets, &head, &tail);
+                r ^= 1 << d;
+            }
+    }
+    cross_link(o, link_node_in(b), router, packets, &head, &tail);
+    ps_t arrive = tail + o->ni_ns * 1000; /* the NI takes the whole message */
+    seen(o, arrive);
+    return arrive;
+}
+
+static int is_request(int t) { return t == PM_GETS || t == PM_GETX || t == PM_UPGRADE; }
+static int is_grant(int t)
+{
+    return t == PM_DATA_S || t == PM_DATA_X || t == PM_DATA_E || t == PM_UPGRADE_ACK;
+}
+
+static sim_time origin_handler(void *model, int node, const proto_msg *m, int is_home,
+                               int from_local, sim_time arrival, sim_time start,
+                               sim_time *occupancy)
+{
+    origin *o = ready(model);
+    int hub = node / 2;
+    ps_t t = c2ps(o, start);
+    ps_t pi = o->pi_ns * 1000, xbar = o->xbar_ns * 1000;
+    (void)arrival;
+    *occupancy = 1;
+    seen(o, t);
+    if (from_local) {
+        /* the processor's request over SysAD into the PI */
+        unsigned s = slot(m->block);
+        o->last_req_block[s] = m->block;
+        o->last_req_proc[s] = node;
+        rec_start(o, node, m, t);
+        if (tlb_miss(o, node, m->block)) { /* the refill runs before the miss issues */
+            o->thr[node].tlb_misses++;
+            t += o->tlb_refill_ns * 1000;
+        }
+        ps_t at_pi = bus_command(o, hub, t) + pi;
+        if (m->dst / 2 != hub)
+            return cycles_between(o, start, at_pi);
+        /* the home is this Hub's memory: the whole miss is timed here, at
+         * issue, for both processors alike (the engine's messages between
+         * the two processors' nodes then cost nothing more) */
+        ps_t head, end;
+        ps_t tail = md_serve(o, hub, at_pi, m->type != PM_UPGRADE, &head);
+        if (m->type == PM_UPGRADE)
+            end = bus_command(o, hub, tail + xbar);
+        else
+            end = bus_take(o, hub, head + xbar, tail + xbar, o->bus_line_ps);
+        /* its invalidations and recalls are sent after this call: the
+         * record stays open until the processor's next miss */
+        o->cur[node].end = end;
+        return cycles_between(o, start, is_home ? end : at_pi);
+    }
+    if (is_home && is_request(m->type) && m->src / 2 == hub)
+        return 0; /* timed at the requester's issue */
+    if (is_home && is_request(m->type)) {
+        unsigned s = slot(m->block);
+        o->last_req_block[s] = m->block;
+        o->last_req_proc[s] = m->src;
+        ps_t head;
+        ps_t tail = md_serve(o, hub, t + xbar, m->type != PM_UPGRADE, &head);
+        o->pend_tail[m->src] = tail;
+        o->pend_block[m->src] = m->block;
+        return cycles_between(o, start, head);
+    }
+    if (is_home && (m->type == PM_PUTX || m->type == PM_WB_DATA)) {
+        ps_t head;
+        md_serve(o, hub, t + xbar, 1, &head);
+        unsigned s = slot(m->block);
+        if (m->type == PM_WB_DATA && o->fwd_block[s] == m->block && o->fwd_req[s] >= 0)
+            return 0; /* a revision: the reply is the owner's, it waits for nothing here */
+        return cycles_between(o, start, head);
+    }
+    if (o->silent_clean && m->type == PM_PUTE)
+        return 0; /* silent: no directory work charged */
+    if (o->silent_clean && m->type == PM_PUT_ACK && o->pute_block[slot(m->block)] == m->block) {
+        o->pute_block[slot(m->block)] = UINT32_MAX;
+        return 0;
+    }
+    if (is_home && (m->type == PM_PUTS || m->type == PM_PUTE || m->type == PM_INV_ACK)) {
+        ps_t head;
+        md_serve(o, hub, t + xbar, 0, &head);
+        return cycles_between(o, start, head);
+    }
+    if (is_grant(m->type) && m->src / 2 == hub) { /* from this Hub's memory */
+        ps_t end = o->cur[node].active && o->cur[node].block == m->block ? o->cur[node].end : t;
+        rec_finish(o, node, end);
+        return cycles_between(o, start, end);
+    }
+    if (is_grant(m->type)) { /* the reply reaches the requester's Hub */
+        ps_t end;
+        if (proto_msg_has_data(m->type)) {
+            ps_t tail = o->pend_block[node] == m->block ? o->pend_tail[node] : t;
+            end = bus_take(o, hub, t + xbar, max_ps(tail, t) + xbar, o->bus_line_ps);
+        } else {
+            end = bus_command(o, hub, t + xbar);
+        }
+        rec_finish(o, node, end);
+        return cycles_between(o, start, end);
+    }
+    if (m->type == PM_INV) { /* the PI invalidates the processor's copy */
+        ps_t end = bus_command(o, hub, t + pi);
+        return cycles_between(o, start, end);
+    }
+    if (m->type == PM_RECALL || m->type == PM_RECALL_S) { /* intervention */
+        ps_t look = bus_command(o, hub, t + pi) + o->intervention_ns * 1000;
+        ps_t end = bus_take(o, hub, look, look, o->bus_line_ps);
+        return cycles_between(o, start, end);
+    }
+    return cycles_between(o, start, t + pi); /* PUT_ACK and the like */
+}
+
+const sim_timing_ops sim_timing_origin = {
+    .name = "origin",
+    .description = "SGI Origin 2000: 2 R10000 per Hub over SysAD, 128 B lines, bristled "
+                   "hypercube of 6-port routers, memory/SysAD/link bandwidth as queues",
+    .defaults = origin_defaults,
+    .create = origin_create,
+    .destroy = origin_destroy,
+    .set = origin_set,
+    .sharers_ops = NULL, /* bit vector */
+    .fixed_latency = 0,
+    .miss_latency = NULL,
+    .net_delay = origin_net_delay,
+    .handler = origin_handler,
+    .procedure_switch = NULL,
+};
+
+/* ---- the profiler's view ---- */
+
+int sim_origin_nodes(const void *model) { return ((const origin *)model)->nnodes; }
+int sim_origin_routers(const void *model) { return ((const origin *)model)->nrouters; }
+int sim_origin_links(const void *model) { return ((const origin *)model)->nlinks; }
+int sim_origin_node_of(const void *model, int proc)
+{
+    const origin *o = model;
+    return proc >= 0 && proc < o->nprocs ? proc / 2 : -1;
+}
+uint32_t sim_origin_cpu_mhz(const void *model) { return (uint32_t)((const origin *)model)->cpu_mhz; }
+uint64_t sim_origin_elapsed_ps(const void *model) { return ((const origin *)model)->elapsed; }
+
+int sim_origin_thread_of(const void *model, int proc, sim_origin_thread *out)
+{
+    origin *o = (origin *)model;
+    if (proc < 0 || proc >= o->nprocs)
+        return -1;
+    *out = o->thr[proc];
+    const miss_rec *r = &o->cur[proc];
+    if (r->active) { /* a local miss still open: count it as it stands */
+        miss_rec keep = *r;
+        sim_origin_thread saved = o->thr[proc];
+        rec_finish(o, proc, r->end);
+        *out = o->thr[proc];
+        o->thr[proc] = saved;
+        o->cur[proc] = keep;
+    }
+    return 0;
+}
+
+static uint64_t refresh_in(const origin *o, ps_t span)
+{
+    if (!o->refresh_us || !o->refresh_ns)
+        return 0;
+    return span / (o->refresh_us * 1000000) * (o->refresh_ns * 1000);
+}
+
+int sim_origin_node_stats(const void *model, int node, sim_origin_node *out)
+{
+    const origin *o = model;
+    if (node < 0 || node >= o->nnodes)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->mem_ps[SO_MEM_BUSY] = o->md_busy[node];
+    out->mem_ps[SO_MEM_BLOCKED] = o->md_blocked[node];
+    out->mem_ps[SO_MEM_REFRESH] = refresh_in(o, o->elapsed);
+    uint64_t used = out->mem_ps[SO_MEM_BUSY] + out->mem_ps[SO_MEM_BLOCKED] +
+                    out->mem_ps[SO_MEM_REFRESH];
+    out->mem_ps[SO_MEM_IDLE] = o->elapsed > used ? o->elapsed - used : 0;
+    out->mem_bytes = o->md_bytes[node];
+    out->bus_busy_ps = o->bus[node].busy;
+    out->ni_out_busy_ps = o->link[link_node_out(node)].busy;
+    out->ni_in_busy_ps = o->link[link_node_in(node)].busy;
+    return 0;
+}
+
+int sim_origin_link_stats(const void *model, int l, sim_origin_link *out)
+{
+    const origin *o = model;
+    if (l < 0 || l >= o->nlinks)
+        return -1;
+    memset(out, 0, sizeof *out);
+    if (l < o->node_links) {
+        int n = l / 2;
+        out->from_kind = l % 2 ? SO_END_ROUTER : SO_END_NODE;
+        out->from = l % 2 ? router_of_node(n) : n;
+        out->to_kind = l % 2 ? SO_END_NODE : SO_END_ROUTER;
+        out->to = l % 2 ? n : router_of_node(n);
+    } else if (l < link_meta(o, 0, 0)) {
+        int i = l - o->node_links;
+        int r = o->dim ? i / o->dim : 0, d = o->dim ? i % o->dim : 0;
+        out->from_kind = out->to_kind = SO_END_ROUTER;
+        out->from = r;
+        out->to = r ^ (1 << d);
+    } else {
+        int i = l - link_meta(o, 0, 0);
+        int r = i / 2;
+        out->from_kind = i % 2 ? SO_END_META : SO_END_ROUTER;
+        out->to_kind = i % 2 ? SO_END_ROUTER : SO_END_META;
+        out->from = i % 2 ? 0 : r;
+        out->to = i % 2 ? r : 0;
+    }
+    out->busy_ps = o->link[l].busy;
+    out->packets = o->link_packets[l];
+    out->waited_packets = o->link_waited[l];
+    out->wait_ps = o->link_wait[l];
+    return 0;
+}
+
+uint64_t sim_origin_hub_period_ps(const void *model)
+{
+    origin *o = ready((void *)model);
+    return o->hub.period;
+}
+uint64_t sim_origin_router_period_ps(const void *model)
+{
+    origin *o = ready((void *)model);
+    return o->router.period;
+}
+int sim_origin_hub_samples(const void *model) { return ((const origin *)model)->hub.nsamples; }
+int sim_origin_router_samples(const void *model)
+{
+    return ((const origin *)model)->router.nsamples;
+}
+
+int sim_origin_hub_sample(const void *model, int node, int k, uint64_t mem_ps[SO_MEM_NSTATES],
+                          uint64_t *bus_ps, uint64_t *ni_out_ps, uint64_t *mem_bytes)
+{
+    const origin *o = model;
+    if (node < 0 || node >= o->nnodes || k < 0 || k >= o->hub.nsamples)
+        return -1;
+    const uint64_t *row = o->hub.v + ((size_t)k * o->nnodes + node) * HF_N;
+    ps_t span = o->hub.period;
+    if ((uint64_t)(k + 1) * span > o->elapsed) /* the last, partial sample */
+        span = o->elapsed > (uint64_t)k * span ? o->elapsed - (uint64_t)k * span : 0;
+    mem_ps[SO_MEM_BUSY] = row[HF_BUSY];
+    mem_ps[SO_MEM_BLOCKED] = row[HF_BLOCKED];
+    mem_ps[SO_MEM_REFRESH] = refresh_in(o, span);
+    uint64_t used = mem_ps[SO_MEM_BUSY] + mem_ps[SO_MEM_BLOCKED] + mem_ps[SO_MEM_REFRESH];
+    mem_ps[SO_MEM_IDLE] = span > used ? span - used : 0;
+    *bus_ps = row[HF_BUS];
+    *ni_out_ps = row[HF_NIOUT];
+    *mem_bytes = row[HF_BYTES];
+    return 0;
+}
+
+int sim_origin_router_sample(const void *model, int link, int k, uint64_t *busy_ps,
+                             uint64_t *wait_ps)
+{
+    const origin *o = model;
+    if (link < 0 || link >= o->nlinks || k < 0 || k >= o->router.nsamples)
+        return -1;
+    const uint64_t *row = o->router.v + ((size_t)k * o->nlinks + link) * 2;
+    *busy_ps = row[0];
+    *wait_ps = row[1];
+    return 0;
+}
