@@ -140,6 +140,10 @@ const dsm_setting dsm_settings[] = {
     { .name = "DSM_CLOCK_BASE_NS", .kind = DSM_SET_INTERNAL, .field = NOF,
       .group = DSM_GROUP_INTERNAL,
       .doc = "CLOCK_MONOTONIC at the start of the job, the common origin of `dsm_wtime`" },
+    { .name = "DSM_TEST_CLOCK_OFFSET_NS", .kind = DSM_SET_INTERNAL, .field = NOF,
+      .group = DSM_GROUP_INTERNAL,
+      .doc = "testing: signed nanoseconds added to this process's clock, as if its host's clock "
+             "differed (the network test bed sets it per host)" },
 };
 
 const size_t dsm_nsettings = sizeof dsm_settings / sizeof dsm_settings[0];

@@ -27,9 +27,10 @@
  *    measured), and 20 us while a send is pending (MPI rendezvous needs the
  *    sender's progress calls).  A message another thread is consuming does
  *    not end the wait, or the caller would spin against that thread.
- *  - dsm_wtime: rank 0's clock base, translated into each rank's monotonic
- *    clock by a ping-pong offset estimate at open (best of 8 round trips),
- *    so the base is the same across hosts.
+ *  - dsm_wtime: rank 0's clock base, translated into each host's monotonic
+ *    clock by a ping-pong offset estimate at open (the fastest of 16 round
+ *    trips, one host at a time, shared by the ranks of a host), so the base
+ *    is the same across hosts.
  *  - Ending the job must not depend on mpirun being quick.  MPI_Abort asks
  *    mpirun (PMIx_Abort waits for its answer) to kill every rank; on a
  *    crowded machine mpirun may answer late, or not before it is scheduled
@@ -488,9 +489,11 @@ uint64_t dsm_transport_mpi_clock_base(dsm_transport *t)
     return ((mpi_impl *)t->impl)->clock_base;
 }
 
-/* Where pids mean the same process, as one number on every rank there: the
- * host name, the kernel's boot id (containers on two machines may share a
- * name) and the pid namespace. */
+/* Where pids mean the same process and the clock is the same, as one
+ * number on every rank there: the host name, the kernel's boot id
+ * (containers on two machines may share a name), the pid namespace and the
+ * network namespace (the hosts of the network test bed, tests/netns.sh, are
+ * network namespaces of one kernel: each is a host of its own). */
 static uint64_t host_id(void)
 {
     char buf[400] = "";
@@ -506,60 +509,109 @@ static uint64_t host_id(void)
     ssize_t r = readlink("/proc/self/ns/pid", buf + len, 64);
     if (r > 0)
         len += (size_t)r;
+    r = readlink("/proc/self/ns/net", buf + len, 64);
+    if (r > 0)
+        len += (size_t)r;
     uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
     for (size_t i = 0; i < len; i++)
         h = (h ^ (unsigned char)buf[i]) * 0x100000001b3ULL;
     return h;
 }
 
-/* The pids of the other ranks on this host (for watch_peers).  Without
- * them (out of memory) the job's end is left to mpirun, as before. */
-static void find_local_peers(mpi_impl *im, int self, int n)
+/* Every rank's (host id, pid), 2 words a rank; NULL when out of memory. */
+static uint64_t *gather_hosts(mpi_impl *im, int n)
 {
     uint64_t mine[2] = { host_id(), (uint64_t)getpid() };
     uint64_t *all = malloc((size_t)n * sizeof mine);
-    im->locals = malloc((size_t)n * sizeof *im->locals);
-    if (!all || !im->locals ||
-        MPI_Allgather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, im->comm) != MPI_SUCCESS) {
+    if (all && MPI_Allgather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, im->comm) != MPI_SUCCESS) {
         free(all);
-        free(im->locals);
-        im->locals = NULL;
-        return;
+        all = NULL;
     }
-    for (int r = 0; r < n; r++)
-        if (r != self && all[2 * r] == mine[0])
-            im->locals[im->nlocals++] = (local_peer){ r, (pid_t)all[2 * r + 1] };
-    free(all);
+    return all;
 }
 
-/* Rank 0's clock base in this rank's clock (see the head of the file). */
-static void sync_clock(mpi_impl *im, int self, int n)
+/* The pids of the other ranks on this host (for watch_peers).  Without
+ * them (out of memory) the job's end is left to mpirun, as before. */
+static void find_local_peers(mpi_impl *im, int self, int n, const uint64_t *all)
+{
+    im->locals = all ? malloc((size_t)n * sizeof *im->locals) : NULL;
+    if (!im->locals)
+        return;
+    for (int r = 0; r < n; r++)
+        if (r != self && all[2 * r] == all[2 * self])
+            im->locals[im->nlocals++] = (local_peer){ r, (pid_t)all[2 * r + 1] };
+}
+
+/* Wait for one message of TAG_CLOCK without spinning: a blocking MPI_Recv
+ * would take a core per waiting rank while rank 0 measures another one,
+ * and the round trips measured would be those of a crowded machine. */
+static void recv_clock_idle(mpi_impl *im, void *x, int count, int from)
+{
+    MPI_Request rq;
+    int done = 0;
+    MPI_Irecv(x, count, MPI_UINT64_T, from, TAG_CLOCK, im->comm, &rq);
+    while (MPI_Test(&rq, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
+        sleep_ns(100000);
+}
+
+#define CLOCK_ROUNDS 16 /* round trips per host; the fastest one counts */
+
+/* Rank 0's clock base in this rank's clock (see the head of the file).
+ * One clock per host: rank 0 measures the offset of the first rank of each
+ * other host, one host at a time (so that only those two ranks are busy),
+ * by the fastest of CLOCK_ROUNDS round trips (the error is at most half of
+ * it); that rank passes it on to the other ranks of its host, and the
+ * ranks on rank 0's host take no offset at all.  Without the host ids (out
+ * of memory) every rank is measured. */
+static void sync_clock(mpi_impl *im, int self, int n, const uint64_t *all)
 {
     uint64_t base = dsm_now_ns();
     MPI_Bcast(&base, 1, MPI_UINT64_T, 0, im->comm);
+#define HOST(r) (all ? all[2 * (r)] : (uint64_t)(r))
+    int first = 0; /* the first rank of our host */
+    while (HOST(first) != HOST(self))
+        first++;
     if (self == 0) {
-        for (int r = 1; r < n; r++)
-            for (int k = 0; k < 8; k++) {
-                uint64_t x;
+        for (int r = 1; r < n; r++) {
+            int q = 0;
+            while (HOST(q) != HOST(r))
+                q++;
+            if (q != r || HOST(r) == HOST(0))
+                continue; /* not the first rank of a host other than ours */
+            uint64_t x = 0;
+            MPI_Send(&x, 1, MPI_UINT64_T, r, TAG_CLOCK, im->comm); /* your turn */
+            for (int k = 0; k < CLOCK_ROUNDS; k++) {
                 MPI_Recv(&x, 1, MPI_UINT64_T, r, TAG_CLOCK, im->comm, MPI_STATUS_IGNORE);
                 x = dsm_now_ns();
                 MPI_Send(&x, 1, MPI_UINT64_T, r, TAG_CLOCK, im->comm);
             }
+        }
         im->clock_base = base;
         return;
     }
-    uint64_t best_rtt = UINT64_MAX;
     int64_t offset = 0; /* rank 0's clock minus ours */
-    for (int k = 0; k < 8; k++) {
-        uint64_t x = 0, t0 = dsm_now_ns();
-        MPI_Send(&x, 1, MPI_UINT64_T, 0, TAG_CLOCK, im->comm);
-        MPI_Recv(&x, 1, MPI_UINT64_T, 0, TAG_CLOCK, im->comm, MPI_STATUS_IGNORE);
-        uint64_t t1 = dsm_now_ns();
-        if (t1 - t0 < best_rtt) {
-            best_rtt = t1 - t0;
-            offset = (int64_t)(x - (t0 + (t1 - t0) / 2));
+    if (HOST(self) == HOST(0)) {
+        /* the same clock */
+    } else if (first == self) {
+        uint64_t x = 0, best_rtt = UINT64_MAX;
+        recv_clock_idle(im, &x, 1, 0);
+        for (int k = 0; k < CLOCK_ROUNDS; k++) {
+            uint64_t t0 = dsm_now_ns();
+            MPI_Send(&x, 1, MPI_UINT64_T, 0, TAG_CLOCK, im->comm);
+            MPI_Recv(&x, 1, MPI_UINT64_T, 0, TAG_CLOCK, im->comm, MPI_STATUS_IGNORE);
+            uint64_t t1 = dsm_now_ns();
+            if (t1 - t0 < best_rtt) {
+                best_rtt = t1 - t0;
+                offset = (int64_t)(x - (t0 + (t1 - t0) / 2));
+            }
         }
+        for (int r = self + 1; r < n; r++)
+            if (HOST(r) == HOST(self))
+                MPI_Send(&offset, 1, MPI_UINT64_T, r, TAG_CLOCK, im->comm);
+    } else {
+        recv_clock_idle(im, &offset, 1, first);
     }
+#undef HOST
     im->clock_base = (uint64_t)((int64_t)base - offset);
 }
 
@@ -636,8 +688,10 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
-    sync_clock(im, self, n);
-    find_local_peers(im, self, n);
+    uint64_t *hosts = gather_hosts(im, n);
+    sync_clock(im, self, n, hosts);
+    find_local_peers(im, self, n, hosts);
+    free(hosts);
     t->name = "mpi";
     t->ops = &dsm_transport_mpi_ops;
     t->node = self;
