@@ -24,7 +24,8 @@
 #                         so a failing or timed-out test leaves nothing.
 # Each host's processes start with an empty environment but a default PATH
 # (as sshd gives them): what a rank gets, mpirun gives it, the way it does
-# on a real cluster.  Names carry this shell's pid (two runs side by side do
+# on a real cluster.  Each host has a /tmp of its own (TMPDIR): the hosts
+# share a host name, and OpenMPI's session directories are named by it.  Names carry this shell's pid (two runs side by side do
 # not meet); the network number X is picked free on this machine; only the
 # hosts' own addresses are used.  A run killed before it could clean up
 # leaves namespaces named for a pid that no longer exists: the next setup
@@ -140,7 +141,8 @@ netns_setup() {
         eval "NETNS_HOST_$i=\$ns NETNS_ADDR_$i=\$addr NETNS_LINK_$i=\$link"
         eval "off=\${NETNS_CLOCK_OFFSET_$i:-}"
         echo "$addr slots=8" >> "$NETNS_DIR/hostfile"
-        agent_map="$agent_map    $addr) ns=$ns off=$off ;;
+        mkdir "$NETNS_DIR/tmp$i"
+        agent_map="$agent_map    $addr) ns=$ns off=$off tmp=$NETNS_DIR/tmp$i ;;
 "
         i=$((i + 1))
     done
@@ -155,7 +157,7 @@ case \$host in
 $agent_map    *) echo "netns agent: \$host is no host of this test bed" >&2; exit 255 ;;
 esac
 exec ip netns exec "\$ns" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    HOME="\${HOME:-/}" \${off:+DSM_TEST_CLOCK_OFFSET_NS=\$off} sh -c "\$*"
+    HOME="\${HOME:-/}" TMPDIR="\$tmp" \${off:+DSM_TEST_CLOCK_OFFSET_NS=\$off} sh -c "\$*"
 EOF
     # mpirun in host 0 (its daemon connects back to it over the hosts' network)
     cat > "$NETNS_DIR/mpirun" <<EOF
@@ -166,7 +168,7 @@ for v in \$(env | sed -n 's/^\(DSM_[A-Za-z0-9_]*\)=.*/\1/p'); do
     fwd="\$fwd -x \$v"
 done
 off0=${NETNS_CLOCK_OFFSET_0:-}
-exec ip netns exec $NETNS_PREFIX$$h0 env \${off0:+DSM_TEST_CLOCK_OFFSET_NS=\$off0} \
+exec ip netns exec $NETNS_PREFIX$$h0 env TMPDIR=$NETNS_DIR/tmp0 \${off0:+DSM_TEST_CLOCK_OFFSET_NS=\$off0} \
     ${NETNS_MPIRUN:-mpirun} --hostfile $NETNS_DIR/hostfile --map-by node \
     --mca plm_rsh_agent $NETNS_DIR/agent \
     --mca routed direct --mca btl tcp,self --mca btl_tcp_if_include $NETNS_NET \
