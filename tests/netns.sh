@@ -136,6 +136,9 @@ netns_setup() {
         ip -n "$ns" addr add "$addr/24" dev "$link"
         ip -n "$ns" link set "$link" up
         ip -n "$ns" link set lo up
+        # a connection to a cut-off host fails after about 1.4 s of
+        # retransmissions, not 15 minutes (doc/cluster.md)
+        ip netns exec "$ns" sh -c 'echo 2 > /proc/sys/net/ipv4/tcp_retries2' 2>/dev/null
         ip -n "$sw" link set "dn$$p$i" master br0
         ip -n "$sw" link set "dn$$p$i" up
         eval "NETNS_HOST_$i=\$ns NETNS_ADDR_$i=\$addr NETNS_LINK_$i=\$link"
@@ -173,6 +176,7 @@ exec ip netns exec $NETNS_PREFIX$$h0 env TMPDIR=$NETNS_DIR/tmp0 \${off0:+DSM_TES
     --mca plm_rsh_agent $NETNS_DIR/agent \
     --mca routed direct --mca btl tcp,self --mca btl_tcp_if_include $NETNS_NET \
     --mca oob_tcp_if_include $NETNS_NET \
+    --mca oob_tcp_keepalive_time 3 --mca oob_tcp_keepalive_intvl 1 --mca oob_tcp_keepalive_probes 3 \
     \$fwd "\$@"
 EOF
     chmod +x "$NETNS_DIR/agent" "$NETNS_DIR/mpirun"

@@ -31,6 +31,10 @@
  *    clock by a ping-pong offset estimate at open (the fastest of 16 round
  *    trips, one host at a time, shared by the ranks of a host), so the base
  *    is the same across hosts.
+ *  - Liveness across hosts (check_alive): a heartbeat to every peer each
+ *    0.5 s; a peer silent for 4 s while in the job ends it with one line
+ *    naming it.  A host cut off from the network breaks no connection:
+ *    without this the job would wait for TCP to give up (minutes).
  *  - Ending the job must not depend on mpirun being quick.  MPI_Abort asks
  *    mpirun (PMIx_Abort waits for its answer) to kill every rank; on a
  *    crowded machine mpirun may answer late, or not before it is scheduled
@@ -58,16 +62,20 @@
 #include "error.h"
 #include "futex.h"
 #include "msg.h"
+#include "mpi_lifeline.h"
 
 #define RING 64         /* preposted receives */
 #define TAG 0x4453      /* every transport message; FIFO holds per tag */
 #define TAG_CLOCK 0x4454
+#define TAG_ALIVE 0x4455 /* heartbeats: a word, 1 when the sender leaves the job */
 #define POOL_MAX 256    /* free send buffers kept for reuse */
 #define SEND_PAUSE 20000 /* ns between tests while a send is pending */
 #define ACTIVE_NS 20000000ULL /* a node that saw a message this recently is active */
 #define ABORT_GRACE_S 2 /* MPI_Abort may take this long before the rank leaves by itself */
 #define PEER_GRACE_NS 1000000000ULL /* a dead local peer: mpirun's time to end us first */
 #define WATCH_NS 100000000ULL /* how often an idle rank looks at its local peers */
+#define BEAT_NS 500000000ULL /* a heartbeat to every peer this often */
+#define LOST_NS 4000000000ULL /* a peer silent this long is lost */
 
 /* A rank on this host: its pid tells whether it is still there. */
 typedef struct local_peer {
@@ -103,6 +111,15 @@ typedef struct mpi_impl {
     int nlocals;
     _Atomic uint64_t next_watch;
     uint64_t peer_gone_at;      /* when a dead peer was first seen (0: none) */
+    /* liveness across hosts (check_alive) */
+    MPI_Request alive_req;      /* the preposted receive of TAG_ALIVE */
+    uint64_t alive_buf;
+    _Atomic uint64_t *heard;    /* per rank: dsm_now_ns() of its last message */
+    unsigned char *left;        /* per rank: it said it leaves the job */
+    uint64_t joined_at;
+    _Atomic uint64_t next_beat;
+    dsm_lifeline *lifeline;     /* to the ranks on other hosts (mpi_lifeline.h) */
+    _Atomic int lifeline_busy;
 } mpi_impl;
 
 static dsm_transport *the_mpi; /* for the atexit check and dsm_fatal */
@@ -158,15 +175,9 @@ static void reap_sends(mpi_impl *im)
     im->nsend = k;
 }
 
-static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void *payload)
+/* Room for one more pending send (lock held). */
+static void send_room(mpi_impl *im)
 {
-    mpi_impl *im = t->impl;
-    if (dst < 0 || dst >= t->nnodes || dst == t->node || h->len > t->max_payload) {
-        fprintf(stderr, "dsm: node %d: transport: bad send to node %d (%u payload bytes)\n",
-                t->node, dst, h->len);
-        return -1;
-    }
-    pthread_mutex_lock(&im->lock);
     if (im->nsend == im->capsend) {
         int cap = im->capsend ? 2 * im->capsend : 64;
         MPI_Request *r = realloc(im->sreq, (size_t)cap * sizeof *r);
@@ -182,6 +193,18 @@ static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void 
             dsm_fatal("transport", "out of memory for %d pending sends", cap);
         im->capsend = cap;
     }
+}
+
+static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void *payload)
+{
+    mpi_impl *im = t->impl;
+    if (dst < 0 || dst >= t->nnodes || dst == t->node || h->len > t->max_payload) {
+        fprintf(stderr, "dsm: node %d: transport: bad send to node %d (%u payload bytes)\n",
+                t->node, dst, h->len);
+        return -1;
+    }
+    pthread_mutex_lock(&im->lock);
+    send_room(im);
     unsigned char *b = buf_get(im);
     memcpy(b, h, sizeof *h);
     if (h->len)
@@ -210,12 +233,102 @@ static int head_ready(mpi_impl *im)
     return flag;
 }
 
+/* A heartbeat (0) or the word that we leave (1) to every peer (lock
+ * held); completed with the other sends. */
+static void send_alive(dsm_transport *t, uint64_t word)
+{
+    mpi_impl *im = t->impl;
+    for (int r = 0; r < t->nnodes; r++) {
+        if (r == t->node || im->left[r])
+            continue;
+        send_room(im);
+        unsigned char *b = buf_get(im);
+        memcpy(b, &word, sizeof word);
+        int rc = MPI_Isend(b, 1, MPI_UINT64_T, r, TAG_ALIVE, im->comm, &im->sreq[im->nsend]);
+        if (rc != MPI_SUCCESS)
+            mpi_fail("MPI_Isend", rc);
+        im->sbuf[im->nsend++] = b;
+    }
+}
+
+/* Liveness across hosts.  A host that is cut off (its link down) or gone
+ * (powered off) breaks no connection on our side: TCP retries for minutes
+ * and MPI waits with it.  So every rank sends a heartbeat to every peer each
+ * BEAT_NS (from whichever thread polls or waits: the progress thread does
+ * at least every 500 ms), and a peer of which nothing came for LOST_NS
+ * while we are in the job ends it, with one line naming it.  A peer that
+ * leaves (dsm_finalize) says so first and is no longer watched.  Any
+ * thread may call it; one every BEAT_NS does the work. */
+static void check_alive(dsm_transport *t)
+{
+    mpi_impl *im = t->impl;
+    if (!im->heard)
+        return;
+    uint64_t now = dsm_now_ns(), next = atomic_load(&im->next_beat);
+    if (now < next || !atomic_compare_exchange_strong(&im->next_beat, &next, now + BEAT_NS))
+        return;
+    pthread_mutex_lock(&im->lock);
+    for (;;) {
+        int done = 0;
+        MPI_Status st;
+        int rc = MPI_Test(&im->alive_req, &done, &st);
+        if (rc != MPI_SUCCESS)
+            mpi_fail("MPI_Test", rc);
+        if (!done)
+            break;
+        if (st.MPI_SOURCE >= 0 && st.MPI_SOURCE < t->nnodes) {
+            atomic_store(&im->heard[st.MPI_SOURCE], now);
+            if (im->alive_buf == 1)
+                im->left[st.MPI_SOURCE] = 1;
+        }
+        rc = MPI_Irecv(&im->alive_buf, 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_ALIVE, im->comm,
+                       &im->alive_req);
+        if (rc != MPI_SUCCESS)
+            mpi_fail("MPI_Irecv", rc);
+    }
+    if (im->state != DSM_NODE_FINALIZED)
+        send_alive(t, 0);
+    pthread_mutex_unlock(&im->lock);
+    if (im->state != DSM_NODE_JOINED)
+        return;
+    for (int r = 0; r < t->nnodes; r++) {
+        if (r == t->node || im->left[r])
+            continue;
+        uint64_t last = atomic_load(&im->heard[r]);
+        if (last < im->joined_at)
+            last = im->joined_at;
+        if (now > last + LOST_NS)
+            dsm_fatal("transport", "lost node %d: nothing came from it for %.1f s (its host is "
+                      "down, or the network to it is cut)", r, (double)(now - last) / 1e9);
+    }
+}
+
+/* A rank on another host whose process died (its lifeline ended without
+ * goodbye) ends the job at once, with one line; the ranks of this host are
+ * watched by their pids (watch_peers), which leaves mpirun time to name
+ * them itself. */
+static void check_lifelines(dsm_transport *t)
+{
+    mpi_impl *im = t->impl;
+    int expect = 0;
+    if (!im->lifeline || im->state != DSM_NODE_JOINED ||
+        !atomic_compare_exchange_strong(&im->lifeline_busy, &expect, 1))
+        return;
+    int r = dsm_lifeline_check(im->lifeline);
+    if (r >= 0 && im->state == DSM_NODE_JOINED)
+        dsm_fatal("transport", "lost node %d: its process ended (killed, or crashed with its host)",
+                  r);
+    atomic_store(&im->lifeline_busy, 0);
+}
+
 static int mpi_poll(dsm_transport *t, dsm_msg_handler handler, void *ctx, int max)
 {
     mpi_impl *im = t->impl;
     int expect = 0;
     if (!atomic_compare_exchange_strong(&im->consumer, &expect, 1))
         return 0;
+    check_alive(t);
+    check_lifelines(t);
     int n = 0;
     while (n < max) {
         pthread_mutex_lock(&im->lock);
@@ -248,7 +361,10 @@ static int mpi_poll(dsm_transport *t, dsm_msg_handler handler, void *ctx, int ma
         if (h.src != from)
             dsm_fatal("transport", "malformed message from node %d: it claims to be from node %d",
                       from, h.src);
-        atomic_store(&im->last_activity, dsm_now_ns());
+        uint64_t now = dsm_now_ns();
+        atomic_store(&im->last_activity, now);
+        if (im->heard)
+            atomic_store(&im->heard[from], now);
         handler(ctx, &h, payload);
         pthread_mutex_lock(&im->lock);
         buf_put(im, b);
@@ -332,6 +448,8 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
         if (atomic_exchange(&im->woken, 0))
             return;
         dsm_transport_mpi_watch_peers(t);
+        check_alive(t);
+        check_lifelines(t);
         pthread_mutex_lock(&im->lock);
         reap_sends(im);
         /* a message another thread is consuming is not ours to wait for:
@@ -396,6 +514,10 @@ static void mpi_close(dsm_transport *t)
         }
         free(im->rbuf[i]);
     }
+    if (im->heard) {
+        MPI_Cancel(&im->alive_req);
+        MPI_Wait(&im->alive_req, MPI_STATUS_IGNORE);
+    }
     for (int i = 0; i < im->nsend; i++)
         MPI_Request_free(&im->sreq[i]); /* only after the timeout: a peer is gone */
     for (int i = 0; i < im->npool; i++)
@@ -414,6 +536,9 @@ static void mpi_close(dsm_transport *t)
     free(im->sbuf);
     free(im->sidx);
     free(im->locals);
+    free((void *)im->heard);
+    free(im->left);
+    dsm_lifeline_close(im->lifeline);
     the_mpi = NULL;
     free(im);
     free(t);
@@ -432,6 +557,9 @@ static void abort_timed_out(int sig)
 void dsm_transport_mpi_abort(int code)
 {
     abort_code = code ? code : 1;
+    /* our own line says why: the peers must not add "lost node" */
+    if (the_mpi && ((mpi_impl *)the_mpi->impl)->lifeline)
+        dsm_lifeline_goodbye(((mpi_impl *)the_mpi->impl)->lifeline);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = abort_timed_out;
@@ -465,6 +593,34 @@ static void on_crash(int sig)
     raise(sig);
 }
 
+/* SIGTERM: mpirun ends the job.  When a whole host was killed (its daemon
+ * with its ranks), mpirun sees its daemon go and ends the job before our
+ * lifelines are looked at, naming only the host: name the node in that
+ * case, then die of the signal as before.  Installed only where the
+ * program left SIGTERM alone. */
+static void on_term(int sig)
+{
+    dsm_transport *t = the_mpi;
+    mpi_impl *im = t ? t->impl : NULL;
+    int expect = 0;
+    if (im && im->lifeline && im->state == DSM_NODE_JOINED &&
+        atomic_compare_exchange_strong(&im->lifeline_busy, &expect, 1)) {
+        int r = dsm_lifeline_check(im->lifeline);
+        if (r >= 0) {
+            char buf[160];
+            int n = snprintf(buf, sizeof buf,
+                             "dsm: node %d: transport: lost node %d: its process ended (killed, "
+                             "or crashed with its host)\n", t->node, r);
+            if (n > 0) {
+                ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
+                (void)w;
+            }
+        }
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* atexit: a node that joined the job and leaves without dsm_finalize ends
  * the job now, with one line; otherwise mpirun would only notice at the
  * next collective of the others, or print its own multi-line banner. */
@@ -481,7 +637,18 @@ static void at_exit_check(void)
 
 void dsm_transport_mpi_mark(dsm_transport *t, int state)
 {
-    ((mpi_impl *)t->impl)->state = state;
+    mpi_impl *im = t->impl;
+    if (state == DSM_NODE_JOINED)
+        im->joined_at = dsm_now_ns();
+    if (state == DSM_NODE_FINALIZED && im->heard) {
+        /* our heartbeats stop: the peers must not take us for lost */
+        pthread_mutex_lock(&im->lock);
+        send_alive(t, 1);
+        pthread_mutex_unlock(&im->lock);
+    }
+    if (state == DSM_NODE_FINALIZED && im->lifeline)
+        dsm_lifeline_goodbye(im->lifeline);
+    im->state = state;
 }
 
 uint64_t dsm_transport_mpi_clock_base(dsm_transport *t)
@@ -688,9 +855,30 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
+    im->heard = calloc((size_t)n, sizeof *im->heard);
+    im->left = calloc((size_t)n, 1);
+    if (!im->heard || !im->left || MPI_Irecv(&im->alive_buf, 1, MPI_UINT64_T, MPI_ANY_SOURCE,
+                                             TAG_ALIVE, im->comm, &im->alive_req) != MPI_SUCCESS) {
+        free((void *)im->heard); /* no liveness checks: the job's end is left to mpirun */
+        free(im->left);
+        im->heard = NULL;
+        im->left = NULL;
+    }
     uint64_t *hosts = gather_hosts(im, n);
     sync_clock(im, self, n, hosts);
     find_local_peers(im, self, n, hosts);
+    unsigned char *remote = calloc((size_t)n, 1);
+    if (!remote)
+        dsm_fatal("dsm_init", "out of memory for %d ranks", n);
+    int any = 0, some = 0;
+    for (int r = 0; hosts && r < n; r++)
+        any |= remote[r] = hosts[2 * r] != hosts[2 * self];
+    /* collective: made only when some rank is on another host than some
+     * other (all on one host: the pids are watched) */
+    MPI_Allreduce(&any, &some, 1, MPI_INT, MPI_MAX, im->comm);
+    if (some)
+        im->lifeline = dsm_lifeline_open(im->comm, self, n, remote);
+    free(remote);
     free(hosts);
     t->name = "mpi";
     t->ops = &dsm_transport_mpi_ops;
@@ -717,6 +905,15 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
             sa.sa_handler = on_crash;
             sigemptyset(&sa.sa_mask);
             sigaction(crash_sigs[i], &sa, NULL);
+        }
+        struct sigaction old;
+        if (sigaction(SIGTERM, NULL, &old) == 0 && old.sa_handler == SIG_DFL &&
+            !(old.sa_flags & SA_SIGINFO)) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_term;
+            sigemptyset(&sa.sa_mask);
+            sigaction(SIGTERM, &sa, NULL);
         }
         atexit(at_exit_check);
         registered = 1;
