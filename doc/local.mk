@@ -7,6 +7,8 @@ dist_man_MANS += doc/dsmrun.1 doc/dsm.3 doc/dsmprof.1 doc/dsmcc.1
 EXTRA_DIST += doc/references.md doc/user-guide.md doc/protocol.md doc/patterns.md doc/metrics.md doc/advice.md doc/profile-format.md
 # simulated machines, their statistics file, the applications
 EXTRA_DIST += doc/simulation.md doc/sim-format.md doc/apps.md
+# running on a cluster (hostfiles, settings, network, faults, the test bed)
+EXTRA_DIST += doc/cluster.md
 # the map of the source (doc/internals.md) and the tree agree
 EXTRA_DIST += doc/internals.md tests/internals_doc.sh
 TESTS += tests/internals_doc.sh

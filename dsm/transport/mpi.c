@@ -32,7 +32,7 @@
  *    trips, one host at a time, shared by the ranks of a host), so the base
  *    is the same across hosts.
  *  - Liveness across hosts (check_alive): a heartbeat to every peer each
- *    0.5 s; a peer silent for 4 s while in the job ends it with one line
+ *    0.5 s; a peer silent for 3 s while in the job ends it with one line
  *    naming it.  A host cut off from the network breaks no connection:
  *    without this the job would wait for TCP to give up (minutes).
  *  - Ending the job must not depend on mpirun being quick.  MPI_Abort asks
@@ -75,7 +75,8 @@
 #define PEER_GRACE_NS 1000000000ULL /* a dead local peer: mpirun's time to end us first */
 #define WATCH_NS 100000000ULL /* how often an idle rank looks at its local peers */
 #define BEAT_NS 500000000ULL /* a heartbeat to every peer this often */
-#define LOST_NS 4000000000ULL /* a peer silent this long is lost */
+#define LOST_NS 3000000000ULL /* a peer silent this long is lost */
+#define LIFELINE_NS 200000ULL /* how often a polling thread looks at the lifelines */
 
 /* A rank on this host: its pid tells whether it is still there. */
 typedef struct local_peer {
@@ -120,6 +121,7 @@ typedef struct mpi_impl {
     _Atomic uint64_t next_beat;
     dsm_lifeline *lifeline;     /* to the ranks on other hosts (mpi_lifeline.h) */
     _Atomic int lifeline_busy;
+    _Atomic uint64_t next_lifeline;
 } mpi_impl;
 
 static dsm_transport *the_mpi; /* for the atexit check and dsm_fatal */
@@ -217,6 +219,8 @@ static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void 
     if (im->nsend >= 32)
         reap_sends(im);
     pthread_mutex_unlock(&im->lock);
+    if (im->lifeline)
+        dsm_lifeline_ring(im->lifeline, dst);
     return 0;
 }
 
@@ -311,13 +315,21 @@ static void check_lifelines(dsm_transport *t)
 {
     mpi_impl *im = t->impl;
     int expect = 0;
-    if (!im->lifeline || im->state != DSM_NODE_JOINED ||
+    if (!im->lifeline)
+        return;
+    /* a thread that spins polls often: one look (a poll system call) every
+     * LIFELINE_NS is enough; the waiting thread looks after each sleep */
+    uint64_t now = dsm_now_ns();
+    if (now < atomic_load(&im->next_lifeline) ||
         !atomic_compare_exchange_strong(&im->lifeline_busy, &expect, 1))
         return;
-    int r = dsm_lifeline_check(im->lifeline);
+    atomic_store(&im->next_lifeline, now + LIFELINE_NS);
+    int timed_out = 0, r = dsm_lifeline_check(im->lifeline, &timed_out);
     if (r >= 0 && im->state == DSM_NODE_JOINED)
-        dsm_fatal("transport", "lost node %d: its process ended (killed, or crashed with its host)",
-                  r);
+        dsm_fatal("transport", "lost node %d: %s", r,
+                  timed_out ? "the connection to it timed out (its host is down, or the network "
+                              "to it is cut)"
+                            : "its process ended (killed, or crashed with its host)");
     atomic_store(&im->lifeline_busy, 0);
 }
 
@@ -444,6 +456,7 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
     uint64_t end = dsm_now_ns() + (uint64_t)timeout_ms * 1000000ULL;
     long pause = 10000;
     const long pause_max = 1000000, pause_active = 50000; /* ns: idle, active node */
+    int short_naps = 0; /* rounds of short sleeps left after a doorbell */
     for (;;) {
         if (atomic_exchange(&im->woken, 0))
             return;
@@ -464,7 +477,25 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
          * while one is pending, keep calling often. */
         if (sending && pause > SEND_PAUSE)
             pause = SEND_PAUSE;
-        sleep_ns(pause);
+        /* Ranks of other hosts ring (mpi_lifeline.h): their messages end
+         * the sleep, which may then be long when no rank of this host
+         * (whose messages do not ring) and no pending send needs us to
+         * look.  Short sleeps still for a few rounds after a doorbell: its
+         * message, on another connection, may come just after it. */
+        int rung = 0;
+        if (im->lifeline) {
+            long nap = im->nlocals || sending || short_naps > 0 ? pause : pause_max;
+            rung = dsm_lifeline_wait(im->lifeline, nap);
+            if (rung == 2) {
+                atomic_store(&im->next_lifeline, 0); /* read the doorbells now */
+                short_naps = 4;
+                pause = 10000;
+                continue;
+            }
+            short_naps--;
+        }
+        if (!rung)
+            sleep_ns(pause);
         /* Back off to 1 ms only when the node has been quiet for a while:
          * during a computation phase a request from a peer (an INV for a
          * block the application spins on, a lock grant) must not wait for
@@ -605,12 +636,14 @@ static void on_term(int sig)
     int expect = 0;
     if (im && im->lifeline && im->state == DSM_NODE_JOINED &&
         atomic_compare_exchange_strong(&im->lifeline_busy, &expect, 1)) {
-        int r = dsm_lifeline_check(im->lifeline);
+        int timed_out = 0, r = dsm_lifeline_check(im->lifeline, &timed_out);
         if (r >= 0) {
-            char buf[160];
-            int n = snprintf(buf, sizeof buf,
-                             "dsm: node %d: transport: lost node %d: its process ended (killed, "
-                             "or crashed with its host)\n", t->node, r);
+            char buf[200];
+            int n = snprintf(buf, sizeof buf, "dsm: node %d: transport: lost node %d: %s\n",
+                             t->node, r,
+                             timed_out ? "the connection to it timed out (its host is down, or "
+                                         "the network to it is cut)"
+                                       : "its process ended (killed, or crashed with its host)");
             if (n > 0) {
                 ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
                 (void)w;

@@ -9,7 +9,11 @@
  * ranks), so a connection that reached another process on a reused address
  * is refused.  A rank accepts its lower peers once it has connected to its
  * higher ones: the waits form a chain, never a cycle.  All ranks agree on
- * the outcome (MPI_Allreduce): lifelines for all or for none. */
+ * the outcome (MPI_Allreduce): lifelines for all or for none.
+ *
+ * On the wire: GOODBYE before a normal end, DOORBELL after each message of
+ * the transport (mpi_lifeline.h); the connections have no Nagle delay, or
+ * a doorbell would wait for the peer's acknowledgement. */
 #define _GNU_SOURCE 1
 #include "mpi_lifeline.h"
 
@@ -19,6 +23,9 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,6 +42,7 @@
 #define REPLY_MS 30000     /* the peer answers once its own connections are made */
 #define ACCEPT_MS 30000
 #define GOODBYE 'B'
+#define DOORBELL 'D'
 
 struct dsm_lifeline {
     int n, self;
@@ -42,6 +50,8 @@ struct dsm_lifeline {
     unsigned char *left;  /* said goodbye */
     struct pollfd *pfd;
     int *pfd_rank;
+    struct pollfd *wpfd;  /* the waiting thread's (dsm_lifeline_wait) */
+    _Atomic int waiting;
 };
 
 /* What a rank publishes: its port, its addresses (network order). */
@@ -136,7 +146,8 @@ dsm_lifeline *dsm_lifeline_open(MPI_Comm comm, int self, int n, const unsigned c
         l->left = calloc((size_t)n, 1);
         l->pfd = malloc((size_t)n * sizeof *l->pfd);
         l->pfd_rank = malloc((size_t)n * sizeof *l->pfd_rank);
-        ok = l->fd && l->left && l->pfd && l->pfd_rank;
+        l->wpfd = malloc((size_t)n * sizeof *l->wpfd);
+        ok = l->fd && l->left && l->pfd && l->pfd_rank && l->wpfd;
         for (int r = 0; ok && r < n; r++)
             l->fd[r] = -1;
     }
@@ -201,13 +212,16 @@ dsm_lifeline *dsm_lifeline_open(MPI_Comm comm, int self, int n, const unsigned c
         dsm_lifeline_close(l);
         return NULL;
     }
+    int one = 1;
     for (int r = 0; r < n; r++)
-        if (l->fd[r] >= 0)
+        if (l->fd[r] >= 0) {
             fcntl(l->fd[r], F_SETFL, fcntl(l->fd[r], F_GETFL) | O_NONBLOCK);
+            setsockopt(l->fd[r], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        }
     return l;
 }
 
-int dsm_lifeline_check(dsm_lifeline *l)
+int dsm_lifeline_check(dsm_lifeline *l, int *timed_out)
 {
     int k = 0;
     for (int r = 0; r < l->n; r++)
@@ -221,7 +235,7 @@ int dsm_lifeline_check(dsm_lifeline *l)
         if (!l->pfd[i].revents)
             continue;
         int r = l->pfd_rank[i];
-        char buf[64];
+        char buf[256];
         ssize_t got = recv(l->fd[r], buf, sizeof buf, MSG_DONTWAIT);
         if (got > 0) {
             if (memchr(buf, GOODBYE, (size_t)got))
@@ -230,11 +244,15 @@ int dsm_lifeline_check(dsm_lifeline *l)
         }
         if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
             continue;
-        /* the end (or a reset): a death unless it said goodbye */
+        /* the end (or a reset): a death unless it said goodbye; a
+         * doorbell unacknowledged until TCP gave up: a host unreachable */
+        int err = got < 0 ? errno : 0;
         close(l->fd[r]);
         l->fd[r] = -1;
-        if (!l->left[r])
+        if (!l->left[r]) {
+            *timed_out = err == ETIMEDOUT || err == EHOSTUNREACH || err == ENETUNREACH;
             return r;
+        }
     }
     return -1;
 }
@@ -245,6 +263,31 @@ void dsm_lifeline_goodbye(dsm_lifeline *l)
     for (int r = 0; r < l->n; r++)
         if (l->fd[r] >= 0)
             (void)send(l->fd[r], &b, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+void dsm_lifeline_ring(dsm_lifeline *l, int to)
+{
+    char b = DOORBELL;
+    int fd = l->fd[to];
+    if (fd >= 0) /* a full buffer: the peer has doorbells to read already */
+        (void)send(fd, &b, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+int dsm_lifeline_wait(dsm_lifeline *l, long timeout_ns)
+{
+    int expect = 0;
+    if (!atomic_compare_exchange_strong(&l->waiting, &expect, 1))
+        return 0;
+    int k = 0;
+    for (int r = 0; r < l->n; r++) {
+        int fd = l->fd[r];
+        if (fd >= 0)
+            l->wpfd[k++] = (struct pollfd){ fd, POLLIN, 0 };
+    }
+    struct timespec ts = { timeout_ns / 1000000000L, timeout_ns % 1000000000L };
+    int r = ppoll(l->wpfd, (nfds_t)k, &ts, NULL);
+    atomic_store(&l->waiting, 0);
+    return r > 0 ? 2 : 1;
 }
 
 void dsm_lifeline_close(dsm_lifeline *l)
@@ -258,5 +301,6 @@ void dsm_lifeline_close(dsm_lifeline *l)
     free(l->left);
     free(l->pfd);
     free(l->pfd_rank);
+    free(l->wpfd);
     free(l);
 }

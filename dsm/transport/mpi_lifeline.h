@@ -19,12 +19,29 @@ typedef struct dsm_lifeline dsm_lifeline;
  * then only the heartbeats watch. */
 dsm_lifeline *dsm_lifeline_open(MPI_Comm comm, int self, int n, const unsigned char *want);
 
-/* A rank whose process ended without goodbye, or -1. */
-int dsm_lifeline_check(dsm_lifeline *l);
+/* Reads what came (doorbells, goodbyes).  A rank whose process ended
+ * without goodbye, or -1; *timed_out then says whether its connection
+ * timed out (the host unreachable) rather than ended. */
+int dsm_lifeline_check(dsm_lifeline *l, int *timed_out);
 
 /* We leave normally, or end the job with a line of our own: tell every
  * peer (async-signal-safe). */
 void dsm_lifeline_goodbye(dsm_lifeline *l);
+
+/* Doorbells.  MPI's TCP transport moves a message only when the receiver
+ * calls into MPI, and a rank that waits cannot block in MPI without
+ * spinning: it would test and sleep, and a message would wait for the end
+ * of a sleep.  So after each message to a rank of another host the sender
+ * rings (one byte on the lifeline), and the waiting rank sleeps in ppoll
+ * on its lifelines instead: the byte wakes it as soon as it arrives.
+ * ring: from any thread (a short send, never blocking). */
+void dsm_lifeline_ring(dsm_lifeline *l, int to);
+
+/* Sleep at most timeout_ns, or until a lifeline has something to read (a
+ * doorbell, a goodbye, an end); the bytes are left for dsm_lifeline_check.
+ * One waiting thread at a time: 2 if something came, 1 if the time ran
+ * out, 0 if another thread was waiting (the caller sleeps its own way). */
+int dsm_lifeline_wait(dsm_lifeline *l, long timeout_ns);
 
 void dsm_lifeline_close(dsm_lifeline *l);
 
