@@ -31,10 +31,15 @@
  *    clock by a ping-pong offset estimate at open (the fastest of 16 round
  *    trips, one host at a time, shared by the ranks of a host), so the base
  *    is the same across hosts.
- *  - Liveness across hosts (check_alive): a heartbeat to every peer each
- *    0.5 s; a peer silent for 3 s while in the job ends it with one line
- *    naming it.  A host cut off from the network breaks no connection:
- *    without this the job would wait for TCP to give up (minutes).
+ *  - Liveness across hosts (check_alive): a heartbeat to every peer on
+ *    another host each 0.5 s; such a peer silent for 3 s while in the job
+ *    ends it with one line naming it.  A host cut off from the network
+ *    breaks no connection: without this the job would wait for TCP to give
+ *    up (minutes).  A dead process on another host ends its lifelines
+ *    (mpi_lifeline.h): named at once.
+ *  - Doorbells (mpi_lifeline.h): after a message to a rank on another host
+ *    one byte on its lifeline; a waiting rank sleeps in ppoll on its
+ *    lifelines, so such a message ends the sleep when it arrives.
  *  - Ending the job must not depend on mpirun being quick.  MPI_Abort asks
  *    mpirun (PMIx_Abort waits for its answer) to kill every rank; on a
  *    crowded machine mpirun may answer late, or not before it is scheduled
@@ -74,7 +79,7 @@
 #define ABORT_GRACE_S 2 /* MPI_Abort may take this long before the rank leaves by itself */
 #define PEER_GRACE_NS 1000000000ULL /* a dead local peer: mpirun's time to end us first */
 #define WATCH_NS 100000000ULL /* how often an idle rank looks at its local peers */
-#define BEAT_NS 500000000ULL /* a heartbeat to every peer this often */
+#define BEAT_NS 500000000ULL /* a heartbeat to every peer on another host this often */
 #define LOST_NS 3000000000ULL /* a peer silent this long is lost */
 #define LIFELINE_NS 200000ULL /* how often a polling thread looks at the lifelines */
 
@@ -117,11 +122,14 @@ typedef struct mpi_impl {
     uint64_t alive_buf;
     _Atomic uint64_t *heard;    /* per rank: dsm_now_ns() of its last message */
     unsigned char *left;        /* per rank: it said it leaves the job */
+    unsigned char *remote;      /* per rank: on another host (only those are watched) */
+    int nremote;
     uint64_t joined_at;
     _Atomic uint64_t next_beat;
     dsm_lifeline *lifeline;     /* to the ranks on other hosts (mpi_lifeline.h) */
     _Atomic int lifeline_busy;
     _Atomic uint64_t next_lifeline;
+    int doorbells;              /* ring and sleep on the lifelines (off: measuring) */
 } mpi_impl;
 
 static dsm_transport *the_mpi; /* for the atexit check and dsm_fatal */
@@ -219,7 +227,7 @@ static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void 
     if (im->nsend >= 32)
         reap_sends(im);
     pthread_mutex_unlock(&im->lock);
-    if (im->lifeline)
+    if (im->lifeline && im->doorbells)
         dsm_lifeline_ring(im->lifeline, dst);
     return 0;
 }
@@ -243,7 +251,7 @@ static void send_alive(dsm_transport *t, uint64_t word)
 {
     mpi_impl *im = t->impl;
     for (int r = 0; r < t->nnodes; r++) {
-        if (r == t->node || im->left[r])
+        if (!im->remote[r] || im->left[r])
             continue;
         send_room(im);
         unsigned char *b = buf_get(im);
@@ -257,16 +265,17 @@ static void send_alive(dsm_transport *t, uint64_t word)
 
 /* Liveness across hosts.  A host that is cut off (its link down) or gone
  * (powered off) breaks no connection on our side: TCP retries for minutes
- * and MPI waits with it.  So every rank sends a heartbeat to every peer each
- * BEAT_NS (from whichever thread polls or waits: the progress thread does
- * at least every 500 ms), and a peer of which nothing came for LOST_NS
+ * and MPI waits with it.  So every rank sends a heartbeat to every peer on
+ * another host each BEAT_NS (from whichever thread polls or waits: the
+ * progress thread does at least every 500 ms), and such a peer of which
+ * nothing came for LOST_NS
  * while we are in the job ends it, with one line naming it.  A peer that
  * leaves (dsm_finalize) says so first and is no longer watched.  Any
  * thread may call it; one every BEAT_NS does the work. */
 static void check_alive(dsm_transport *t)
 {
     mpi_impl *im = t->impl;
-    if (!im->heard)
+    if (!im->heard || !im->nremote)
         return;
     uint64_t now = dsm_now_ns(), next = atomic_load(&im->next_beat);
     if (now < next || !atomic_compare_exchange_strong(&im->next_beat, &next, now + BEAT_NS))
@@ -296,7 +305,7 @@ static void check_alive(dsm_transport *t)
     if (im->state != DSM_NODE_JOINED)
         return;
     for (int r = 0; r < t->nnodes; r++) {
-        if (r == t->node || im->left[r])
+        if (!im->remote[r] || im->left[r])
             continue;
         uint64_t last = atomic_load(&im->heard[r]);
         if (last < im->joined_at)
@@ -483,7 +492,7 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
          * look.  Short sleeps still for a few rounds after a doorbell: its
          * message, on another connection, may come just after it. */
         int rung = 0;
-        if (im->lifeline) {
+        if (im->lifeline && im->doorbells) {
             long nap = im->nlocals || sending || short_naps > 0 ? pause : pause_max;
             rung = dsm_lifeline_wait(im->lifeline, nap);
             if (rung == 2) {
@@ -569,6 +578,7 @@ static void mpi_close(dsm_transport *t)
     free(im->locals);
     free((void *)im->heard);
     free(im->left);
+    free(im->remote);
     dsm_lifeline_close(im->lifeline);
     the_mpi = NULL;
     free(im);
@@ -673,7 +683,7 @@ void dsm_transport_mpi_mark(dsm_transport *t, int state)
     mpi_impl *im = t->impl;
     if (state == DSM_NODE_JOINED)
         im->joined_at = dsm_now_ns();
-    if (state == DSM_NODE_FINALIZED && im->heard) {
+    if (state == DSM_NODE_FINALIZED && im->heard && im->nremote) {
         /* our heartbeats stop: the peers must not take us for lost */
         pthread_mutex_lock(&im->lock);
         send_alive(t, 1);
@@ -904,14 +914,20 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
     if (!remote)
         dsm_fatal("dsm_init", "out of memory for %d ranks", n);
     int any = 0, some = 0;
-    for (int r = 0; hosts && r < n; r++)
-        any |= remote[r] = hosts[2 * r] != hosts[2 * self];
+    for (int r = 0; hosts && r < n; r++) {
+        remote[r] = hosts[2 * r] != hosts[2 * self];
+        any |= remote[r];
+        im->nremote += remote[r];
+    }
     /* collective: made only when some rank is on another host than some
      * other (all on one host: the pids are watched) */
     MPI_Allreduce(&any, &some, 1, MPI_INT, MPI_MAX, im->comm);
     if (some)
         im->lifeline = dsm_lifeline_open(im->comm, self, n, remote);
-    free(remote);
+    im->remote = remote; /* the heartbeats' peers: a host of ours is not cut off */
+    /* bench/bench_tcp.sh measures with and without them */
+    const char *nodb = getenv("DSM_TEST_NO_DOORBELLS");
+    im->doorbells = !(nodb && *nodb && strcmp(nodb, "0"));
     free(hosts);
     t->name = "mpi";
     t->ops = &dsm_transport_mpi_ops;
