@@ -3,7 +3,8 @@
 # (tests/netns.sh), each during a run of tests/mn_counter across them:
 #   down   host 1's link taken down (ip link set ... down): the job ends
 #          within 10 s, non-zero, with one line "dsm: node 0: transport:
-#          lost node 1: ..." (the heartbeats of the mpi transport), and no
+#          lost node 1: ..." (the heartbeats of the mpi transport, or the
+#          timeout of its lifeline to node 1), and no
 #          process is left in any host
 #   rank   the DSM process on host 1 killed (kill -9): the job ends within
 #          10 s, non-zero, with one line "dsm: node 0: transport: lost node
