@@ -68,6 +68,19 @@ endif
 run-bench: run-bench-transport
 .PHONY: run-bench-transport
 
+# bench_tcp: the mpi transport over TCP across two hosts of the network test bed
+# (tests/netns.sh; root), its probes beside, matmul and jacobi across hosts and on one
+# (doc/cluster.md).  Not part of run-bench: it needs root and takes minutes.
+EXTRA_DIST += bench/bench_tcp.sh
+if HAVE_MPI
+run-bench-tcp: bench/bench_transport apps/matmul apps/jacobi
+	srcdir=$(srcdir) $(SHELL) $(srcdir)/bench/bench_tcp.sh $(top_builddir)
+else
+run-bench-tcp:
+	@echo "bench_tcp: configure found no MPI: skipped"
+endif
+.PHONY: run-bench-tcp
+
 # block mode: the inline checks' overhead and miss latency (bench/block_bench.sh)
 EXTRA_DIST += bench/block_bench.sh bench/blk_miss.c bench/blk_register.c
 run-block-bench: dsmrun dsmcc libdsm.la dsm/tools/checkpass/dsmcheck.so

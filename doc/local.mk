@@ -12,6 +12,8 @@ EXTRA_DIST += doc/references.md doc/user-guide.md doc/protocol.md doc/patterns.m
 EXTRA_DIST += doc/simulation.md doc/sim-format.md doc/apps.md
 # the thread model (dsm_init_master, dsm_create, DSM_SHARED)
 EXTRA_DIST += doc/thread-model.md
+# running on a cluster (hostfiles, settings, network, faults, the test bed)
+EXTRA_DIST += doc/cluster.md
 # the map of the source (doc/internals.md) and the tree agree
 EXTRA_DIST += doc/internals.md tests/internals_doc.sh
 TESTS += tests/internals_doc.sh

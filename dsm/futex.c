@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <limits.h>
 #include <linux/futex.h>
@@ -28,11 +29,25 @@ void dsm_futex_wake(_Atomic uint32_t *word, int shared)
             NULL, 0);
 }
 
+/* Testing the common clock base across hosts (tests/tcp_clock.sh): the
+ * hosts of the network test bed are namespaces of one kernel, which share
+ * CLOCK_MONOTONIC; DSM_TEST_CLOCK_OFFSET_NS (signed nanoseconds) moves this
+ * process's clock, so that each "host" has a clock of its own.  Read once,
+ * before main: the clock must not jump during the run. */
+static int64_t clock_offset_ns;
+
+__attribute__((constructor)) static void read_clock_offset(void)
+{
+    const char *s = getenv("DSM_TEST_CLOCK_OFFSET_NS");
+    if (s && *s)
+        clock_offset_ns = strtoll(s, NULL, 10);
+}
+
 uint64_t dsm_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec + (uint64_t)clock_offset_ns;
 }
 
 int dsm_ticks_tsc;

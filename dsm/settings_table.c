@@ -162,6 +162,14 @@ const dsm_setting dsm_settings[] = {
     { .name = "DSM_QUICKSTEP_DUMP", .kind = DSM_SET_INTERNAL, .field = NOF,
       .group = DSM_GROUP_INTERNAL,
       .doc = "dsmrun --quickstep: where one run writes its QuickStep registers" },
+    { .name = "DSM_TEST_CLOCK_OFFSET_NS", .kind = DSM_SET_INTERNAL, .field = NOF,
+      .group = DSM_GROUP_INTERNAL,
+      .doc = "testing: signed nanoseconds added to this process's clock, as if its host's clock "
+             "differed (the network test bed sets it per host)" },
+    { .name = "DSM_TEST_NO_DOORBELLS", .kind = DSM_SET_INTERNAL, .field = NOF,
+      .group = DSM_GROUP_INTERNAL,
+      .doc = "measuring: set (not 0), ranks of the mpi transport on different hosts do not ring "
+             "each other's doorbells and wait with fixed sleeps (bench/bench_tcp.sh compares)" },
 };
 
 const size_t dsm_nsettings = sizeof dsm_settings / sizeof dsm_settings[0];

@@ -39,6 +39,7 @@ include tests/profile.mk
 include tests/html.mk
 include tests/dsmprof.mk
 include tests/mpi.mk
+include tests/network.mk
 include tests/fuzz.mk
 include tests/verbs.mk
 include tests/sim_machine.mk

@@ -9,7 +9,8 @@ libdsm_internal_la_SOURCES += \
 	dsm/transport/mpi_transport.h \
 	dsm/transport/verbs_transport.h dsm/transport/verbs_plan.h dsm/transport/verbs_plan.c
 if HAVE_MPI
-libdsm_internal_la_SOURCES += dsm/transport/mpi.c
+libdsm_internal_la_SOURCES += dsm/transport/mpi.c \
+	dsm/transport/mpi_lifeline.h dsm/transport/mpi_lifeline.c
 libdsm_internal_la_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
 libdsm_internal_la_LIBADD += $(MPI_LIBS)
 if HAVE_IBVERBS

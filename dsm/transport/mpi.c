@@ -27,9 +27,19 @@
  *    measured), and 20 us while a send is pending (MPI rendezvous needs the
  *    sender's progress calls).  A message another thread is consuming does
  *    not end the wait, or the caller would spin against that thread.
- *  - dsm_wtime: rank 0's clock base, translated into each rank's monotonic
- *    clock by a ping-pong offset estimate at open (best of 8 round trips),
- *    so the base is the same across hosts.
+ *  - dsm_wtime: rank 0's clock base, translated into each host's monotonic
+ *    clock by a ping-pong offset estimate at open (the fastest of 16 round
+ *    trips, one host at a time, shared by the ranks of a host), so the base
+ *    is the same across hosts.
+ *  - Liveness across hosts (check_alive): a heartbeat to every peer on
+ *    another host each 0.5 s; such a peer silent for 3 s while in the job
+ *    ends it with one line naming it.  A host cut off from the network
+ *    breaks no connection: without this the job would wait for TCP to give
+ *    up (minutes).  A dead process on another host ends its lifelines
+ *    (mpi_lifeline.h): named at once.
+ *  - Doorbells (mpi_lifeline.h): after a message to a rank on another host
+ *    one byte on its lifeline; a waiting rank sleeps in ppoll on its
+ *    lifelines, so such a message ends the sleep when it arrives.
  *  - Ending the job must not depend on mpirun being quick.  MPI_Abort asks
  *    mpirun (PMIx_Abort waits for its answer) to kill every rank; on a
  *    crowded machine mpirun may answer late, or not before it is scheduled
@@ -57,16 +67,21 @@
 #include "error.h"
 #include "futex.h"
 #include "msg.h"
+#include "mpi_lifeline.h"
 
 #define RING 64         /* preposted receives */
 #define TAG 0x4453      /* every transport message; FIFO holds per tag */
 #define TAG_CLOCK 0x4454
+#define TAG_ALIVE 0x4455 /* heartbeats: a word, 1 when the sender leaves the job */
 #define POOL_MAX 256    /* free send buffers kept for reuse */
 #define SEND_PAUSE 20000 /* ns between tests while a send is pending */
 #define ACTIVE_NS 20000000ULL /* a node that saw a message this recently is active */
 #define ABORT_GRACE_S 2 /* MPI_Abort may take this long before the rank leaves by itself */
 #define PEER_GRACE_NS 1000000000ULL /* a dead local peer: mpirun's time to end us first */
 #define WATCH_NS 100000000ULL /* how often an idle rank looks at its local peers */
+#define BEAT_NS 500000000ULL /* a heartbeat to every peer on another host this often */
+#define LOST_NS 3000000000ULL /* a peer silent this long is lost */
+#define LIFELINE_NS 200000ULL /* how often a polling thread looks at the lifelines */
 
 /* A rank on this host: its pid tells whether it is still there. */
 typedef struct local_peer {
@@ -102,6 +117,19 @@ typedef struct mpi_impl {
     int nlocals;
     _Atomic uint64_t next_watch;
     uint64_t peer_gone_at;      /* when a dead peer was first seen (0: none) */
+    /* liveness across hosts (check_alive) */
+    MPI_Request alive_req;      /* the preposted receive of TAG_ALIVE */
+    uint64_t alive_buf;
+    _Atomic uint64_t *heard;    /* per rank: dsm_now_ns() of its last message */
+    unsigned char *left;        /* per rank: it said it leaves the job */
+    unsigned char *remote;      /* per rank: on another host (only those are watched) */
+    int nremote;
+    uint64_t joined_at;
+    _Atomic uint64_t next_beat;
+    dsm_lifeline *lifeline;     /* to the ranks on other hosts (mpi_lifeline.h) */
+    _Atomic int lifeline_busy;
+    _Atomic uint64_t next_lifeline;
+    int doorbells;              /* ring and sleep on the lifelines (off: measuring) */
 } mpi_impl;
 
 static dsm_transport *the_mpi; /* for the atexit check and dsm_fatal */
@@ -157,15 +185,9 @@ static void reap_sends(mpi_impl *im)
     im->nsend = k;
 }
 
-static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void *payload)
+/* Room for one more pending send (lock held). */
+static void send_room(mpi_impl *im)
 {
-    mpi_impl *im = t->impl;
-    if (dst < 0 || dst >= t->nnodes || dst == t->node || h->len > t->max_payload) {
-        fprintf(stderr, "dsm: node %d: transport: bad send to node %d (%u payload bytes)\n",
-                t->node, dst, h->len);
-        return -1;
-    }
-    pthread_mutex_lock(&im->lock);
     if (im->nsend == im->capsend) {
         int cap = im->capsend ? 2 * im->capsend : 64;
         MPI_Request *r = realloc(im->sreq, (size_t)cap * sizeof *r);
@@ -181,6 +203,18 @@ static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void 
             dsm_fatal("transport", "out of memory for %d pending sends", cap);
         im->capsend = cap;
     }
+}
+
+static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void *payload)
+{
+    mpi_impl *im = t->impl;
+    if (dst < 0 || dst >= t->nnodes || dst == t->node || h->len > t->max_payload) {
+        fprintf(stderr, "dsm: node %d: transport: bad send to node %d (%u payload bytes)\n",
+                t->node, dst, h->len);
+        return -1;
+    }
+    pthread_mutex_lock(&im->lock);
+    send_room(im);
     unsigned char *b = buf_get(im);
     memcpy(b, h, sizeof *h);
     if (h->len)
@@ -193,6 +227,8 @@ static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void 
     if (im->nsend >= 32)
         reap_sends(im);
     pthread_mutex_unlock(&im->lock);
+    if (im->lifeline && im->doorbells)
+        dsm_lifeline_ring(im->lifeline, dst);
     return 0;
 }
 
@@ -209,12 +245,111 @@ static int head_ready(mpi_impl *im)
     return flag;
 }
 
+/* A heartbeat (0) or the word that we leave (1) to every peer (lock
+ * held); completed with the other sends. */
+static void send_alive(dsm_transport *t, uint64_t word)
+{
+    mpi_impl *im = t->impl;
+    for (int r = 0; r < t->nnodes; r++) {
+        if (!im->remote[r] || im->left[r])
+            continue;
+        send_room(im);
+        unsigned char *b = buf_get(im);
+        memcpy(b, &word, sizeof word);
+        int rc = MPI_Isend(b, 1, MPI_UINT64_T, r, TAG_ALIVE, im->comm, &im->sreq[im->nsend]);
+        if (rc != MPI_SUCCESS)
+            mpi_fail("MPI_Isend", rc);
+        im->sbuf[im->nsend++] = b;
+    }
+}
+
+/* Liveness across hosts.  A host that is cut off (its link down) or gone
+ * (powered off) breaks no connection on our side: TCP retries for minutes
+ * and MPI waits with it.  So every rank sends a heartbeat to every peer on
+ * another host each BEAT_NS (from whichever thread polls or waits: the
+ * progress thread does at least every 500 ms), and such a peer of which
+ * nothing came for LOST_NS
+ * while we are in the job ends it, with one line naming it.  A peer that
+ * leaves (dsm_finalize) says so first and is no longer watched.  Any
+ * thread may call it; one every BEAT_NS does the work. */
+static void check_alive(dsm_transport *t)
+{
+    mpi_impl *im = t->impl;
+    if (!im->heard || !im->nremote)
+        return;
+    uint64_t now = dsm_now_ns(), next = atomic_load(&im->next_beat);
+    if (now < next || !atomic_compare_exchange_strong(&im->next_beat, &next, now + BEAT_NS))
+        return;
+    pthread_mutex_lock(&im->lock);
+    for (;;) {
+        int done = 0;
+        MPI_Status st;
+        int rc = MPI_Test(&im->alive_req, &done, &st);
+        if (rc != MPI_SUCCESS)
+            mpi_fail("MPI_Test", rc);
+        if (!done)
+            break;
+        if (st.MPI_SOURCE >= 0 && st.MPI_SOURCE < t->nnodes) {
+            atomic_store(&im->heard[st.MPI_SOURCE], now);
+            if (im->alive_buf == 1)
+                im->left[st.MPI_SOURCE] = 1;
+        }
+        rc = MPI_Irecv(&im->alive_buf, 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_ALIVE, im->comm,
+                       &im->alive_req);
+        if (rc != MPI_SUCCESS)
+            mpi_fail("MPI_Irecv", rc);
+    }
+    if (im->state != DSM_NODE_FINALIZED)
+        send_alive(t, 0);
+    pthread_mutex_unlock(&im->lock);
+    if (im->state != DSM_NODE_JOINED)
+        return;
+    for (int r = 0; r < t->nnodes; r++) {
+        if (!im->remote[r] || im->left[r])
+            continue;
+        uint64_t last = atomic_load(&im->heard[r]);
+        if (last < im->joined_at)
+            last = im->joined_at;
+        if (now > last + LOST_NS)
+            dsm_fatal("transport", "lost node %d: nothing came from it for %.1f s (its host is "
+                      "down, or the network to it is cut)", r, (double)(now - last) / 1e9);
+    }
+}
+
+/* A rank on another host whose process died (its lifeline ended without
+ * goodbye) ends the job at once, with one line; the ranks of this host are
+ * watched by their pids (watch_peers), which leaves mpirun time to name
+ * them itself. */
+static void check_lifelines(dsm_transport *t)
+{
+    mpi_impl *im = t->impl;
+    int expect = 0;
+    if (!im->lifeline)
+        return;
+    /* a thread that spins polls often: one look (a poll system call) every
+     * LIFELINE_NS is enough; the waiting thread looks after each sleep */
+    uint64_t now = dsm_now_ns();
+    if (now < atomic_load(&im->next_lifeline) ||
+        !atomic_compare_exchange_strong(&im->lifeline_busy, &expect, 1))
+        return;
+    atomic_store(&im->next_lifeline, now + LIFELINE_NS);
+    int timed_out = 0, r = dsm_lifeline_check(im->lifeline, &timed_out);
+    if (r >= 0 && im->state == DSM_NODE_JOINED)
+        dsm_fatal("transport", "lost node %d: %s", r,
+                  timed_out ? "the connection to it timed out (its host is down, or the network "
+                              "to it is cut)"
+                            : "its process ended (killed, or crashed with its host)");
+    atomic_store(&im->lifeline_busy, 0);
+}
+
 static int mpi_poll(dsm_transport *t, dsm_msg_handler handler, void *ctx, int max)
 {
     mpi_impl *im = t->impl;
     int expect = 0;
     if (!atomic_compare_exchange_strong(&im->consumer, &expect, 1))
         return 0;
+    check_alive(t);
+    check_lifelines(t);
     int n = 0;
     while (n < max) {
         pthread_mutex_lock(&im->lock);
@@ -247,7 +382,10 @@ static int mpi_poll(dsm_transport *t, dsm_msg_handler handler, void *ctx, int ma
         if (h.src != from)
             dsm_fatal("transport", "malformed message from node %d: it claims to be from node %d",
                       from, h.src);
-        atomic_store(&im->last_activity, dsm_now_ns());
+        uint64_t now = dsm_now_ns();
+        atomic_store(&im->last_activity, now);
+        if (im->heard)
+            atomic_store(&im->heard[from], now);
         handler(ctx, &h, payload);
         pthread_mutex_lock(&im->lock);
         buf_put(im, b);
@@ -327,10 +465,13 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
     uint64_t end = dsm_now_ns() + (uint64_t)timeout_ms * 1000000ULL;
     long pause = 10000;
     const long pause_max = 1000000, pause_active = 50000; /* ns: idle, active node */
+    int short_naps = 0; /* rounds of short sleeps left after a doorbell */
     for (;;) {
         if (atomic_exchange(&im->woken, 0))
             return;
         dsm_transport_mpi_watch_peers(t);
+        check_alive(t);
+        check_lifelines(t);
         pthread_mutex_lock(&im->lock);
         reap_sends(im);
         /* a message another thread is consuming is not ours to wait for:
@@ -345,7 +486,25 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
          * while one is pending, keep calling often. */
         if (sending && pause > SEND_PAUSE)
             pause = SEND_PAUSE;
-        sleep_ns(pause);
+        /* Ranks of other hosts ring (mpi_lifeline.h): their messages end
+         * the sleep, which may then be long when no rank of this host
+         * (whose messages do not ring) and no pending send needs us to
+         * look.  Short sleeps still for a few rounds after a doorbell: its
+         * message, on another connection, may come just after it. */
+        int rung = 0;
+        if (im->lifeline && im->doorbells) {
+            long nap = im->nlocals || sending || short_naps > 0 ? pause : pause_max;
+            rung = dsm_lifeline_wait(im->lifeline, nap);
+            if (rung == 2) {
+                atomic_store(&im->next_lifeline, 0); /* read the doorbells now */
+                short_naps = 4;
+                pause = 10000;
+                continue;
+            }
+            short_naps--;
+        }
+        if (!rung)
+            sleep_ns(pause);
         /* Back off to 1 ms only when the node has been quiet for a while:
          * during a computation phase a request from a peer (an INV for a
          * block the application spins on, a lock grant) must not wait for
@@ -395,6 +554,10 @@ static void mpi_close(dsm_transport *t)
         }
         free(im->rbuf[i]);
     }
+    if (im->heard) {
+        MPI_Cancel(&im->alive_req);
+        MPI_Wait(&im->alive_req, MPI_STATUS_IGNORE);
+    }
     for (int i = 0; i < im->nsend; i++)
         MPI_Request_free(&im->sreq[i]); /* only after the timeout: a peer is gone */
     for (int i = 0; i < im->npool; i++)
@@ -413,6 +576,10 @@ static void mpi_close(dsm_transport *t)
     free(im->sbuf);
     free(im->sidx);
     free(im->locals);
+    free((void *)im->heard);
+    free(im->left);
+    free(im->remote);
+    dsm_lifeline_close(im->lifeline);
     the_mpi = NULL;
     free(im);
     free(t);
@@ -431,6 +598,9 @@ static void abort_timed_out(int sig)
 void dsm_transport_mpi_abort(int code)
 {
     abort_code = code ? code : 1;
+    /* our own line says why: the peers must not add "lost node" */
+    if (the_mpi && ((mpi_impl *)the_mpi->impl)->lifeline)
+        dsm_lifeline_goodbye(((mpi_impl *)the_mpi->impl)->lifeline);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = abort_timed_out;
@@ -464,6 +634,36 @@ static void on_crash(int sig)
     raise(sig);
 }
 
+/* SIGTERM: mpirun ends the job.  When a whole host was killed (its daemon
+ * with its ranks), mpirun sees its daemon go and ends the job before our
+ * lifelines are looked at, naming only the host: name the node in that
+ * case, then die of the signal as before.  Installed only where the
+ * program left SIGTERM alone. */
+static void on_term(int sig)
+{
+    dsm_transport *t = the_mpi;
+    mpi_impl *im = t ? t->impl : NULL;
+    int expect = 0;
+    if (im && im->lifeline && im->state == DSM_NODE_JOINED &&
+        atomic_compare_exchange_strong(&im->lifeline_busy, &expect, 1)) {
+        int timed_out = 0, r = dsm_lifeline_check(im->lifeline, &timed_out);
+        if (r >= 0) {
+            char buf[200];
+            int n = snprintf(buf, sizeof buf, "dsm: node %d: transport: lost node %d: %s\n",
+                             t->node, r,
+                             timed_out ? "the connection to it timed out (its host is down, or "
+                                         "the network to it is cut)"
+                                       : "its process ended (killed, or crashed with its host)");
+            if (n > 0) {
+                ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
+                (void)w;
+            }
+        }
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* atexit: a node that joined the job and leaves without dsm_finalize ends
  * the job now, with one line; otherwise mpirun would only notice at the
  * next collective of the others, or print its own multi-line banner. */
@@ -480,7 +680,18 @@ static void at_exit_check(void)
 
 void dsm_transport_mpi_mark(dsm_transport *t, int state)
 {
-    ((mpi_impl *)t->impl)->state = state;
+    mpi_impl *im = t->impl;
+    if (state == DSM_NODE_JOINED)
+        im->joined_at = dsm_now_ns();
+    if (state == DSM_NODE_FINALIZED && im->heard && im->nremote) {
+        /* our heartbeats stop: the peers must not take us for lost */
+        pthread_mutex_lock(&im->lock);
+        send_alive(t, 1);
+        pthread_mutex_unlock(&im->lock);
+    }
+    if (state == DSM_NODE_FINALIZED && im->lifeline)
+        dsm_lifeline_goodbye(im->lifeline);
+    im->state = state;
 }
 
 uint64_t dsm_transport_mpi_clock_base(dsm_transport *t)
@@ -488,9 +699,11 @@ uint64_t dsm_transport_mpi_clock_base(dsm_transport *t)
     return ((mpi_impl *)t->impl)->clock_base;
 }
 
-/* Where pids mean the same process, as one number on every rank there: the
- * host name, the kernel's boot id (containers on two machines may share a
- * name) and the pid namespace. */
+/* Where pids mean the same process and the clock is the same, as one
+ * number on every rank there: the host name, the kernel's boot id
+ * (containers on two machines may share a name), the pid namespace and the
+ * network namespace (the hosts of the network test bed, tests/netns.sh, are
+ * network namespaces of one kernel: each is a host of its own). */
 static uint64_t host_id(void)
 {
     char buf[400] = "";
@@ -506,60 +719,109 @@ static uint64_t host_id(void)
     ssize_t r = readlink("/proc/self/ns/pid", buf + len, 64);
     if (r > 0)
         len += (size_t)r;
+    r = readlink("/proc/self/ns/net", buf + len, 64);
+    if (r > 0)
+        len += (size_t)r;
     uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
     for (size_t i = 0; i < len; i++)
         h = (h ^ (unsigned char)buf[i]) * 0x100000001b3ULL;
     return h;
 }
 
-/* The pids of the other ranks on this host (for watch_peers).  Without
- * them (out of memory) the job's end is left to mpirun, as before. */
-static void find_local_peers(mpi_impl *im, int self, int n)
+/* Every rank's (host id, pid), 2 words a rank; NULL when out of memory. */
+static uint64_t *gather_hosts(mpi_impl *im, int n)
 {
     uint64_t mine[2] = { host_id(), (uint64_t)getpid() };
     uint64_t *all = malloc((size_t)n * sizeof mine);
-    im->locals = malloc((size_t)n * sizeof *im->locals);
-    if (!all || !im->locals ||
-        MPI_Allgather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, im->comm) != MPI_SUCCESS) {
+    if (all && MPI_Allgather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, im->comm) != MPI_SUCCESS) {
         free(all);
-        free(im->locals);
-        im->locals = NULL;
-        return;
+        all = NULL;
     }
-    for (int r = 0; r < n; r++)
-        if (r != self && all[2 * r] == mine[0])
-            im->locals[im->nlocals++] = (local_peer){ r, (pid_t)all[2 * r + 1] };
-    free(all);
+    return all;
 }
 
-/* Rank 0's clock base in this rank's clock (see the head of the file). */
-static void sync_clock(mpi_impl *im, int self, int n)
+/* The pids of the other ranks on this host (for watch_peers).  Without
+ * them (out of memory) the job's end is left to mpirun, as before. */
+static void find_local_peers(mpi_impl *im, int self, int n, const uint64_t *all)
+{
+    im->locals = all ? malloc((size_t)n * sizeof *im->locals) : NULL;
+    if (!im->locals)
+        return;
+    for (int r = 0; r < n; r++)
+        if (r != self && all[2 * r] == all[2 * self])
+            im->locals[im->nlocals++] = (local_peer){ r, (pid_t)all[2 * r + 1] };
+}
+
+/* Wait for one message of TAG_CLOCK without spinning: a blocking MPI_Recv
+ * would take a core per waiting rank while rank 0 measures another one,
+ * and the round trips measured would be those of a crowded machine. */
+static void recv_clock_idle(mpi_impl *im, void *x, int count, int from)
+{
+    MPI_Request rq;
+    int done = 0;
+    MPI_Irecv(x, count, MPI_UINT64_T, from, TAG_CLOCK, im->comm, &rq);
+    while (MPI_Test(&rq, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
+        sleep_ns(100000);
+}
+
+#define CLOCK_ROUNDS 16 /* round trips per host; the fastest one counts */
+
+/* Rank 0's clock base in this rank's clock (see the head of the file).
+ * One clock per host: rank 0 measures the offset of the first rank of each
+ * other host, one host at a time (so that only those two ranks are busy),
+ * by the fastest of CLOCK_ROUNDS round trips (the error is at most half of
+ * it); that rank passes it on to the other ranks of its host, and the
+ * ranks on rank 0's host take no offset at all.  Without the host ids (out
+ * of memory) every rank is measured. */
+static void sync_clock(mpi_impl *im, int self, int n, const uint64_t *all)
 {
     uint64_t base = dsm_now_ns();
     MPI_Bcast(&base, 1, MPI_UINT64_T, 0, im->comm);
+#define HOST(r) (all ? all[2 * (r)] : (uint64_t)(r))
+    int first = 0; /* the first rank of our host */
+    while (HOST(first) != HOST(self))
+        first++;
     if (self == 0) {
-        for (int r = 1; r < n; r++)
-            for (int k = 0; k < 8; k++) {
-                uint64_t x;
+        for (int r = 1; r < n; r++) {
+            int q = 0;
+            while (HOST(q) != HOST(r))
+                q++;
+            if (q != r || HOST(r) == HOST(0))
+                continue; /* not the first rank of a host other than ours */
+            uint64_t x = 0;
+            MPI_Send(&x, 1, MPI_UINT64_T, r, TAG_CLOCK, im->comm); /* your turn */
+            for (int k = 0; k < CLOCK_ROUNDS; k++) {
                 MPI_Recv(&x, 1, MPI_UINT64_T, r, TAG_CLOCK, im->comm, MPI_STATUS_IGNORE);
                 x = dsm_now_ns();
                 MPI_Send(&x, 1, MPI_UINT64_T, r, TAG_CLOCK, im->comm);
             }
+        }
         im->clock_base = base;
         return;
     }
-    uint64_t best_rtt = UINT64_MAX;
     int64_t offset = 0; /* rank 0's clock minus ours */
-    for (int k = 0; k < 8; k++) {
-        uint64_t x = 0, t0 = dsm_now_ns();
-        MPI_Send(&x, 1, MPI_UINT64_T, 0, TAG_CLOCK, im->comm);
-        MPI_Recv(&x, 1, MPI_UINT64_T, 0, TAG_CLOCK, im->comm, MPI_STATUS_IGNORE);
-        uint64_t t1 = dsm_now_ns();
-        if (t1 - t0 < best_rtt) {
-            best_rtt = t1 - t0;
-            offset = (int64_t)(x - (t0 + (t1 - t0) / 2));
+    if (HOST(self) == HOST(0)) {
+        /* the same clock */
+    } else if (first == self) {
+        uint64_t x = 0, best_rtt = UINT64_MAX;
+        recv_clock_idle(im, &x, 1, 0);
+        for (int k = 0; k < CLOCK_ROUNDS; k++) {
+            uint64_t t0 = dsm_now_ns();
+            MPI_Send(&x, 1, MPI_UINT64_T, 0, TAG_CLOCK, im->comm);
+            MPI_Recv(&x, 1, MPI_UINT64_T, 0, TAG_CLOCK, im->comm, MPI_STATUS_IGNORE);
+            uint64_t t1 = dsm_now_ns();
+            if (t1 - t0 < best_rtt) {
+                best_rtt = t1 - t0;
+                offset = (int64_t)(x - (t0 + (t1 - t0) / 2));
+            }
         }
+        for (int r = self + 1; r < n; r++)
+            if (HOST(r) == HOST(self))
+                MPI_Send(&offset, 1, MPI_UINT64_T, r, TAG_CLOCK, im->comm);
+    } else {
+        recv_clock_idle(im, &offset, 1, first);
     }
+#undef HOST
     im->clock_base = (uint64_t)((int64_t)base - offset);
 }
 
@@ -636,8 +898,37 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
-    sync_clock(im, self, n);
-    find_local_peers(im, self, n);
+    im->heard = calloc((size_t)n, sizeof *im->heard);
+    im->left = calloc((size_t)n, 1);
+    if (!im->heard || !im->left || MPI_Irecv(&im->alive_buf, 1, MPI_UINT64_T, MPI_ANY_SOURCE,
+                                             TAG_ALIVE, im->comm, &im->alive_req) != MPI_SUCCESS) {
+        free((void *)im->heard); /* no liveness checks: the job's end is left to mpirun */
+        free(im->left);
+        im->heard = NULL;
+        im->left = NULL;
+    }
+    uint64_t *hosts = gather_hosts(im, n);
+    sync_clock(im, self, n, hosts);
+    find_local_peers(im, self, n, hosts);
+    unsigned char *remote = calloc((size_t)n, 1);
+    if (!remote)
+        dsm_fatal("dsm_init", "out of memory for %d ranks", n);
+    int any = 0, some = 0;
+    for (int r = 0; hosts && r < n; r++) {
+        remote[r] = hosts[2 * r] != hosts[2 * self];
+        any |= remote[r];
+        im->nremote += remote[r];
+    }
+    /* collective: made only when some rank is on another host than some
+     * other (all on one host: the pids are watched) */
+    MPI_Allreduce(&any, &some, 1, MPI_INT, MPI_MAX, im->comm);
+    if (some)
+        im->lifeline = dsm_lifeline_open(im->comm, self, n, remote);
+    im->remote = remote; /* the heartbeats' peers: a host of ours is not cut off */
+    /* bench/bench_tcp.sh measures with and without them */
+    const char *nodb = getenv("DSM_TEST_NO_DOORBELLS");
+    im->doorbells = !(nodb && *nodb && strcmp(nodb, "0"));
+    free(hosts);
     t->name = "mpi";
     t->ops = &dsm_transport_mpi_ops;
     t->node = self;
@@ -663,6 +954,15 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
             sa.sa_handler = on_crash;
             sigemptyset(&sa.sa_mask);
             sigaction(crash_sigs[i], &sa, NULL);
+        }
+        struct sigaction old;
+        if (sigaction(SIGTERM, NULL, &old) == 0 && old.sa_handler == SIG_DFL &&
+            !(old.sa_flags & SA_SIGINFO)) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_term;
+            sigemptyset(&sa.sa_mask);
+            sigaction(SIGTERM, &sa, NULL);
         }
         atexit(at_exit_check);
         registered = 1;
