@@ -388,31 +388,9 @@ static void sim_lock_acquire(unsigned id)
     dsm_sim_schedule(); /* back once dsm_unlock handed it over */
 }
 
-static void sim_unlock(unsigned id)
-{
-    dsm_sim_need("dsm_unlock");
-    dsm_sim_fence(); /* release: the critical section's stores first */
-    sim_lock *l = lock_of(id, "dsm_unlock");
-    int p = me();
-    if (l->holder != p)
-        dsm_sim_fatal("dsm_unlock", "lock %u is not held by this processor", id);
-    if (!l->qlen) {
-        l->holder = -1;
-        return;
-    }
-    int next = l->queue[l->qhead];
-    l->qhead = (l->qhead + 1) % l->qcap;
-    l->qlen--;
-    l->holder = next;
-    sim_time t = sim_clock(dsm_sim_machine, p) + SIM_LOCK_HANDOFF_CYCLES;
-    if (sim_clock(dsm_sim_machine, next) < t)
-        sim_set_clock(dsm_sim_machine, next, t);
-    dsm_sim_wake(next);
-    dsm_sim_schedule();
-}
-
-/* Hand a held lock to its next waiter (or free it), without scheduling. */
-static void unlock_hand(unsigned id, const char *call)
+/* Hand a held lock to its next waiter (or free it), without scheduling;
+ * 1 when a waiter got it. */
+static int unlock_hand(unsigned id, const char *call)
 {
     sim_lock *l = lock_of(id, call);
     int p = me();
@@ -420,7 +398,7 @@ static void unlock_hand(unsigned id, const char *call)
         dsm_sim_fatal(call, "lock %u is not held by this processor", id);
     if (!l->qlen) {
         l->holder = -1;
-        return;
+        return 0;
     }
     int next = l->queue[l->qhead];
     l->qhead = (l->qhead + 1) % l->qcap;
@@ -430,6 +408,15 @@ static void unlock_hand(unsigned id, const char *call)
     if (sim_clock(dsm_sim_machine, next) < t)
         sim_set_clock(dsm_sim_machine, next, t);
     dsm_sim_wake(next);
+    return 1;
+}
+
+static void sim_unlock(unsigned id)
+{
+    dsm_sim_need("dsm_unlock");
+    dsm_sim_fence(); /* release: the critical section's stores first */
+    if (unlock_hand(id, "dsm_unlock"))
+        dsm_sim_schedule();
 }
 
 static unsigned sim_sync_new(const char *call)
