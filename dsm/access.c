@@ -294,9 +294,11 @@ static int local_grant(dsm_rt *rt, uint32_t block)
     uint32_t lo = block & ~(per - 1);
     uint32_t hi = r->nblocks - lo < per ? r->nblocks : lo + per;
     /* forbid_stores (node.c) reads the bounds under the engine lock */
+    dsm_rt_enter(); /* no handler's check may come while the lock is held */
     pthread_mutex_lock(&rt->eng_lock);
     dsm_region_note_writable(r, lo, hi);
     pthread_mutex_unlock(&rt->eng_lock);
+    dsm_rt_leave();
     /* only ever raised here: no window needs waiting for */
     for (uint32_t b = lo; b < hi; b++)
         atomic_store_explicit((_Atomic uint8_t *)&r->state[b], DSM_BLK_WRITE,
@@ -328,7 +330,13 @@ static void make_present(dsm_rt *rt, uint32_t b0, uint32_t b1, int need, int rea
                     continue;
                 dsm_prof_fault_ip = ip; /* code attribution, as the fault handler does */
                 dsm_prof_fault_access = (dsm_prof_access){ addr, len, (uint8_t)reads };
+                /* the program's async signals wait while the runtime is
+                 * busy on this thread, as in page mode's fault handler: a
+                 * handler's check missing here would find the engine lock
+                 * held by its own thread */
+                dsm_rt_enter();
                 dsm_rt_access(rt, b, how);
+                dsm_rt_leave();
                 dsm_prof_fault_ip = 0;
                 dsm_prof_fault_access = (dsm_prof_access){ 0, 0, 0 };
             }
@@ -513,7 +521,9 @@ static void chunk_present(dsm_rt *rt, const void *p, size_t n, int need)
         /* a copy's destination is written, not read; its source is read */
         dsm_prof_fault_access = (dsm_prof_access){ (uintptr_t)p, (uint32_t)n,
                                                    (uint8_t)(need == DSM_BLK_READ) };
+        dsm_rt_enter(); /* as in make_present */
         dsm_rt_access(rt, b, need == DSM_BLK_WRITE);
+        dsm_rt_leave();
         dsm_prof_fault_ip = 0;
         dsm_prof_fault_access = (dsm_prof_access){ 0, 0, 0 };
     }
