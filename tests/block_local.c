@@ -4,7 +4,8 @@
  * 1 MiB allocation at two places far apart in the region (so the blocks
  * made writable are not one contiguous span), adds up a second allocation
  * with memcpy and memset (the chunked copies' slow path), and with "late"
- * stores to shared memory after dsm_finalize, which must still be named. */
+ * ("late-first") stores to the last (first) block it made writable after
+ * dsm_finalize, which must still be named. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,5 +41,7 @@ int main(int argc, char **argv)
     dsm_finalize();
     if (!strcmp(mode, "late"))
         b[N - 1] = 1; /* the last block made writable */
+    if (!strcmp(mode, "late-first"))
+        a[0] = 1; /* the first */
     return 0;
 }
