@@ -4,11 +4,6 @@
  * unchecked binary runs in block mode like the checked one, without faults
  * (page mode's mprotect and SIGSEGV do not run under valgrind), and the
  * difference of the two counts is the checks alone. */
-#include <stdint.h>
+#include "../dsm/access.h" /* DSM_BLK_ABI: a hard-coded copy went stale once */
 
-void __dsm_blk_register(uint32_t abi);
-
-/* DSM_BLK_ABI of dsm/access.h */
-enum { BLK_ABI = 2 };
-
-__attribute__((constructor)) static void register_as_checked(void) { __dsm_blk_register(BLK_ABI); }
+__attribute__((constructor)) static void register_as_checked(void) { __dsm_blk_register(DSM_BLK_ABI); }

@@ -55,9 +55,13 @@ best5() { # PROGRAM ARGS...: the best of 5 CPU times (user + system, seconds)
     echo "$best"
 }
 
-irefs() { # PROGRAM ARGS...: instructions executed, all threads
-    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 |
-        sed -n 's/.*I *refs: *//p' | tr -d ,
+irefs() { # PROGRAM ARGS...: instructions executed, all threads; fails without "result OK"
+    # DSM_ASLR=keep: dsm_init's re-execution without randomisation
+    # (dsm/aslr.c) would exec valgrind's tool itself (/proc/self/exe)
+    DSM_ASLR=keep valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" \
+        > "$tmp/vg" 2>&1
+    grep -q 'result OK' "$tmp/vg" || { cat "$tmp/vg" >&2; echo "block_bench: valgrind $*: no result OK" >&2; exit 1; }
+    sed -n 's/.*I *refs: *//p' "$tmp/vg" | tr -d ,
 }
 
 ratio() { echo "$1 $2" | awk '{ if ($1 > 0) printf "%.2f", $2 / $1; else print "?" }'; }

@@ -751,26 +751,37 @@ int dsm_rt_start(dsm_rt *rt)
 
 /* After dsm_finalize no store may succeed unnoticed: the writable blocks
  * become read-only, so every store faults and fault.c names the cause.
- * Loads of what the node holds still work. */
+ * Loads of what the node holds still work.  Only the blocks ever made
+ * writable are looked at (region.h writable_lo/hi): a 64-byte block size
+ * gives a 1 GiB region 16M blocks, and walking them all cost more than
+ * some whole runs. */
 static void forbid_stores(dsm_rt *rt)
 {
+    dsm_region *r = &rt->region;
+    uint32_t lo = r->writable_lo, hi = r->writable_hi;
+    if (r->state) {
+        /* block mode: the checks see the byte, sub-page blocks too; a byte
+         * is WRITE exactly when the block is writable (a grant in M, or a
+         * one-node job's local grant, access.c) */
+        for (uint32_t b = lo; b < hi; b++)
+            if (atomic_load_explicit((_Atomic uint8_t *)&r->state[b], memory_order_relaxed) ==
+                DSM_BLK_WRITE)
+                atomic_store((_Atomic uint8_t *)&r->state[b], DSM_BLK_READ);
+        return;
+    }
     uint32_t first = 0, n = 0;
-    size_t bs = rt->region.block_size;
-    for (uint32_t b = 0; b <= rt->region.nblocks; b++) {
-        proto_cache_state st = b < rt->region.nblocks ? proto_cache_state_of(rt->eng, b) : PC_I;
+    size_t bs = r->block_size;
+    for (uint32_t b = lo; b <= hi && hi; b++) {
+        proto_cache_state st = b < hi ? proto_cache_state_of(rt->eng, b) : PC_I;
         if (st == PC_M || st == PC_MH) {
-            if (rt->region.state) { /* block mode: the checks see the byte, sub-page blocks too */
-                atomic_store((_Atomic uint8_t *)&rt->region.state[b], DSM_BLK_READ);
-                continue;
-            }
             if (!n++)
                 first = b;
             continue;
         }
         /* best effort: if it fails, such stores go unnoticed, as before */
         if (n) {
-            (void)mprotect(rt->region.app + (size_t)first * bs, (size_t)n * bs, PROT_READ);
-            (void)dsm_region_window_protect(&rt->region, first, n, PROT_READ);
+            (void)mprotect(r->app + (size_t)first * bs, (size_t)n * bs, PROT_READ);
+            (void)dsm_region_window_protect(r, first, n, PROT_READ);
         }
         n = 0;
     }

@@ -81,8 +81,18 @@ void dsm_region_unmap(dsm_region *r)
     r->fd = -1;
 }
 
+void dsm_region_note_writable(dsm_region *r, uint32_t first, uint32_t end)
+{
+    if (!r->writable_hi || first < r->writable_lo)
+        r->writable_lo = first;
+    if (end > r->writable_hi)
+        r->writable_hi = end;
+}
+
 int dsm_region_protect(dsm_region *r, uint32_t block, int access)
 {
+    if (access == PROTO_ACCESS_WRITE)
+        dsm_region_note_writable(r, block, block + 1);
     if (r->state) {
         dsm_blk_set(r, block, access);
         return 0;

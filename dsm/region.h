@@ -22,6 +22,9 @@ typedef struct dsm_region {
      * (NULL: none); protections are mirrored on it */
     char *window;
     size_t window_off, window_len;
+    /* blocks [writable_lo, writable_hi) hold every block ever made
+     * writable (none while hi is 0): node.c forbid_stores walks only them */
+    uint32_t writable_lo, writable_hi;
 } dsm_region;
 
 /* 0, or -1 after printing why (prefix names the node). */
@@ -32,6 +35,9 @@ int dsm_region_map(dsm_region *r, uintptr_t addr, size_t size, size_t block_size
 void dsm_region_unmap(dsm_region *r);
 /* access: PROTO_ACCESS_NONE/READ/WRITE; 0 or -1 (errno from mprotect). */
 int dsm_region_protect(dsm_region *r, uint32_t block, int access);
+/* Widens [writable_lo, writable_hi) to blocks [first, end); called with the
+ * engine lock held (node.h eng_lock), as every protection change is. */
+void dsm_region_note_writable(dsm_region *r, uint32_t first, uint32_t end);
 
 /* The same protection on the window's part of blocks [first, first+n). */
 int dsm_region_window_protect(dsm_region *r, uint32_t first, uint32_t n, int prot);

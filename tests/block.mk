@@ -9,14 +9,17 @@
 # configure found LLVM (HAVE_LLVM); otherwise the block runs skip.
 EXTRA_DIST += tests/block_env.sh tests/block_dsmcc.sh tests/block_stress.sh \
 	tests/blk_stress.c tests/block_ranges.c tests/block_pass.sh tests/block_demo.sh \
-	tests/block_stats.sh
-TESTS += tests/block_dsmcc.sh tests/block_pass.sh tests/block_stress.sh tests/block_demo.sh
+	tests/block_stats.sh tests/block_local.c tests/block_local.sh
+TESTS += tests/block_dsmcc.sh tests/block_pass.sh tests/block_stress.sh tests/block_demo.sh \
+	tests/block_local.sh
 if HAVE_LLVM
 BLK_CHECKED = tests/blk_mn_api tests/blk_mn_counter tests/blk_mn_litmus tests/blk_mn_stress \
 	tests/blk_mn_threads tests/blk_mn_misuse tests/blk_mn_counts tests/blk_mn_patterns \
 	tests/blk_stress tests/blk_unchecked tests/blk_ranges \
 	apps/blk_hello apps/blk_jacobi apps/blk_matmul apps/blk_fft apps/blk_lu apps/blk_radix \
-	apps/blk_ocean apps/blk_mm apps/blk_particles apps/blk_slots apps/blk_pageslots
+	apps/blk_ocean apps/blk_mm apps/blk_particles apps/blk_slots apps/blk_pageslots \
+	tests/blk_local tests/blk_mn_signal tests/blk_mn_manythreads tests/blk_mn_timeslices \
+	tests/blk_mn_kill
 check_SCRIPTS += $(BLK_CHECKED)
 CLEANFILES += $(BLK_CHECKED)
 # dsmcc --dsm from the build tree: dsm.h, libdsm and the pass of this build
@@ -42,6 +45,18 @@ tests/blk_mn_patterns: $(top_srcdir)/tests/mn_patterns.c $(BLOCK_DEPS)
 	$(AM_V_GEN)$(BLOCK_DSMCC) $(top_srcdir)/tests/mn_patterns.c -o $@ -pthread
 tests/blk_stress: $(top_srcdir)/tests/blk_stress.c $(BLOCK_DEPS)
 	$(AM_V_GEN)$(BLOCK_DSMCC) $(top_srcdir)/tests/blk_stress.c -o $@ -pthread
+# the block-mode runs of the multi-node tests outside the matrix (their
+# scripts' block steps) and the one-node local grants
+tests/blk_local: $(top_srcdir)/tests/block_local.c $(BLOCK_DEPS)
+	$(AM_V_GEN)$(BLOCK_DSMCC) $(top_srcdir)/tests/block_local.c -o $@
+tests/blk_mn_signal: $(top_srcdir)/tests/mn_signal.c $(BLOCK_DEPS)
+	$(AM_V_GEN)$(BLOCK_DSMCC) $(top_srcdir)/tests/mn_signal.c -o $@ -pthread
+tests/blk_mn_manythreads: $(top_srcdir)/tests/mn_manythreads.c $(BLOCK_DEPS)
+	$(AM_V_GEN)$(BLOCK_DSMCC) $(top_srcdir)/tests/mn_manythreads.c -o $@ -pthread
+tests/blk_mn_timeslices: $(top_srcdir)/tests/mn_timeslices.c $(BLOCK_DEPS)
+	$(AM_V_GEN)$(BLOCK_DSMCC) $(top_srcdir)/tests/mn_timeslices.c -o $@ -pthread
+tests/blk_mn_kill: $(top_srcdir)/tests/mn_kill.c $(BLOCK_DEPS)
+	$(AM_V_GEN)$(BLOCK_DSMCC) $(top_srcdir)/tests/mn_kill.c -o $@ -pthread
 # the versioned loop under fire; it counts its fast entries (DSMCHECK_COUNT)
 tests/blk_ranges: $(top_srcdir)/tests/block_ranges.c $(BLOCK_DEPS)
 	$(AM_V_GEN)DSMCHECK_COUNT=1 $(BLOCK_DSMCC) $(top_srcdir)/tests/block_ranges.c -o $@ -pthread

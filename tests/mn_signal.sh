@@ -5,9 +5,17 @@
 #    by run_mn.sh's --timeout), no lost data, on 2 nodes.
 # 2. A handler that faults while its thread is busy inside the runtime
 #    (tests/mn_sigbusy.c) ends the job with one line naming the node.
+# 1 runs in block mode too: the checked twin (tests/block.mk) at 64-byte
+# blocks, whose handler's checks interrupt the program's own.
 top=${top_builddir:-.}
 fail=0
 sh "${srcdir:-.}/tests/run_mn.sh" -n "2" -t 60 -e "mn_signal: node 1: .*: OK" tests/mn_signal 3000 || fail=1
+if [ -x "$top/tests/blk_mn_signal" ]; then
+    DSM_TEST_MODE=block DSM_BLOCK_SIZE=64 sh "${srcdir:-.}/tests/run_mn.sh" -n "2" -t 60 \
+        -e "mn_signal: node 1: .*: OK" tests/mn_signal 1000 || fail=1
+else
+    echo "skip block mode: tests/blk_mn_signal is not built (no LLVM)"
+fi
 start=$(date +%s)
 out=$(timeout -k 5 60 "${DSMRUN:-$top/dsmrun}" -n 2 --timeout 30 "$top/tests/mn_sigbusy" 2>&1)
 rc=$?

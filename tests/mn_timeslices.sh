@@ -102,6 +102,14 @@ PY
 }
 
 check 100 0 500
+# block mode: the checked twin (tests/block.mk) at 64-byte blocks, once
+if [ -x "$top/tests/blk_mn_timeslices" ]; then
+    page_prog=$prog prog=$(cd "$(dirname "$prog")" && pwd)/blk_mn_timeslices
+    check 100 0 500 DSM_BLOCK_SIZE=64
+    prog=$page_prog
+else
+    echo "skip block mode: tests/blk_mn_timeslices is not built (no LLVM)"
+fi
 check 50 0 300 DSM_TIMESLICE_MS=50
 check 1 1 1200 DSM_TIMESLICE_MS=1
 

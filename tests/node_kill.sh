@@ -51,6 +51,16 @@ kill_one() {
 }
 
 kill_one shm "${DSMRUN:-$top/dsmrun}" '^dsmrun: node 1 killed by signal 9'
+# block mode: the checked twin (tests/block.mk) at 64-byte blocks, on shm
+if [ -x "$top/tests/blk_mn_kill" ]; then
+    page_prog=$prog prog=$top/tests/blk_mn_kill
+    export DSM_BLOCK_SIZE=64
+    kill_one "shm block" "${DSMRUN:-$top/dsmrun}" '^dsmrun: node 1 killed by signal 9'
+    unset DSM_BLOCK_SIZE
+    prog=$page_prog
+else
+    echo "skip shm block: tests/blk_mn_kill is not built (no LLVM)"
+fi
 if command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
     kill_one mpi "sh ${srcdir:-.}/tests/mpirun_dsm.sh" 'rank 1 .*exited on signal 9'
 else
