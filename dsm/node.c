@@ -6,6 +6,7 @@
  * transport itself for a short spin (DSM_SPIN_US), so on an idle machine the
  * reply is handled by the waiting thread without any wake-up; then it blocks
  * on the node's event word and the progress thread serves messages. */
+#define _GNU_SOURCE 1 /* sched_getaffinity */
 #include "node.h"
 
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "futex.h"
@@ -184,6 +186,55 @@ void dsm_rt_signal(dsm_rt *rt)
     atomic_fetch_add(&rt->events, 1);
     if (atomic_load(&rt->sleepers))
         dsm_futex_wake(&rt->events, 0);
+}
+
+/* ---- how long a waiter spins ----
+ *
+ * A waiting thread spins (polling the transport itself) so that a fast
+ * reply costs no wake-up; blocking costs a futex wake and a trip through
+ * the scheduler, tens of microseconds, milliseconds on a loaded machine.
+ * But a spinning thread holds a core: when this host runs more nodes than
+ * it has cores, the waiter spins on the core its home (or the owner the
+ * home recalls from) needs to answer, and every miss then waits for a time
+ * slice (tests/run_mn.sh measured 8 nodes on 2 cores beside two busy
+ * processes: 50 s spinning against 1 s blocking at once).  So with
+ * DSM_SPIN_US=auto a node never spins when the host is oversubscribed by
+ * nodes alone, and spins SPIN_AUTO_NS otherwise.  A spin that follows
+ * this node's recent reply latencies (twice a moving average) was tried
+ * and measured worse on a loaded 2-core machine: barrier waits and late
+ * replies pull the average up and down, and each miss that outlives the
+ * shortened spin pays a wake-up (bench_core's read miss 38 us against
+ * 12 us with the fixed 50 us, medians of 7 runs). */
+#define SPIN_AUTO_NS 50000u
+
+int dsm_rt_cores(void)
+{
+    cpu_set_t set;
+    if (!sched_getaffinity(0, sizeof set, &set) && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int dsm_rt_host_nodes(dsm_rt *rt)
+{
+    /* the launcher's count of ranks on this host (OpenMPI, MPICH); under
+     * dsmrun (shm) every node runs here */
+    static const char *const local_size[] = { "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS" };
+    for (size_t i = 0; i < sizeof local_size / sizeof local_size[0]; i++) {
+        const char *v = getenv(local_size[i]);
+        if (v && atoi(v) > 0)
+            return atoi(v);
+    }
+    return rt->nnodes;
+}
+
+void dsm_rt_spin_policy(dsm_rt *rt, int host_nodes, int cores)
+{
+    if (rt->cfg.spin_us != DSM_SET_AUTO_VALUE)
+        rt->spin_ns = (uint64_t)rt->cfg.spin_us * 1000u;
+    else
+        rt->spin_ns = host_nodes > cores ? 0 : SPIN_AUTO_NS;
 }
 
 /* ---- performing the engine's actions (called with eng_lock held) ---- */
@@ -572,7 +623,7 @@ static void release_expired(dsm_rt *rt)
 
 void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
 {
-    uint64_t spin_ns = (uint64_t)rt->cfg.spin_us * 1000;
+    uint64_t spin_ns = rt->spin_ns;
     uint64_t start = 0;
     unsigned iter = 0;
     uint32_t seen = atomic_load(&rt->events);
@@ -652,8 +703,8 @@ static void *progress_main(void *arg)
     dsm_rt *rt = arg;
     in_progress_thread = 1;
     sig_runtime_thread = 1; /* created with the program's signals blocked */
-    uint64_t spin_ns = (uint64_t)rt->cfg.spin_us * 1000;
     while (!atomic_load(&rt->stopping)) {
+        uint64_t spin_ns = rt->spin_ns;
         release_expired(rt);
         if (poll_once(rt))
             continue;
@@ -700,6 +751,7 @@ int dsm_rt_start(dsm_rt *rt)
     pthread_mutex_init(&rt->coll_lock, NULL);
     pthread_mutex_init(&rt->lock_lock, NULL);
     pthread_mutex_init(&rt->alloc_lock, NULL);
+    dsm_rt_spin_policy(rt, dsm_rt_host_nodes(rt), dsm_rt_cores());
     proto_actions_init(&rt->acts);
     /* room for the largest fan-out (an INV per node) so the fault path never grows it */
     rt->acts.cap = (size_t)rt->nnodes + 16;

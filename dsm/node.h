@@ -37,6 +37,7 @@ typedef struct dsm_rt {
     _Atomic uint32_t events;
     _Atomic uint32_t sleepers;
     _Atomic int app_spinners;   /* application threads spinning in dsm_rt_wait */
+    uint64_t spin_ns;           /* a waiter spins this long, then blocks (DSM_SPIN_US) */
 
     /* Grants held until the faulting access retried (see proto_release):
      * released by the same thread at its next entry, or by the progress
@@ -101,6 +102,11 @@ void dsm_rt_send_data(dsm_rt *rt, int dst, dsm_msg_hdr *h, const void *payload, 
 void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg);
 /* Something a waiter may care about happened. */
 void dsm_rt_signal(dsm_rt *rt);
+/* Sets rt->spin_ns from DSM_SPIN_US; `auto` from the nodes on this host
+ * and its usable cores. */
+void dsm_rt_spin_policy(dsm_rt *rt, int host_nodes, int cores);
+int dsm_rt_host_nodes(dsm_rt *rt);
+int dsm_rt_cores(void);
 
 /* A fault (or an explicit access check) on block: returns when the request
  * is complete; the access must then be retried. */
