@@ -514,7 +514,14 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
     if (dsm_msg_validate(h, &lim, why, sizeof why))
         dsm_fatal("transport", "malformed message from node %d: %s", h->src, why);
     if (h->type > 0 && h->type < PM_NTYPES) {
-        proto_msg m = { (uint8_t)h->type, h->src, h->dst, h->block, (uint8_t)h->flags };
+        proto_msg m = { (uint8_t)h->type, h->src, h->dst, h->block,
+                        (uint8_t)(h->flags & PROTO_MSG_READS) };
+        /* the adaptive protocol: a recalled copy equal to the home's (the
+         * data it granted) was not written; the engine never sees data */
+        if (rt->cfg.adapt && h->type == PM_WB_DATA && h->len == rt->region.block_size &&
+            !memcmp(payload, rt->region.proto + ((size_t)h->block << rt->region.block_shift),
+                    h->len))
+            m.flags |= PROTO_MSG_CLEAN;
         uint64_t t0 = rt->ctr ? dsm_ticks() : 0;
         pthread_mutex_lock(&rt->eng_lock);
         rt->acts.n = 0;
@@ -756,7 +763,8 @@ int dsm_rt_start(dsm_rt *rt)
     /* room for the largest fan-out (an INV per node) so the fault path never grows it */
     rt->acts.cap = (size_t)rt->nnodes + 16;
     rt->acts.v = calloc(rt->acts.cap, sizeof *rt->acts.v);
-    proto_config pc = { .self = rt->self, .nnodes = rt->nnodes, .nblocks = rt->region.nblocks };
+    proto_config pc = { .self = rt->self, .nnodes = rt->nnodes, .nblocks = rt->region.nblocks,
+                        .adapt = rt->cfg.adapt && rt->cfg.patterns };
     rt->eng = proto_engine_create(&pc);
     if (rt->eng)
         proto_set_augment(rt->eng, rt->cfg.patterns);

@@ -24,6 +24,7 @@ typedef struct dsm_config {
     unsigned hold_us;        /* DSM_HOLD_US: keep a fresh grant at least this long */
     int homes_cyclic;        /* DSM_HOMES=blocked|cyclic for dsm_alloc */
     int patterns;            /* DSM_PATTERNS=on|off: sharing-pattern detection */
+    int adapt;               /* DSM_ADAPT=on|off: the adaptive protocol */
     int counters;            /* DSM_COUNTERS=on|off: the Figure 3 counters (doc/metrics.md) */
     const char *stats_path;  /* DSM_STATS: node 0 writes the statistics there, or NULL */
     unsigned timeslice_ms;   /* DSM_TIMESLICE_MS: the profile's timeslice interval */

@@ -50,6 +50,12 @@ const dsm_setting dsm_settings[] = {
     { .name = "DSM_PATTERNS", .kind = DSM_SET_SWITCH, .flags = DSM_SET_AGREE, .dflt = "on",
       .field = F(patterns), .group = DSM_GROUP_RUNTIME,
       .doc = "sharing-pattern detection of the augmented protocol (doc/patterns.md)" },
+    { .name = "DSM_ADAPT", .kind = DSM_SET_SWITCH, .flags = DSM_SET_AGREE, .dflt = "off",
+      .field = F(adapt), .group = DSM_GROUP_RUNTIME,
+      .doc = "the adaptive protocol: a read of a block detected migratory is granted "
+             "exclusive, so the write that follows needs no upgrade; a reader that did not "
+             "write brings the block back to shared grants (doc/patterns.md; needs "
+             "DSM_PATTERNS=on)" },
     { .name = "DSM_COUNTERS", .kind = DSM_SET_SWITCH, .flags = DSM_SET_AGREE, .dflt = "on",
       .field = F(counters), .group = DSM_GROUP_RUNTIME,
       .doc = "the per-block counters behind the statistics and the profile (doc/metrics.md)" },

@@ -62,6 +62,13 @@ tests_pattern_unit_SOURCES = tests/pattern_unit.c tests/engine_sys.h
 tests_pattern_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_pattern_unit_LDADD = libdsmproto.la $(CHECK_MAIN)
 UNIT_TESTS += tests/pattern_unit
+# adapt_unit: the adaptive protocol (DSM_ADAPT): migratory reads granted
+# exclusive, the fallback to shared grants, its counts in a snapshot
+check_PROGRAMS += tests/adapt_unit
+tests_adapt_unit_SOURCES = tests/adapt_unit.c tests/engine_sys.h
+tests_adapt_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_adapt_unit_LDADD = libdsmproto.la $(CHECK_MAIN)
+UNIT_TESTS += tests/adapt_unit
 
 # growable_unit: the growable array every layer uses (protocol/growable.h):
 # doubling, contents kept, overflow and out of memory refused
