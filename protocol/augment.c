@@ -357,3 +357,9 @@ void proto_adapt_counts_of(const proto_engine *e, proto_adapt_counts *out)
 {
     *out = e->adapt_counts;
 }
+
+void proto_set_adapt(proto_engine *e, int on)
+{
+    e->adapt = on != 0;
+    e->opts = (e->opts & ~PROTO_NEEDS_ADAPT) | (e->adapt ? PROTO_NEEDS_ADAPT : 0);
+}

@@ -338,6 +338,10 @@ typedef struct proto_adapt_counts {
     uint64_t exclusive_reads, fallbacks;
 } proto_adapt_counts;
 void proto_adapt_counts_of(const proto_engine *e, proto_adapt_counts *out);
+/* Turns the adaptive protocol on or off in a running engine (a benchmark
+ * alternating both in one run); only while no request is in flight
+ * anywhere (between barriers), on every node alike. */
+void proto_set_adapt(proto_engine *e, int on);
 
 /* On by default; off: the engine keeps no pattern state and spends nothing. */
 void proto_set_augment(proto_engine *e, int on);
