@@ -1488,6 +1488,7 @@ static int mutation_suite(const config *suite, size_t nsuite)
         { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 1, 0, 1, 0, 0, 0 },
         { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 1, 0, 0 },
         { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 0, 1, 1, 0, 0 },
+        { { 1, 1, 1 }, { 3, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0, 1, 1 }, /* adaptive */
     };
     size_t nquick = sizeof quick / sizeof quick[0];
     for (size_t i = 0; i < nquick + nsuite; i++) {
