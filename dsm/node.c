@@ -509,7 +509,8 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
     /* everything below may trust the header: types, sizes, blocks, lock
      * ids, slots and offsets are in range (msg.c) */
     dsm_msg_limits lim = { rt->self, rt->nnodes, rt->region.nblocks,
-                           (uint32_t)rt->region.block_size, rt->cfg.locks, rt->region.size };
+                           (uint32_t)rt->region.block_size, rt->cfg.locks, rt->region.size,
+                           rt->cfg.adapt && rt->cfg.patterns };
     char why[160];
     if (dsm_msg_validate(h, &lim, why, sizeof why))
         dsm_fatal("transport", "malformed message from node %d: %s", h->src, why);

@@ -316,6 +316,7 @@ static counters *snapshot(dsm_rt *rt)
     pthread_mutex_unlock(&rt->eng_lock);
     snap->scalar[CM_ADAPT_EXCLUSIVE_READS - CM_NBLOCK_METRICS] += adapted.exclusive_reads;
     snap->scalar[CM_ADAPT_FALLBACKS - CM_NBLOCK_METRICS] += adapted.fallbacks;
+    snap->scalar[CM_ADAPT_DOWNGRADES - CM_NBLOCK_METRICS] += adapted.downgrades;
     return snap;
 }
 

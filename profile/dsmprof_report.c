@@ -235,15 +235,16 @@ static void report_structure(json_object *root, json_object *s, int top)
  * write would have made, priced at this run's mean upgrade time. */
 static void report_adaptation(json_object *nodes)
 {
-    uint64_t excl = 0, back = 0, upg = 0, upg_wall = 0;
+    uint64_t excl = 0, back = 0, down = 0, upg = 0, upg_wall = 0;
     for (size_t n = 0; n < pj_len(nodes); n++) {
         json_object *m = pj_get(pj_at(nodes, n), "metrics");
         excl += pj_u64(m, "adaptExclusiveReads");
         back += pj_u64(m, "adaptFallbacks");
+        down += pj_u64(m, "adaptDowngrades");
         upg += pj_u64(m, "stacheWriteRO") + pj_u64(m, "homeWriteRO");
         upg_wall += pj_u64(m, "stacheWriteROWall") + pj_u64(m, "homeWriteROWall");
     }
-    if (!excl && !back)
+    if (!excl && !back && !down)
         return;
     printf("Adaptive protocol: %llu reads of migratory blocks granted exclusive (upgrades saved",
            (unsigned long long)excl);
@@ -251,8 +252,9 @@ static void report_adaptation(json_object *nodes)
         printf(": about %.3f ms at this run's mean upgrade of %.2f us",
                ms((uint64_t)((double)excl * (double)upg_wall / (double)upg)),
                (double)upg_wall / (double)upg / 1e3);
-    printf("), %llu fell back to shared grants (the reader had not written)\n",
-           (unsigned long long)back);
+    printf("), %llu fell back to shared grants (the reader had not written), %llu reads of "
+           "producer-consumer blocks left the producer a read copy\n",
+           (unsigned long long)back, (unsigned long long)down);
 }
 
 static void report(const char *file, json_object *root, int top)

@@ -323,6 +323,15 @@ int adapt_read_exclusive(proto_engine *e, dir_chunk *c, const dir_entry *d, uint
     return a->pat.migratory && d->state == PD_EXCL && d->owner != from;
 }
 
+int adapt_read_downgrade(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
+                         int from)
+{
+    if (!e->augment || !c->aug)
+        return 0;
+    const dir_aug *a = &c->aug[block & (DIR_CHUNK - 1)];
+    return a->pat.producer_consumer && d->state == PD_EXCL && d->owner != from;
+}
+
 void adapt_read_served(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
                        int from)
 {
@@ -361,5 +370,9 @@ void proto_adapt_counts_of(const proto_engine *e, proto_adapt_counts *out)
 void proto_set_adapt(proto_engine *e, int on)
 {
     e->adapt = on != 0;
-    e->opts = (e->opts & ~PROTO_NEEDS_ADAPT) | (e->adapt ? PROTO_NEEDS_ADAPT : 0);
+    e->opts &= ~(PROTO_NEEDS_ADAPT | PROTO_NEEDS_DOWNGRADE);
+    if (e->adapt)
+        e->opts |= PROTO_NEEDS_ADAPT | PROTO_NEEDS_DOWNGRADE;
+    if (e->downgrade_on_read)
+        e->opts |= PROTO_NEEDS_DOWNGRADE;
 }

@@ -152,7 +152,9 @@ proto_engine *proto_engine_create_shared(const proto_config *cfg, proto_engine *
     e->excl_clean = cfg->excl_clean != 0;
     e->downgrade_on_read = cfg->downgrade_on_read != 0;
     e->adapt = cfg->adapt != 0;
-    e->opts = (e->adapt ? PROTO_NEEDS_ADAPT : 0) |
+    /* the adaptive protocol downgrades the producer of a producer-consumer
+     * block when a consumer reads: the downgrade entries are its too */
+    e->opts = (e->adapt ? PROTO_NEEDS_ADAPT | PROTO_NEEDS_DOWNGRADE : 0) |
               (e->evictions ? PROTO_NEEDS_EVICTIONS : 0) |
               (e->replacement_hints ? PROTO_NEEDS_HINTS : 0) |
               (e->excl_clean ? PROTO_NEEDS_EXCL_CLEAN : 0) |
@@ -520,6 +522,8 @@ static int dir_classify(proto_engine *e, dir_chunk *c, const dir_entry *d, uint3
     case PM_GETS:
         if (e->adapt && adapt_read_exclusive(e, c, d, block, from))
             return DE_GETS_MIGRATORY;
+        if (e->adapt && adapt_read_downgrade(e, c, d, block, from))
+            return DE_GETS_DOWNGRADE;
         if (e->excl_clean && d->state == PD_UNOWNED)
             return DE_GETS_EXCL_CLEAN;
         return e->downgrade_on_read && d->state == PD_EXCL ? DE_GETS_DOWNGRADE : DE_GETS;
@@ -700,6 +704,8 @@ static int dir_event(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
         augment_request(e, c, d, block, type, from, flags);
     if (ev == DE_GETS_MIGRATORY)
         adapt_read_served(e, c, d, block, from);
+    else if (ev == DE_GETS_DOWNGRADE && !e->downgrade_on_read)
+        e->adapt_counts.downgrades++;
     d->state = t->next;
     uint8_t caller_flags = e->req_flags; /* the request's flags, for ST_D_QUEUE */
     e->req_flags = (uint8_t)(flags & PROTO_MSG_READS);
@@ -772,7 +778,7 @@ static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
         return dir_drain(e, c, d, m->block, out);
     }
     int ev = cache_event_of(m->type);
-    if (ev == CE_RECALL_S && !e->downgrade_on_read) {
+    if (ev == CE_RECALL_S && !e->downgrade_on_read && !e->adapt) {
         snprintf(e->err, sizeof e->err,
                  "protocol: node %d got RECALL_S for block %u from node %d, but downgrades on "
                  "read are off",

@@ -182,6 +182,11 @@ void augment_init_records(dir_aug *a, size_t n);
  * another node. */
 int adapt_read_exclusive(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
                          int from);
+/* A read request from `from` downgrades the owner (RECALL_S: it keeps a
+ * read copy) instead of recalling it: the block is detected
+ * producer-consumer and owned by another node (its producer). */
+int adapt_read_downgrade(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
+                         int from);
 /* The table served a DE_GETS_MIGRATORY: the owner is recalled. */
 void adapt_read_served(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
                        int from);

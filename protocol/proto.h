@@ -233,8 +233,10 @@ typedef struct proto_config {
                                read-only copy (M/E -> S, RECALL_S), as MSI/MESI
                                hardware does; 0: the owner keeps nothing */
     int adapt;              /* the adaptive protocol: a read of a block the augmentation
-                               detected migratory is granted exclusive (needs the
-                               augmentation on; doc/patterns.md) */
+                               detected migratory is granted exclusive, one detected
+                               producer-consumer downgrades its producer (RECALL_S)
+                               rather than recalling it (needs the augmentation on;
+                               doc/patterns.md) */
     const dsm_sharers_ops *sharers_ops; /* directory sharer sets; NULL: bit vector */
 } proto_config;
 
@@ -331,11 +333,14 @@ typedef struct proto_block_patterns {
 } proto_block_patterns;
 
 /* The adaptive protocol's work at this home so far: reads granted
- * exclusive (each saves the upgrade that would have followed), and reads
+ * exclusive (each saves the upgrade that would have followed), reads
  * that fell back to a shared grant (the reader granted exclusive before
- * had not written).  Counts of the run, not kept in snapshots. */
+ * had not written), and downgrades of producers.  Counts of the run, not
+ * kept in snapshots. */
 typedef struct proto_adapt_counts {
     uint64_t exclusive_reads, fallbacks;
+    uint64_t downgrades; /* reads of producer-consumer blocks that left the producer a
+                            read copy (RECALL_S) instead of recalling it */
 } proto_adapt_counts;
 void proto_adapt_counts_of(const proto_engine *e, proto_adapt_counts *out);
 /* Turns the adaptive protocol on or off in a running engine (a benchmark

@@ -2,8 +2,9 @@
  * engines of a few nodes joined by a FIFO channel: a read of a block
  * detected migratory is granted exclusive (the write that follows needs no
  * upgrade), a reader so granted that did not write makes the block fall
- * back to shared grants, the home counts both, the adaptation's state
- * survives a snapshot, and an engine without the option never
+ * back to shared grants, a consumer's read of a producer-consumer block
+ * leaves the producer a read copy, the home counts all three, the
+ * adaptation's state survives a snapshot, and an engine without the option never
  * grants a read exclusive. */
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,37 @@ START_TEST(adaptation_survives_a_snapshot)
 }
 END_TEST
 
+/* node 1 produces block b, node 2 consumes it: producer-consumer at the
+ * producer's second write */
+static void make_producer_consumer(int b)
+{
+    W(1, b);
+    R(2, b);
+    W(1, b);
+    ck_assert(pat(b).producer_consumer);
+}
+
+START_TEST(consumer_read_downgrades_the_producer)
+{
+    make_producer_consumer(2);
+    R(2, 2); /* the consumer reads again: the producer keeps a read copy */
+    ck_assert_int_eq(proto_cache_state_of(E[1], 2), PC_S);
+    ck_assert_int_eq(proto_cache_state_of(E[2], 2), PC_S);
+    ck_assert_uint_eq(counts(0).downgrades, 1);
+    /* the producer's next write is an upgrade (no data), not a write miss */
+    ck_assert_int_eq(proto_access(E[1], 2, 1, &acts), PROTO_OK);
+    int upgrade = 0;
+    for (size_t i = 0; i < acts.n; i++)
+        upgrade |= acts.v[i].kind == PA_SEND && acts.v[i].msg.type == PM_UPGRADE;
+    ck_assert_msg(upgrade, "the downgraded producer writes with an UPGRADE");
+    pump();
+    ck_assert_int_eq(proto_release(E[1], 2, &acts), PROTO_OK);
+    pump();
+    ck_assert(writable(1, 2));
+    ck_assert_int_eq(proto_cache_state_of(E[2], 2), PC_I);
+}
+END_TEST
+
 START_TEST(without_adapt_reads_stay_shared)
 {
     sys_adapt = 0;
@@ -128,6 +160,9 @@ START_TEST(without_adapt_reads_stay_shared)
     R(3, 1);
     ck_assert_int_eq(proto_cache_state_of(E[3], 1), PC_S);
     ck_assert_uint_eq(counts(0).exclusive_reads, 0);
+    make_producer_consumer(2);
+    R(2, 2);
+    ck_assert_int_eq(proto_cache_state_of(E[1], 2), PC_I); /* recalled, not downgraded */
 }
 END_TEST
 
@@ -139,6 +174,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, migratory_read_granted_exclusive);
     tcase_add_test(tc, reader_that_did_not_write_falls_back_to_shared);
     tcase_add_test(tc, adaptation_survives_a_snapshot);
+    tcase_add_test(tc, consumer_read_downgrades_the_producer);
     tcase_add_test(tc, without_adapt_reads_stay_shared);
     suite_add_tcase(s, tc);
     return s;

@@ -2,8 +2,9 @@
  * tests/mn_adapt.sh (the adaptive protocol, DSM_ADAPT=on, in the runtime):
  * the nodes take turns incrementing a counter under a lock (read then
  * write: migratory), then both read a table node 0 wrote, in turns, without
- * writing it.  Prints the counter and the table's sum; both must be exact
- * with the adaptation on or off. */
+ * writing it, then node 1 consumes a buffer node 0 produces in rounds.
+ * Prints the counter, the table's sum and what was consumed; all must be
+ * exact with the adaptation on or off. */
 #include <stdio.h>
 
 #include "dsm.h"
@@ -42,10 +43,25 @@ int main(int argc, char **argv)
             for (int i = 0; i < 64; i++)
                 sum += table[i];
     }
-    dsm_barrier();
-    printf("mn_adapt: node %d: counter %ld (expected %d), table sum %ld (expected %ld)\n", me,
-           counter[0], ROUNDS * n, sum, 2016L * (ROUNDS / n));
-    int ok = counter[0] == ROUNDS * n && sum == 2016L * (ROUNDS / n);
+    /* a buffer node 0 produces and the others consume, round by round
+     * (producer-consumer: the consumers' reads downgrade the producer) */
+    volatile long *buffer = dsm_alloc(bs, "buffer");
+    long consumed = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+        if (me == 0)
+            for (int i = 0; i < 8; i++)
+                buffer[i] = r + i;
+        dsm_barrier();
+        if (me != 0)
+            for (int i = 0; i < 8; i++)
+                consumed += buffer[i] - r;
+        dsm_barrier();
+    }
+    long want_consumed = me ? 28L * ROUNDS : 0;
+    printf("mn_adapt: node %d: counter %ld (expected %d), table sum %ld (expected %ld), "
+           "consumed %ld (expected %ld)\n", me, counter[0], ROUNDS * n, sum,
+           2016L * (ROUNDS / n), consumed, want_consumed);
+    int ok = counter[0] == ROUNDS * n && sum == 2016L * (ROUNDS / n) && consumed == want_consumed;
     dsm_barrier();
     dsm_finalize();
     return ok ? 0 : 1;
