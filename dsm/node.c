@@ -199,7 +199,14 @@ void dsm_rt_signal(dsm_rt *rt)
  * slice (tests/run_mn.sh measured 8 nodes on 2 cores beside two busy
  * processes: 50 s spinning against 1 s blocking at once).  So with
  * DSM_SPIN_US=auto a node never spins when the host is oversubscribed by
- * nodes alone, and spins SPIN_AUTO_NS otherwise.  A spin that follows
+ * nodes alone, and spins SPIN_AUTO_NS otherwise.  Measured on 2 cores
+ * (apps/jacobi, medians of 7 paired runs): 8 nodes beside two busy
+ * processes, a 10 us spin took 6.4 times as long as none; on a quiet
+ * machine the 10 us spin was 0.76 of none (8 nodes) and 0.95 of 50 us (4
+ * nodes), none 1.2 times 50 us (4 nodes).  Never spinning bounds the worst
+ * case; the best case loses up to a quarter.  With 2 nodes on 2 cores not
+ * spinning makes bench_core's read miss 7 times slower (59 us against
+ * 8.5 us), so there the spin stays.  A spin that follows
  * this node's recent reply latencies (twice a moving average) was tried
  * and measured worse on a loaded 2-core machine: barrier waits and late
  * replies pull the average up and down, and each miss that outlives the
