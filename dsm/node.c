@@ -206,7 +206,11 @@ void dsm_rt_signal(dsm_rt *rt)
  * nodes), none 1.2 times 50 us (4 nodes).  Never spinning bounds the worst
  * case; the best case loses up to a quarter.  With 2 nodes on 2 cores not
  * spinning makes bench_core's read miss 7 times slower (59 us against
- * 8.5 us), so there the spin stays.  A spin that follows
+ * 8.5 us), so there the spin stays, but it is turned off while most waits
+ * outlast it (spin_learn, below): beside other processes, 2 nodes of
+ * tests/mn_counter then took 0.72 of the time with the fixed 50 us spin,
+ * bench_core's read miss the same (11.4 against 11.0 us, medians of 7
+ * runs).  A spin that follows
  * this node's recent reply latencies (twice a moving average) was tried
  * and measured worse on a loaded 2-core machine: barrier waits and late
  * replies pull the average up and down, and each miss that outlives the
@@ -238,10 +242,40 @@ int dsm_rt_host_nodes(dsm_rt *rt)
 
 void dsm_rt_spin_policy(dsm_rt *rt, int host_nodes, int cores)
 {
-    if (rt->cfg.spin_us != DSM_SET_AUTO_VALUE)
+    rt->spin_cap_ns = 0; /* no learning */
+    if (rt->cfg.spin_us != DSM_SET_AUTO_VALUE) {
         rt->spin_ns = (uint64_t)rt->cfg.spin_us * 1000u;
-    else
-        rt->spin_ns = host_nodes > cores ? 0 : SPIN_AUTO_NS;
+    } else if (host_nodes > cores) {
+        rt->spin_ns = 0;
+    } else {
+        rt->spin_ns = SPIN_AUTO_NS;
+        rt->spin_cap_ns = SPIN_AUTO_NS;
+    }
+}
+
+/* A core per node does not make the cores free: beside other processes a
+ * waiter that spins takes the time slice the node it waits for needs, and
+ * its waits outlast the spin.  So with `auto` the node looks at its waits
+ * in windows of SPIN_WINDOW: when at least 3/4 outlasted the spin it
+ * stops spinning, when at most half did it spins again (the wait's whole
+ * duration is counted, also when it did not spin, so the choice can come
+ * back).  Racy counts between threads only blur a window. */
+#define SPIN_WINDOW 32u
+static void spin_learn(dsm_rt *rt, uint64_t wait_ns)
+{
+    if (!rt->spin_cap_ns)
+        return;
+    uint32_t lng = wait_ns > rt->spin_cap_ns;
+    if (lng)
+        atomic_fetch_add_explicit(&rt->spin_long, 1, memory_order_relaxed);
+    if (atomic_fetch_add_explicit(&rt->spin_waits, 1, memory_order_relaxed) + 1 < SPIN_WINDOW)
+        return;
+    uint32_t n = atomic_exchange_explicit(&rt->spin_long, 0, memory_order_relaxed);
+    atomic_store_explicit(&rt->spin_waits, 0, memory_order_relaxed);
+    if (n >= SPIN_WINDOW * 3 / 4)
+        atomic_store_explicit(&rt->spin_ns, 0, memory_order_relaxed);
+    else if (n <= SPIN_WINDOW / 2)
+        atomic_store_explicit(&rt->spin_ns, rt->spin_cap_ns, memory_order_relaxed);
 }
 
 /* ---- performing the engine's actions (called with eng_lock held) ---- */
@@ -638,7 +672,7 @@ static void release_expired(dsm_rt *rt)
 
 void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
 {
-    uint64_t spin_ns = rt->spin_ns;
+    uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
     uint64_t start = 0;
     unsigned iter = 0;
     uint32_t seen = atomic_load(&rt->events);
@@ -646,6 +680,7 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
      * (block_settled) is called from the fault handler, masked already */
     if (done(rt, arg))
         return;
+    uint64_t wait_start = rt->spin_cap_ns ? dsm_now_ns() : 0;
     dsm_rt_enter();
     /* While this thread spins it polls the network itself; the progress
      * thread then stays out of the way (see progress_main), so a node
@@ -681,6 +716,8 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
         atomic_fetch_sub(&rt->sleepers, 1);
         seen = atomic_load(&rt->events);
         if (done(rt, arg)) {
+            if (wait_start)
+                spin_learn(rt, dsm_now_ns() - wait_start);
             dsm_rt_leave();
             return;
         }
@@ -688,6 +725,8 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
         iter = 0;
     }
     app_polling(rt, 0);
+    if (wait_start)
+        spin_learn(rt, dsm_now_ns() - wait_start);
     dsm_rt_leave();
 }
 
@@ -719,7 +758,7 @@ static void *progress_main(void *arg)
     in_progress_thread = 1;
     sig_runtime_thread = 1; /* created with the program's signals blocked */
     while (!atomic_load(&rt->stopping)) {
-        uint64_t spin_ns = rt->spin_ns;
+        uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
         release_expired(rt);
         if (poll_once(rt))
             continue;

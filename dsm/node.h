@@ -37,7 +37,13 @@ typedef struct dsm_rt {
     _Atomic uint32_t events;
     _Atomic uint32_t sleepers;
     _Atomic int app_spinners;   /* application threads spinning in dsm_rt_wait */
-    uint64_t spin_ns;           /* a waiter spins this long, then blocks (DSM_SPIN_US) */
+    _Atomic uint64_t spin_ns;   /* a waiter spins this long, then blocks (DSM_SPIN_US) */
+    /* DSM_SPIN_US=auto on a host with a core per node: the spin pays only
+     * when waits end within it; node.c counts, over windows of waits, how
+     * many outlasted spin_cap_ns and turns the spin off (spin_ns = 0)
+     * while most did */
+    uint64_t spin_cap_ns;
+    _Atomic uint32_t spin_waits, spin_long;
 
     /* Grants held until the faulting access retried (see proto_release):
      * released by the same thread at its next entry, or by the progress
