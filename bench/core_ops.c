@@ -62,6 +62,16 @@ double bench_median7(double v[7])
     return bench_median(v, 7);
 }
 
+double bench_spread(const double *v, int n)
+{
+    double lo = v[0], hi = v[0];
+    for (int i = 1; i < n; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+    }
+    return lo > 0 ? hi / lo : 0;
+}
+
 double bench_probe_fault_us(size_t page, int pages, int count)
 {
     double v[7];
@@ -168,33 +178,40 @@ void bench_core_measure(int nblk, bench_core_result *out)
         dsm_barrier();
         bench_core_round(blk, nblk, &read_v[round], &write_v[round], &upg_v[round]);
     }
-    double rtt_us = 0, read_us = 0, write_us = 0, upg_us = 0, mig_us = 0;
-    if (me == 1) {
-        rtt_us = bench_median7(rtt_v);
-        read_us = bench_median7(read_v);
-        write_us = bench_median7(write_v);
-        upg_us = bench_median7(upg_v);
+    /* migratory: the two nodes take turns incrementing one counter, in 7
+     * rounds too (at least 10 handoffs each) */
+    int rounds = nblk / 14 > 5 ? nblk / 14 : 5;
+    double mig_v[7];
+    for (int round = 0; round < 7; round++) {
+        dsm_barrier();
+        double t0 = dsm_wtime();
+        for (int i = 0; i < rounds; i++) {
+            while (((volatile long *)mig)[0] % 2 != me)
+                sched_yield(); /* a polite spin: 2 cores carry 4 threads here */
+            mig[0]++;
+        }
+        mig_v[round] = (dsm_wtime() - t0) * 1e6 / (2.0 * rounds);
     }
-    /* migratory: the two nodes take turns incrementing one counter */
-    int rounds = nblk / 2;
-    double t0 = dsm_wtime();
-    for (int i = 0; i < rounds; i++) {
-        while (((volatile long *)mig)[0] % 2 != me)
-            sched_yield(); /* a polite spin: 2 cores carry 4 threads here */
-        mig[0]++;
-    }
-    mig_us = (dsm_wtime() - t0) * 1e6 / (2.0 * rounds);
-    double *res = dsm_alloc(8 * sizeof(double), "bench.results");
+    double *res = dsm_alloc(16 * sizeof(double), "bench.results");
     if (me == 1) {
-        res[0] = rtt_us;
-        res[1] = read_us;
-        res[2] = write_us;
-        res[3] = upg_us;
+        res[0] = bench_median(rtt_v, 7);
+        res[1] = bench_median(read_v, 7);
+        res[2] = bench_median(write_v, 7);
+        res[3] = bench_median(upg_v, 7);
+        res[4] = bench_spread(rtt_v, 7);
+        res[5] = bench_spread(read_v, 7);
+        res[6] = bench_spread(write_v, 7);
+        res[7] = bench_spread(upg_v, 7);
     }
     dsm_barrier();
     out->rtt = res[0];
     out->read = res[1];
     out->write = res[2];
     out->upgrade = res[3];
-    out->migratory = mig_us;
+    out->rtt_spread = res[4];
+    out->read_spread = res[5];
+    out->write_spread = res[6];
+    out->upgrade_spread = res[7];
+    out->migratory = bench_median(mig_v, 7);
+    out->migratory_spread = bench_spread(mig_v, 7);
 }

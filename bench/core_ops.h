@@ -10,6 +10,8 @@
 
 /* Median of 7 (sorts v). */
 double bench_median7(double v[7]);
+/* The largest of v[0..n) over the smallest (n >= 1; 0 when the smallest is 0). */
+double bench_spread(const double *v, int n);
 /* One protection fault granted by mprotect (us), median of 7 batches: on
  * the odd pages of a `pages`-page mapping whose even pages are accessible
  * (pages > 1: every grant merges and every re-protection splits the
@@ -20,7 +22,9 @@ double bench_probe_fault_us(size_t page, int pages, int count);
 double bench_probe_copy_us(size_t block, int count);
 
 typedef struct bench_core_result {
-    double rtt, read, write, upgrade, migratory; /* us per operation */
+    double rtt, read, write, upgrade, migratory; /* us per operation: medians of 7 rounds */
+    /* the spread of the 7 rounds: slowest round / fastest round */
+    double rtt_spread, read_spread, write_spread, upgrade_spread, migratory_spread;
 } bench_core_result;
 
 /* Collective on exactly 2 nodes: nblk blocks homed at node 0, each already

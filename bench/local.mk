@@ -32,6 +32,11 @@ bench_bench_core_SOURCES = bench/bench_core.c bench/core_ops.h bench/core_ops.c 
 bench_bench_core_LDADD = libdsm_internal.la
 bench_bench_patterns_SOURCES = bench/bench_patterns.c
 bench_bench_patterns_LDADD = libdsm_internal.la
+# bench_adapt: the adaptive protocol against the plain one, alternated in one run
+EXTRA_PROGRAMS += bench/bench_adapt
+bench_bench_adapt_SOURCES = bench/bench_adapt.c bench/core_ops.h bench/core_ops.c \
+	bench/bench_util.h bench/bench_util.c
+bench_bench_adapt_LDADD = libdsm_internal.la
 # bench_profile_miss: the profile's cost per miss, recording alternated in one run
 bench_bench_profile_miss_SOURCES = bench/bench_profile_miss.c bench/core_ops.h bench/core_ops.c \
 	bench/bench_util.h bench/bench_util.c
@@ -44,6 +49,7 @@ bench: $(EXTRA_PROGRAMS)
 run-bench: bench dsmrun apps/jacobi apps/matmul apps/particles apps/fft apps/lu apps/radix apps/ocean apps/mm
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_core
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_patterns
+	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_adapt
 	DSM_PROFILE=/dev/null $(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_profile_miss
 	$(top_builddir)/bench/bench_profile
 	$(top_builddir)/bench/bench_hooks

@@ -49,8 +49,9 @@ int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why,
     /* The engine's hardware messages (evictions, exclusive-clean grants)
      * belong to the simulated machines: the runtime never evicts and never
      * grants exclusive-clean, so on the wire they are malformed.  Refused
-     * here, with their name, before they reach the engine. */
-    if (t >= PM_PUTS && t < PM_NTYPES)
+     * here, with their name, before they reach the engine.  (RECALL_S is
+     * the adaptive protocol's too: DSM_ADAPT downgrades producers.) */
+    if (t >= PM_PUTS && t < PM_NTYPES && !(t == PM_RECALL_S && lim->downgrades))
         return dsm_msg_why(why, whylen, "%s is a simulated-machine message, never sent by the DSM "
                            "runtime", proto_msg_name(t));
     /* protocol messages: a block of the region, data exactly when the type

@@ -55,6 +55,7 @@ typedef struct dsm_msg_limits {
     uint32_t block_size;  /* bytes: the payload of a data message */
     uint32_t locks;       /* DSM_LOCKS */
     uint64_t region_size; /* bytes: bound of region offsets (RT_FREE) */
+    int downgrades;       /* DSM_ADAPT: the adaptive protocol downgrades producers (RECALL_S) */
 } dsm_msg_limits;
 
 /* Bytes of one counter record in an RT_STATS_CTR payload (stats.c). */

@@ -6,6 +6,7 @@
  * transport itself for a short spin (DSM_SPIN_US), so on an idle machine the
  * reply is handled by the waiting thread without any wake-up; then it blocks
  * on the node's event word and the progress thread serves messages. */
+#define _GNU_SOURCE 1 /* sched_getaffinity */
 #include "node.h"
 
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "access.h"
 #include "error.h"
@@ -186,6 +188,96 @@ void dsm_rt_signal(dsm_rt *rt)
     atomic_fetch_add(&rt->events, 1);
     if (atomic_load(&rt->sleepers))
         dsm_futex_wake(&rt->events, 0);
+}
+
+/* ---- how long a waiter spins ----
+ *
+ * A waiting thread spins (polling the transport itself) so that a fast
+ * reply costs no wake-up; blocking costs a futex wake and a trip through
+ * the scheduler, tens of microseconds, milliseconds on a loaded machine.
+ * But a spinning thread holds a core: when this host runs more nodes than
+ * it has cores, the waiter spins on the core its home (or the owner the
+ * home recalls from) needs to answer, and every miss then waits for a time
+ * slice (tests/run_mn.sh measured 8 nodes on 2 cores beside two busy
+ * processes: 50 s spinning against 1 s blocking at once).  So with
+ * DSM_SPIN_US=auto a node never spins when the host is oversubscribed by
+ * nodes alone, and spins SPIN_AUTO_NS otherwise.  Measured on 2 cores
+ * (apps/jacobi, medians of 7 paired runs): 8 nodes beside two busy
+ * processes, a 10 us spin took 6.4 times as long as none; on a quiet
+ * machine the 10 us spin was 0.76 of none (8 nodes) and 0.95 of 50 us (4
+ * nodes), none 1.2 times 50 us (4 nodes).  Never spinning bounds the worst
+ * case; the best case loses up to a quarter.  With 2 nodes on 2 cores not
+ * spinning makes bench_core's read miss 7 times slower (59 us against
+ * 8.5 us), so there the spin stays, but it is turned off while most waits
+ * outlast it (spin_learn, below): beside other processes, 2 nodes of
+ * tests/mn_counter then took 0.72 of the time with the fixed 50 us spin,
+ * bench_core's read miss the same (11.4 against 11.0 us, medians of 7
+ * runs).  A spin that follows
+ * this node's recent reply latencies (twice a moving average) was tried
+ * and measured worse on a loaded 2-core machine: barrier waits and late
+ * replies pull the average up and down, and each miss that outlives the
+ * shortened spin pays a wake-up (bench_core's read miss 38 us against
+ * 12 us with the fixed 50 us, medians of 7 runs). */
+#define SPIN_AUTO_NS 50000u
+
+int dsm_rt_cores(void)
+{
+    cpu_set_t set;
+    if (!sched_getaffinity(0, sizeof set, &set) && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int dsm_rt_host_nodes(dsm_rt *rt)
+{
+    /* the launcher's count of ranks on this host (OpenMPI, MPICH); under
+     * dsmrun (shm) every node runs here */
+    static const char *const local_size[] = { "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS" };
+    for (size_t i = 0; i < sizeof local_size / sizeof local_size[0]; i++) {
+        const char *v = getenv(local_size[i]);
+        if (v && atoi(v) > 0)
+            return atoi(v);
+    }
+    return rt->nnodes;
+}
+
+void dsm_rt_spin_policy(dsm_rt *rt, int host_nodes, int cores)
+{
+    rt->spin_cap_ns = 0; /* no learning */
+    if (rt->cfg.spin_us != DSM_SET_AUTO_VALUE) {
+        rt->spin_ns = (uint64_t)rt->cfg.spin_us * 1000u;
+    } else if (host_nodes > cores) {
+        rt->spin_ns = 0;
+    } else {
+        rt->spin_ns = SPIN_AUTO_NS;
+        rt->spin_cap_ns = SPIN_AUTO_NS;
+    }
+}
+
+/* A core per node does not make the cores free: beside other processes a
+ * waiter that spins takes the time slice the node it waits for needs, and
+ * its waits outlast the spin.  So with `auto` the node looks at its waits
+ * in windows of SPIN_WINDOW: when at least 3/4 outlasted the spin it
+ * stops spinning, when at most half did it spins again (the wait's whole
+ * duration is counted, also when it did not spin, so the choice can come
+ * back).  Racy counts between threads only blur a window. */
+#define SPIN_WINDOW 32u
+static void spin_learn(dsm_rt *rt, uint64_t wait_ns)
+{
+    if (!rt->spin_cap_ns)
+        return;
+    uint32_t lng = wait_ns > rt->spin_cap_ns;
+    if (lng)
+        atomic_fetch_add_explicit(&rt->spin_long, 1, memory_order_relaxed);
+    if (atomic_fetch_add_explicit(&rt->spin_waits, 1, memory_order_relaxed) + 1 < SPIN_WINDOW)
+        return;
+    uint32_t n = atomic_exchange_explicit(&rt->spin_long, 0, memory_order_relaxed);
+    atomic_store_explicit(&rt->spin_waits, 0, memory_order_relaxed);
+    if (n >= SPIN_WINDOW * 3 / 4)
+        atomic_store_explicit(&rt->spin_ns, 0, memory_order_relaxed);
+    else if (n <= SPIN_WINDOW / 2)
+        atomic_store_explicit(&rt->spin_ns, rt->spin_cap_ns, memory_order_relaxed);
 }
 
 /* ---- performing the engine's actions (called with eng_lock held) ---- */
@@ -460,12 +552,20 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
     /* everything below may trust the header: types, sizes, blocks, lock
      * ids, slots and offsets are in range (msg.c) */
     dsm_msg_limits lim = { rt->self, rt->nnodes, rt->region.nblocks,
-                           (uint32_t)rt->region.block_size, rt->cfg.locks, rt->region.size };
+                           (uint32_t)rt->region.block_size, rt->cfg.locks, rt->region.size,
+                           rt->cfg.adapt && rt->cfg.patterns };
     char why[160];
     if (dsm_msg_validate(h, &lim, why, sizeof why))
         dsm_fatal("transport", "malformed message from node %d: %s", h->src, why);
     if (h->type > 0 && h->type < PM_NTYPES) {
-        proto_msg m = { (uint8_t)h->type, h->src, h->dst, h->block, (uint8_t)h->flags };
+        proto_msg m = { (uint8_t)h->type, h->src, h->dst, h->block,
+                        (uint8_t)(h->flags & PROTO_MSG_READS) };
+        /* the adaptive protocol: a recalled copy equal to the home's (the
+         * data it granted) was not written; the engine never sees data */
+        if (rt->cfg.adapt && h->type == PM_WB_DATA && h->len == rt->region.block_size &&
+            !memcmp(payload, rt->region.proto + ((size_t)h->block << rt->region.block_shift),
+                    h->len))
+            m.flags |= PROTO_MSG_CLEAN;
         uint64_t t0 = rt->ctr ? dsm_ticks() : 0;
         pthread_mutex_lock(&rt->eng_lock);
         rt->acts.n = 0;
@@ -587,7 +687,7 @@ static void release_expired(dsm_rt *rt)
 
 void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
 {
-    uint64_t spin_ns = (uint64_t)rt->cfg.spin_us * 1000;
+    uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
     uint64_t start = 0;
     unsigned iter = 0;
     uint32_t seen = atomic_load(&rt->events);
@@ -595,6 +695,7 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
      * (block_settled) is called from the fault handler, masked already */
     if (done(rt, arg))
         return;
+    uint64_t wait_start = rt->spin_cap_ns ? dsm_now_ns() : 0;
     dsm_rt_enter();
     /* While this thread spins it polls the network itself; the progress
      * thread then stays out of the way (see progress_main), so a node
@@ -630,6 +731,8 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
         atomic_fetch_sub(&rt->sleepers, 1);
         seen = atomic_load(&rt->events);
         if (done(rt, arg)) {
+            if (wait_start)
+                spin_learn(rt, dsm_now_ns() - wait_start);
             dsm_rt_leave();
             return;
         }
@@ -637,6 +740,8 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
         iter = 0;
     }
     app_polling(rt, 0);
+    if (wait_start)
+        spin_learn(rt, dsm_now_ns() - wait_start);
     dsm_rt_leave();
 }
 
@@ -667,8 +772,8 @@ static void *progress_main(void *arg)
     dsm_rt *rt = arg;
     in_progress_thread = 1;
     sig_runtime_thread = 1; /* created with the program's signals blocked */
-    uint64_t spin_ns = (uint64_t)rt->cfg.spin_us * 1000;
     while (!atomic_load(&rt->stopping)) {
+        uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
         release_expired(rt);
         if (poll_once(rt))
             continue;
@@ -715,11 +820,13 @@ int dsm_rt_start(dsm_rt *rt)
     pthread_mutex_init(&rt->coll_lock, NULL);
     pthread_mutex_init(&rt->lock_lock, NULL);
     pthread_mutex_init(&rt->alloc_lock, NULL);
+    dsm_rt_spin_policy(rt, dsm_rt_host_nodes(rt), dsm_rt_cores());
     proto_actions_init(&rt->acts);
     /* room for the largest fan-out (an INV per node) so the fault path never grows it */
     rt->acts.cap = (size_t)rt->nnodes + 16;
     rt->acts.v = calloc(rt->acts.cap, sizeof *rt->acts.v);
-    proto_config pc = { .self = rt->self, .nnodes = rt->nnodes, .nblocks = rt->region.nblocks };
+    proto_config pc = { .self = rt->self, .nnodes = rt->nnodes, .nblocks = rt->region.nblocks,
+                        .adapt = rt->cfg.adapt && rt->cfg.patterns };
     rt->eng = proto_engine_create(&pc);
     if (rt->eng)
         proto_set_augment(rt->eng, rt->cfg.patterns);

@@ -37,6 +37,13 @@ typedef struct dsm_rt {
     _Atomic uint32_t events;
     _Atomic uint32_t sleepers;
     _Atomic int app_spinners;   /* application threads spinning in dsm_rt_wait */
+    _Atomic uint64_t spin_ns;   /* a waiter spins this long, then blocks (DSM_SPIN_US) */
+    /* DSM_SPIN_US=auto on a host with a core per node: the spin pays only
+     * when waits end within it; node.c counts, over windows of waits, how
+     * many outlasted spin_cap_ns and turns the spin off (spin_ns = 0)
+     * while most did */
+    uint64_t spin_cap_ns;
+    _Atomic uint32_t spin_waits, spin_long;
 
     /* Grants held until the faulting access retried (see proto_release):
      * released by the same thread at its next entry, or by the progress
@@ -105,6 +112,11 @@ void dsm_rt_send_data(dsm_rt *rt, int dst, dsm_msg_hdr *h, const void *payload, 
 void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg);
 /* Something a waiter may care about happened. */
 void dsm_rt_signal(dsm_rt *rt);
+/* Sets rt->spin_ns from DSM_SPIN_US; `auto` from the nodes on this host
+ * and its usable cores. */
+void dsm_rt_spin_policy(dsm_rt *rt, int host_nodes, int cores);
+int dsm_rt_host_nodes(dsm_rt *rt);
+int dsm_rt_cores(void);
 
 /* A fault (or an explicit access check) on block: returns when the request
  * is complete; the access must then be retried. */

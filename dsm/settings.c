@@ -217,8 +217,10 @@ void dsm_setting_accepts(const dsm_setting *s, const dsm_config *cfg, int markup
             snprintf(buf, n, "a power of two from %llu to %llu", (unsigned long long)s->min,
                      (unsigned long long)s->max);
         else
-            snprintf(buf, n, "%s from %llu to %llu", kind_noun(s->kind),
-                     (unsigned long long)s->min, (unsigned long long)s->max);
+            snprintf(buf, n, "%s from %llu to %llu%s%s%s%s", kind_noun(s->kind),
+                     (unsigned long long)s->min, (unsigned long long)s->max,
+                     s->flags & DSM_SET_AUTO ? ", or " : "", s->flags & DSM_SET_AUTO ? q : "",
+                     s->flags & DSM_SET_AUTO ? "auto" : "", s->flags & DSM_SET_AUTO ? q : "");
         break;
     case DSM_SET_SWITCH:
         snprintf(buf, n, "%son%s or %soff%s", q, q, q, q);
@@ -292,6 +294,10 @@ static int load_one(dsm_config *cfg, const dsm_setting *s, const char *text, con
             if (dsm_parse_size(text, &z))
                 return refuse(prefix, s, text, cfg);
             v = z;
+        } else if ((s->flags & DSM_SET_AUTO) && !strcmp(text, "auto")) {
+            if (f)
+                *(unsigned *)f = DSM_SET_AUTO_VALUE;
+            return 0;
         } else if (parse_decimal(text, &v)) {
             return refuse(prefix, s, text, cfg);
         }

@@ -19,11 +19,13 @@ typedef struct dsm_config {
     size_t region_size;      /* DSM_REGION_SIZE: bytes of shared address space */
     uintptr_t region_addr;   /* DSM_REGION_ADDR: same virtual address on every node */
     unsigned locks;          /* DSM_LOCKS: number of global locks */
-    unsigned spin_us;        /* DSM_SPIN_US: spin before blocking, microseconds */
+    unsigned spin_us;        /* DSM_SPIN_US: spin before blocking, microseconds, or
+                                DSM_SET_AUTO_VALUE: chosen by the node (node.c) */
     unsigned hold_us;        /* DSM_HOLD_US: keep a fresh grant at least this long */
     int homes_cyclic;        /* DSM_HOMES=blocked|cyclic for dsm_alloc */
     int malloc_spread;       /* DSM_MALLOC_HOMES=caller|round-robin for dsm_malloc */
     int patterns;            /* DSM_PATTERNS=on|off: sharing-pattern detection */
+    int adapt;               /* DSM_ADAPT=on|off: the adaptive protocol */
     int counters;            /* DSM_COUNTERS=on|off: the Figure 3 counters (doc/metrics.md) */
     const char *stats_path;  /* DSM_STATS: node 0 writes the statistics there, or NULL */
     unsigned timeslice_ms;   /* DSM_TIMESLICE_MS: the profile's timeslice interval */
@@ -64,6 +66,7 @@ enum {
     DSM_SET_OFF = 1 << 5,        /* a path: the word "off" turns it off */
     DSM_SET_NOLOAD = 1 << 6,     /* checked where it is read, not by dsm_config_load */
     DSM_SET_NODE0 = 1 << 7,      /* only node 0 uses the value (its file) */
+    DSM_SET_AUTO = 1 << 8,       /* a number: the word "auto" too (DSM_SET_AUTO_VALUE) */
 };
 
 /* Who reads a setting: the groups of the documentation's tables. */
@@ -77,6 +80,8 @@ typedef enum dsm_setting_group {
 } dsm_setting_group;
 
 #define DSM_SET_NOFIELD ((size_t)-1)
+/* What "auto" stores in the field of a DSM_SET_AUTO number. */
+#define DSM_SET_AUTO_VALUE 0xffffffffu
 
 typedef struct dsm_setting {
     const char *name;        /* DSM_LOCKS */

@@ -57,12 +57,21 @@ const dsm_setting dsm_settings[] = {
     { .name = "DSM_PATTERNS", .kind = DSM_SET_SWITCH, .flags = DSM_SET_AGREE, .dflt = "on",
       .field = F(patterns), .group = DSM_GROUP_RUNTIME,
       .doc = "sharing-pattern detection of the augmented protocol (doc/patterns.md)" },
+    { .name = "DSM_ADAPT", .kind = DSM_SET_SWITCH, .flags = DSM_SET_AGREE, .dflt = "off",
+      .field = F(adapt), .group = DSM_GROUP_RUNTIME,
+      .doc = "the adaptive protocol: a read of a block detected migratory is granted "
+             "exclusive, so the write that follows needs no upgrade; a reader that did not "
+             "write brings the block back to shared grants (doc/patterns.md; needs "
+             "DSM_PATTERNS=on)" },
     { .name = "DSM_COUNTERS", .kind = DSM_SET_SWITCH, .flags = DSM_SET_AGREE, .dflt = "on",
       .field = F(counters), .group = DSM_GROUP_RUNTIME,
       .doc = "the per-block counters behind the statistics and the profile (doc/metrics.md)" },
-    { .name = "DSM_SPIN_US", .kind = DSM_SET_MICROS, .min = 0, .max = 1000000, .dflt = "50",
-      .field = F(spin_us), .group = DSM_GROUP_RUNTIME,
-      .doc = "a waiting thread spins this long before it blocks" },
+    { .name = "DSM_SPIN_US", .kind = DSM_SET_MICROS, .flags = DSM_SET_AUTO, .min = 0,
+      .max = 1000000, .dflt = "auto", .field = F(spin_us), .group = DSM_GROUP_RUNTIME,
+      .doc = "a waiting thread spins this long before it blocks. `auto`: not at all when this "
+             "host runs more nodes than it has usable cores (a spinning waiter would take the "
+             "core its home needs to answer), else 50 us, turned off while most of the node's "
+             "waits outlast it (other processes hold the cores)" },
     { .name = "DSM_HOLD_US", .kind = DSM_SET_MICROS, .min = 0, .max = 1000000, .dflt = "5",
       .field = F(hold_us), .group = DSM_GROUP_RUNTIME,
       .doc = "a fresh grant is kept at least this long after its faulting access left the "

@@ -310,6 +310,13 @@ static counters *snapshot(dsm_rt *rt)
     if (rt->tp)
         snap->scalar[CM_TRANSPORT_BUF_MSGS - CM_NBLOCK_METRICS] +=
             atomic_load_explicit(&rt->tp->buffered, memory_order_relaxed);
+    proto_adapt_counts adapted;
+    pthread_mutex_lock(&rt->eng_lock);
+    proto_adapt_counts_of(rt->eng, &adapted);
+    pthread_mutex_unlock(&rt->eng_lock);
+    snap->scalar[CM_ADAPT_EXCLUSIVE_READS - CM_NBLOCK_METRICS] += adapted.exclusive_reads;
+    snap->scalar[CM_ADAPT_FALLBACKS - CM_NBLOCK_METRICS] += adapted.fallbacks;
+    snap->scalar[CM_ADAPT_DOWNGRADES - CM_NBLOCK_METRICS] += adapted.downgrades;
     return snap;
 }
 

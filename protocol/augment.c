@@ -222,6 +222,10 @@ void augment_request(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
     /* last: the rules above compare against the previous lastOwner */
     if (d->state == PD_EXCL && d->owner != from)
         p->last_owner = d->owner;
+    /* the adaptive protocol: the owner is recalled; remember whether it got
+     * the block by a read granted exclusive (adapt_recalled) */
+    if (d->state == PD_EXCL)
+        a->adapt = a->adapt & ADAPT_OWNED ? ADAPT_RECALLED_OWNED : 0;
 }
 
 int proto_patterns_of(const proto_engine *e, uint32_t block, proto_block_patterns *out)
@@ -291,4 +295,84 @@ const char *proto_pattern_name(int p)
     case PP_WRITE_SHARED: return "write_shared";
     default: return "?";
     }
+}
+
+/* ---- the adaptive protocol (proto_config.adapt; doc/patterns.md) ----
+ * What the detection above found changes the grants, as the migratory
+ * protocols of Cox and Fowler and of Stenstrom et al. proposed: a read of a
+ * block detected migratory is granted exclusive (DATA_X), so the reader's
+ * write that follows costs no upgrade (one miss per visit instead of a read
+ * miss and an upgrade).  A reader so granted that did not write before
+ * another node read (its recalled copy is clean: PROTO_MSG_CLEAN) shows the
+ * block read-shared: the pending reader gets a shared copy, the migratory
+ * flag is cleared, and plain shared grants serve the block until the
+ * upgrade rule detects migration again. */
+
+static dir_aug *adapt_aug(dir_chunk *c, uint32_t block)
+{
+    dir_aug *records = chunk_aug(c);
+    return records ? &records[block & (DIR_CHUNK - 1)] : NULL;
+}
+
+int adapt_read_exclusive(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
+                         int from)
+{
+    if (!e->augment || !c->aug)
+        return 0;
+    const dir_aug *a = &c->aug[block & (DIR_CHUNK - 1)];
+    return a->pat.migratory && d->state == PD_EXCL && d->owner != from;
+}
+
+int adapt_read_downgrade(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
+                         int from)
+{
+    if (!e->augment || !c->aug)
+        return 0;
+    const dir_aug *a = &c->aug[block & (DIR_CHUNK - 1)];
+    return a->pat.producer_consumer && d->state == PD_EXCL && d->owner != from;
+}
+
+void adapt_read_served(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
+                       int from)
+{
+    (void)e, (void)d, (void)from;
+    dir_aug *a = adapt_aug(c, block);
+    if (a) /* granted when the owner's data is back (adapt_recalled) */
+        a->adapt |= ADAPT_PENDING;
+}
+
+void adapt_recalled(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int from,
+                    int flags)
+{
+    (void)from;
+    dir_aug *a = adapt_aug(c, block);
+    if (!a)
+        return;
+    uint8_t bits = a->adapt;
+    a->adapt = 0;
+    if (!(bits & ADAPT_PENDING)) /* a recall for a write request or a plain read */
+        return;
+    if ((flags & PROTO_MSG_CLEAN) && (bits & ADAPT_RECALLED_OWNED) && d->grant == GRANT_X) {
+        d->grant = GRANT_S; /* the pending read gets a shared copy */
+        a->pat.migratory = 0;
+        e->adapt_counts.fallbacks++;
+        return;
+    }
+    a->adapt = ADAPT_OWNED;
+    e->adapt_counts.exclusive_reads++;
+}
+
+void proto_adapt_counts_of(const proto_engine *e, proto_adapt_counts *out)
+{
+    *out = e->adapt_counts;
+}
+
+void proto_set_adapt(proto_engine *e, int on)
+{
+    e->adapt = on != 0;
+    e->opts &= ~(PROTO_NEEDS_ADAPT | PROTO_NEEDS_DOWNGRADE);
+    if (e->adapt)
+        e->opts |= PROTO_NEEDS_ADAPT | PROTO_NEEDS_DOWNGRADE;
+    if (e->downgrade_on_read)
+        e->opts |= PROTO_NEEDS_DOWNGRADE;
 }

@@ -47,6 +47,9 @@ static const char *const metric_names[CM_NMETRICS] = {
     [CM_RT_SELF_MSGS] = "rtSelfMsgs",
     [CM_RT_MSG_BYTES] = "rtMsgBytes",
     [CM_TRANSPORT_BUF_MSGS] = "transportBufMsgs",
+    [CM_ADAPT_EXCLUSIVE_READS] = "adaptExclusiveReads",
+    [CM_ADAPT_FALLBACKS] = "adaptFallbacks",
+    [CM_ADAPT_DOWNGRADES] = "adaptDowngrades",
 };
 
 const char *counters_metric_name(int metric)

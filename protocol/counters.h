@@ -70,6 +70,9 @@ typedef enum counters_metric {
     CM_RT_SELF_MSGS,
     CM_RT_MSG_BYTES,
     CM_TRANSPORT_BUF_MSGS, /* sends the transport had to buffer (destination queue full) */
+    CM_ADAPT_EXCLUSIVE_READS, /* the adaptive protocol at this home: reads granted exclusive */
+    CM_ADAPT_FALLBACKS,       /* ... and reads that fell back to a shared grant */
+    CM_ADAPT_DOWNGRADES,      /* ... and reads that downgraded a producer (RECALL_S) */
     CM_NMETRICS
 } counters_metric;
 

@@ -151,7 +151,11 @@ proto_engine *proto_engine_create_shared(const proto_config *cfg, proto_engine *
     e->replacement_hints = cfg->replacement_hints != 0;
     e->excl_clean = cfg->excl_clean != 0;
     e->downgrade_on_read = cfg->downgrade_on_read != 0;
-    e->opts = (e->evictions ? PROTO_NEEDS_EVICTIONS : 0) |
+    e->adapt = cfg->adapt != 0;
+    /* the adaptive protocol downgrades the producer of a producer-consumer
+     * block when a consumer reads: the downgrade entries are its too */
+    e->opts = (e->adapt ? PROTO_NEEDS_ADAPT | PROTO_NEEDS_DOWNGRADE : 0) |
+              (e->evictions ? PROTO_NEEDS_EVICTIONS : 0) |
               (e->replacement_hints ? PROTO_NEEDS_HINTS : 0) |
               (e->excl_clean ? PROTO_NEEDS_EXCL_CLEAN : 0) |
               (e->downgrade_on_read ? PROTO_NEEDS_DOWNGRADE : 0);
@@ -511,10 +515,15 @@ static int cache_event(proto_engine *e, uint32_t block, int ev, int from, proto_
 
 /* ---- directory side ---- */
 
-static int dir_classify(const proto_engine *e, const dir_entry *d, int type, int from)
+static int dir_classify(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
+                        int type, int from)
 {
     switch (type) {
     case PM_GETS:
+        if (e->adapt && adapt_read_exclusive(e, c, d, block, from))
+            return DE_GETS_MIGRATORY;
+        if (e->adapt && adapt_read_downgrade(e, c, d, block, from))
+            return DE_GETS_DOWNGRADE;
         if (e->excl_clean && d->state == PD_UNOWNED)
             return DE_GETS_EXCL_CLEAN;
         return e->downgrade_on_read && d->state == PD_EXCL ? DE_GETS_DOWNGRADE : DE_GETS;
@@ -658,7 +667,9 @@ static int dir_is_busy(int st) { return st == PD_BUSY_INV || st == PD_BUSY_RECAL
 static int dir_event(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int type,
                      int from, int flags, proto_actions *out)
 {
-    int ev = dir_classify(e, d, type, from);
+    if (e->adapt && type == PM_WB_DATA && d->state == PD_BUSY_RECALL && from == d->owner)
+        adapt_recalled(e, c, d, block, from, flags);
+    int ev = dir_classify(e, c, d, block, type, from);
     int st = d->state;
     if (ev < 0)
         return reject(e, "directory", proto_dir_state_name(st), proto_msg_name(type), block, from,
@@ -691,9 +702,13 @@ static int dir_event(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
     if (e->augment && t->steps[0] != ST_D_QUEUE &&
         (type == PM_GETS || type == PM_GETX || type == PM_UPGRADE))
         augment_request(e, c, d, block, type, from, flags);
+    if (ev == DE_GETS_MIGRATORY)
+        adapt_read_served(e, c, d, block, from);
+    else if (ev == DE_GETS_DOWNGRADE && !e->downgrade_on_read)
+        e->adapt_counts.downgrades++;
     d->state = t->next;
     uint8_t caller_flags = e->req_flags; /* the request's flags, for ST_D_QUEUE */
-    e->req_flags = (uint8_t)flags;
+    e->req_flags = (uint8_t)(flags & PROTO_MSG_READS);
     for (int i = 0; i < PROTO_MAX_STEPS && t->steps[i]; i++) {
         int rc = dir_step(e, d, t->steps[i], block, from, type, out);
         if (rc) {
@@ -756,13 +771,14 @@ static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
         dir_entry *d = dir_get(e, m->block, &c);
         if (!d)
             return PROTO_ENOMEM;
-        int rc = dir_event(e, c, d, m->block, m->type, m->src, m->flags & PROTO_MSG_READS, out);
+        int rc = dir_event(e, c, d, m->block, m->type, m->src,
+                           m->flags & (PROTO_MSG_READS | PROTO_MSG_CLEAN), out);
         if (rc)
             return rc;
         return dir_drain(e, c, d, m->block, out);
     }
     int ev = cache_event_of(m->type);
-    if (ev == CE_RECALL_S && !e->downgrade_on_read) {
+    if (ev == CE_RECALL_S && !e->downgrade_on_read && !e->adapt) {
         snprintf(e->err, sizeof e->err,
                  "protocol: node %d got RECALL_S for block %u from node %d, but downgrades on "
                  "read are off",
@@ -921,6 +937,7 @@ static void put_aug(wbuf *w, const dir_aug *a)
     put(w, &a->pat.writers, 1);
     uint8_t f = aug_flags(a);
     put(w, &f, 1);
+    put(w, &a->adapt, 1); /* the adaptive protocol's state */
 }
 
 /* Sharer sets are saved as their member lists (count, then the nodes in
@@ -1040,6 +1057,9 @@ static int get_aug(const unsigned char **pp, const unsigned char *end, dir_aug *
     a->pat.read_only = f >> 3 & 1;
     a->reading = f >> 4 & 1;
     a->written_after = f >> 5 & 1;
+    if (end - *pp < 1 || **pp > 7)
+        return -1;
+    a->adapt = *(*pp)++;
     return 0;
 }
 

@@ -73,7 +73,12 @@ typedef struct dir_aug {
     int32_t first_writer;   /* the first node that made a write request, -1 */
     uint8_t reading;        /* the first write epoch is over: another node read */
     uint8_t written_after;  /* written after reads began: not read-only */
+    uint8_t adapt;          /* the adaptive protocol's ADAPT_* bits */
 } dir_aug;
+/* ADAPT_* bits of a record: the owner got the block by a read granted
+ * exclusive; the owner being recalled had; the pending read is granted
+ * exclusive when the owner's data is back (augment.c). */
+enum { ADAPT_OWNED = 1, ADAPT_RECALLED_OWNED = 2, ADAPT_PENDING = 4 };
 
 /* The FIFO of requests that arrived while a block was busy: a ring of cap
  * waiters, allocated at the first such request (most blocks never have one,
@@ -121,6 +126,8 @@ struct proto_engine {
     int replacement_hints;
     int excl_clean;
     int downgrade_on_read;
+    int adapt;              /* the adaptive protocol (proto_config.adapt) */
+    proto_adapt_counts adapt_counts;
     int opts;               /* the same as PROTO_NEEDS_* bits: the table entries allowed */
     const dsm_sharers_ops *sharers_ops;
     /* Per-block storage, cheap where blocks are never used (a simulated
@@ -170,6 +177,23 @@ static inline dir_entry *engine_dir_at(const proto_engine *e, uint32_t block)
 void augment_request(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int type,
                      int from, int flags);
 void augment_init_records(dir_aug *a, size_t n);
+/* The adaptive protocol (augment.c).  A read request from `from` is
+ * granted exclusive: the block is detected migratory and unowned or owned by
+ * another node. */
+int adapt_read_exclusive(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
+                         int from);
+/* A read request from `from` downgrades the owner (RECALL_S: it keeps a
+ * read copy) instead of recalling it: the block is detected
+ * producer-consumer and owned by another node (its producer). */
+int adapt_read_downgrade(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
+                         int from);
+/* The table served a DE_GETS_MIGRATORY: the owner is recalled. */
+void adapt_read_served(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
+                       int from);
+/* A WB_DATA at a recall: for a reader granted exclusive that did not write
+ * (PROTO_MSG_CLEAN), the pending read falls back to a shared grant (d->grant). */
+void adapt_recalled(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int from,
+                    int flags);
 
 /* The home of a block (-1: not allocated). */
 static inline int engine_home_of(const proto_engine *e, uint32_t block)

@@ -33,6 +33,7 @@ static const char *const dir_events[DE_NEVENTS] = {
     [DE_PUTE_RECALLED_X] = "PUTE(crossed a recall for GETX)",
     [DE_GETS_DOWNGRADE] = "GETS(owner downgrades)",
     [DE_WB_DATA_SHARED] = "WB_DATA(for GETS, owner downgraded)",
+    [DE_GETS_MIGRATORY] = "GETS(migratory: granted exclusive)",
 };
 static const char *const msgs[PM_NTYPES] = {
     [PM_GETS] = "GETS", [PM_GETX] = "GETX", [PM_UPGRADE] = "UPGRADE", [PM_DATA_S] = "DATA_S",

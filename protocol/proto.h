@@ -138,6 +138,9 @@ typedef enum proto_dir_event {
     DE_PUTE_RECALLED_X,  /* PUTE crossed a recall made for a write request */
     DE_GETS_DOWNGRADE,   /* read request at an owned block, downgrade_on_read on */
     DE_WB_DATA_SHARED,   /* the downgraded owner's data, for a read request: both share */
+    /* the adaptive protocol (proto_config.adapt) */
+    DE_GETS_MIGRATORY,   /* read request for a block detected migratory, unowned or owned
+                            by another node: granted exclusive (DATA_X) */
     DE_NEVENTS
 } proto_dir_event;
 
@@ -175,6 +178,11 @@ typedef struct proto_msg {
  * read-modify-write instruction, an atomic): the migratory rule needs the
  * new owner's read.  Meaningless to the protocol itself. */
 #define PROTO_MSG_READS 1
+/* On a WB_DATA (adaptive protocol): the owner's copy equals what the home
+ * sent it, so a reader granted exclusive did not write (the runtime compares
+ * the data; the engine never sees data).  The block falls back to shared
+ * grants. */
+#define PROTO_MSG_CLEAN 2
 
 /* Access rights of the application's view of a block. */
 enum { PROTO_ACCESS_NONE = 0, PROTO_ACCESS_READ = 1, PROTO_ACCESS_WRITE = 2 };
@@ -224,6 +232,11 @@ typedef struct proto_config {
     int downgrade_on_read;  /* a read of a block owned elsewhere leaves the owner a
                                read-only copy (M/E -> S, RECALL_S), as MSI/MESI
                                hardware does; 0: the owner keeps nothing */
+    int adapt;              /* the adaptive protocol: a read of a block the augmentation
+                               detected migratory is granted exclusive, one detected
+                               producer-consumer downgrades its producer (RECALL_S)
+                               rather than recalling it (needs the augmentation on;
+                               doc/patterns.md) */
     const dsm_sharers_ops *sharers_ops; /* directory sharer sets; NULL: bit vector */
 } proto_config;
 
@@ -319,6 +332,22 @@ typedef struct proto_block_patterns {
     uint8_t writers;                   /* distinct nodes that made write requests, at most 2 */
 } proto_block_patterns;
 
+/* The adaptive protocol's work at this home so far: reads granted
+ * exclusive (each saves the upgrade that would have followed), reads
+ * that fell back to a shared grant (the reader granted exclusive before
+ * had not written), and downgrades of producers.  Counts of the run, not
+ * kept in snapshots. */
+typedef struct proto_adapt_counts {
+    uint64_t exclusive_reads, fallbacks;
+    uint64_t downgrades; /* reads of producer-consumer blocks that left the producer a
+                            read copy (RECALL_S) instead of recalling it */
+} proto_adapt_counts;
+void proto_adapt_counts_of(const proto_engine *e, proto_adapt_counts *out);
+/* Turns the adaptive protocol on or off in a running engine (a benchmark
+ * alternating both in one run); only while no request is in flight
+ * anywhere (between barriers), on every node alike. */
+void proto_set_adapt(proto_engine *e, int on);
+
 /* On by default; off: the engine keeps no pattern state and spends nothing. */
 void proto_set_augment(proto_engine *e, int on);
 int proto_augment_enabled(const proto_engine *e);
@@ -375,7 +404,8 @@ enum {
     PROTO_NEEDS_EVICTIONS = 1,  /* proto_config.evictions */
     PROTO_NEEDS_HINTS = 2,      /* proto_config.replacement_hints */
     PROTO_NEEDS_EXCL_CLEAN = 4, /* proto_config.excl_clean */
-    PROTO_NEEDS_DOWNGRADE = 8   /* proto_config.downgrade_on_read */
+    PROTO_NEEDS_DOWNGRADE = 8,  /* proto_config.downgrade_on_read */
+    PROTO_NEEDS_ADAPT = 16      /* proto_config.adapt */
 };
 typedef struct proto_table_entry {
     uint8_t valid;

@@ -35,6 +35,7 @@
 #define HINTS (PROTO_NEEDS_EVICTIONS | PROTO_NEEDS_HINTS)
 #define EXCL PROTO_NEEDS_EXCL_CLEAN
 #define DOWNGRADE PROTO_NEEDS_DOWNGRADE
+#define ADAPT PROTO_NEEDS_ADAPT
 
 #define EVICT_IN_FLIGHT \
     "the cache evicts only settled blocks (S, E, M), never one with a request or writeback in flight"
@@ -93,7 +94,8 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_LOAD] = OK(PC_IS, ST_WAIT),
         [CE_STORE] = OK(PC_IS, ST_WAIT),     /* retried after the read grant: then an upgrade */
         [CE_DATA_S] = OK(PC_SH, ST_INSTALL, ST_ACCESS_READ, ST_COMPLETE),
-        [CE_DATA_X] = NO("a read request is answered with DATA_S"),
+        /* adaptive protocol: a read of a migratory block granted exclusive */
+        [CE_DATA_X] = OPT(ADAPT, PC_MH, ST_INSTALL, ST_ACCESS_WRITE, ST_COMPLETE),
         [CE_UPGRADE_ACK] = NO("a read request is answered with DATA_S"),
         /* sent before the home served our GETS (an INV sent after it
          * would follow the DATA_S): it is for the copy dropped silently */
@@ -220,6 +222,16 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
     "a read request downgrades the owner only at an owned block (Exclusive); one that finds the " \
     "block busy waits in the queue as a GETS and is classified again when served"
 
+#define MIGRATORY_UNOWNED \
+    "a read is granted exclusive only at a block another node owns (the copy migrates); " \
+    "at an unowned block it is a plain GETS"
+#define MIGRATORY_SHARED \
+    "a read of a shared block is a plain GETS: with other readers the block is read-shared, " \
+    "and shared grants serve it (the adaptive protocol's fallback)"
+#define MIGRATORY_BUSY \
+    "a read that finds the block busy waits in the queue as a GETS and is classified again " \
+    "when served"
+
 const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
     [PD_UNOWNED] = {
         [DE_GETS] = OK(PD_SHARED, ST_D_ADD_SHARER, ST_D_DATA_S),
@@ -244,6 +256,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_PUTE_RECALLED_X] = NO(NO_RECALL),
         [DE_GETS_DOWNGRADE] = NO(DOWNGRADE_OWNED),
         [DE_WB_DATA_SHARED] = NO(NO_RECALL),
+        /* ---- the adaptive protocol ---- */
+        [DE_GETS_MIGRATORY] = NO(MIGRATORY_UNOWNED),
     },
     [PD_SHARED] = {
         [DE_GETS] = OK(PD_SHARED, ST_D_ADD_SHARER, ST_D_DATA_S),
@@ -268,6 +282,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_PUTE_RECALLED_X] = NO(NO_RECALL),
         [DE_GETS_DOWNGRADE] = NO(DOWNGRADE_OWNED),
         [DE_WB_DATA_SHARED] = NO(NO_RECALL),
+        /* ---- the adaptive protocol ---- */
+        [DE_GETS_MIGRATORY] = NO(MIGRATORY_SHARED),
     },
     [PD_EXCL] = {
         [DE_GETS] = OK(PD_BUSY_RECALL, ST_D_PENDING_S, ST_D_RECALL),
@@ -292,6 +308,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_PUTE_RECALLED_X] = NO(NO_RECALL),
         [DE_GETS_DOWNGRADE] = OPT(DOWNGRADE, PD_BUSY_RECALL, ST_D_PENDING_SHARED, ST_D_RECALL_S),
         [DE_WB_DATA_SHARED] = NO(NO_RECALL),
+        /* ---- the adaptive protocol: the owner's copy moves on, as for a write ---- */
+        [DE_GETS_MIGRATORY] = OPT(ADAPT, PD_BUSY_RECALL, ST_D_PENDING_X, ST_D_RECALL),
     },
     [PD_BUSY_INV] = {
         [DE_GETS] = OK(PD_BUSY_INV, ST_D_QUEUE),
@@ -317,6 +335,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_PUTE_RECALLED_X] = NO(NO_RECALL),
         [DE_GETS_DOWNGRADE] = NO(DOWNGRADE_OWNED),
         [DE_WB_DATA_SHARED] = NO(NO_RECALL),
+        /* ---- the adaptive protocol ---- */
+        [DE_GETS_MIGRATORY] = NO(MIGRATORY_BUSY),
     },
     [PD_BUSY_RECALL] = {
         [DE_GETS] = OK(PD_BUSY_RECALL, ST_D_QUEUE),
@@ -345,5 +365,7 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_GETS_DOWNGRADE] = NO(DOWNGRADE_OWNED),
         /* the old owner went to S as it sent the data: both share the block */
         [DE_WB_DATA_SHARED] = OPT(DOWNGRADE, PD_SHARED, ST_D_INSTALL, ST_D_GRANT_DATA_S_SHARED),
+        /* ---- the adaptive protocol ---- */
+        [DE_GETS_MIGRATORY] = NO(MIGRATORY_BUSY),
     },
 };

@@ -17,6 +17,9 @@ static proto_engine *E[N];
 static proto_msg q[QCAP];
 static size_t qh, qn;
 static proto_actions acts;
+/* the adaptive protocol (tests/adapt_unit.c): engines created with it, and
+ * whether a WB_DATA is delivered as a clean copy (the runtime's comparison) */
+static int sys_adapt, sys_clean_wb;
 
 /* the sends of the last call, onto the channel */
 static void enqueue_sends(void)
@@ -37,6 +40,8 @@ static void pump(void)
         proto_msg m = q[qh];
         qh = (qh + 1) % QCAP;
         qn--;
+        if (sys_clean_wb && m.type == PM_WB_DATA)
+            m.flags |= PROTO_MSG_CLEAN;
         ck_assert_int_eq(proto_receive(E[m.dst], &m, &acts), PROTO_OK);
         enqueue_sends();
     }
@@ -48,7 +53,7 @@ static void setup_sys_opts(int augment, int home, int downgrade_on_read)
     qh = qn = 0;
     for (int i = 0; i < N; i++) {
         proto_config c = { .self = i, .nnodes = N, .nblocks = ENGINE_SYS_NBLK,
-                           .downgrade_on_read = downgrade_on_read };
+                           .downgrade_on_read = downgrade_on_read, .adapt = sys_adapt };
         E[i] = proto_engine_create(&c);
         ck_assert_ptr_nonnull(E[i]);
         ck_assert_int_eq(proto_set_home(E[i], 0, ENGINE_SYS_NBLK, home), PROTO_OK);

@@ -180,6 +180,8 @@ typedef struct {
     int excl;         /* proto_config.excl_clean */
     int downgrade;    /* proto_config.downgrade_on_read */
     int key_patterns; /* the pattern detection's state is part of a state's identity */
+    int adapt;        /* proto_config.adapt: the detection changes the grants (implies
+                         key_patterns; the shadow then checks the snapshot, not inertness) */
 } config;
 static config cfg;
 #define cfg_threads MAXT  /* thread slots encoded per node */
@@ -198,7 +200,8 @@ static long called_plen;         /* engine_call: where the pattern records start
 static int is_request_event(int ev)
 {
     return ev == DE_GETS || ev == DE_GETX || ev == DE_UPGRADE_SOLE || ev == DE_UPGRADE_OTHERS ||
-           ev == DE_UPGRADE_STALE || ev == DE_GETS_EXCL_CLEAN || ev == DE_GETS_DOWNGRADE;
+           ev == DE_UPGRADE_STALE || ev == DE_GETS_EXCL_CLEAN || ev == DE_GETS_DOWNGRADE ||
+           ev == DE_GETS_MIGRATORY;
 }
 
 static void trace_hook(void *arg, int side, int state, int event)
@@ -394,7 +397,10 @@ static size_t engine_key(const unsigned char *eb, size_t len, size_t plen, unsig
             p += var_len(p); /* requests: a count */
             size_t v = var_len(p); /* first reader */
             memcpy(out + n, p, v), n += v, p += v;
-            out[n++] = *p++ & 0x70; /* two readers, reading, written after; not the flags */
+            /* two readers, reading, written after; of the flags only what
+             * the adaptive protocol reads (migratory) */
+            out[n++] = *p++ & (cfg.adapt ? 0x71 : 0x70);
+            out[n++] = *p++; /* the adaptive protocol's state */
         }
     }
     out[0] = (uint8_t)(n - 2);
@@ -742,9 +748,12 @@ static int engine_call(int n, int kind, const proto_msg *m, uint32_t block, int 
         if (!same_action(&acts.v[from + i], &sacts.v[i]))
             return (void)fail("inertness: node %d: action %zu differs with the augmentation off", n, i), CALL_FAIL;
     size_t l1 = save_protocol(E[n], after1), l2 = proto_engine_save(S[n], after2, EMAX);
-    if (l1 != l2 || memcmp(after1, after2, l1 < EMAX ? l1 : EMAX))
-        return (void)fail("inertness: node %d: protocol state differs with the augmentation off", n), CALL_FAIL;
     called_plen = (long)l1 - 1; /* the protocol part, without its "no records" byte */
+    if (cfg.adapt) /* the shadow detects too: the whole snapshot must agree */
+        l1 = proto_engine_save(E[n], after1, EMAX);
+    if (l1 != l2 || memcmp(after1, after2, l1 < EMAX ? l1 : EMAX))
+        return (void)fail(cfg.adapt ? "snapshot: node %d: the state differs from a copy restored from its snapshot"
+                                    : "inertness: node %d: protocol state differs with the augmentation off", n), CALL_FAIL;
     if (at_home && rc == PROTO_OK) {
         if (queue_copy(E[n], b, &q1) || proto_patterns_of(E[n], b, &p1))
             return CALL_FAIL;
@@ -832,6 +841,11 @@ static int apply(world *w, const trans *t)
         proto_msg m = { MSG_TYPE(c), s, n, MSG_BLOCK(c), 0 };
         if (proto_msg_has_data(m.type))
             msg_data = MSG_FRESH(c);
+        /* the adaptive protocol's clean writeback, as the runtime finds it:
+         * the home's memory still holds the latest write, so the owner did
+         * not write since it got the block */
+        if (cfg.adapt && m.type == PM_WB_DATA && h->fresh[n][m.block])
+            m.flags |= PROTO_MSG_CLEAN;
         if (cfg_mutant == M_PUTX_NO_DATA && m.type == PM_PUTX)
             msg_data = 0;  /* the injected fault: the writeback carries old data */
         if (cfg_mutant == M_NO_INSTALL_X && m.type == PM_DATA_X)
@@ -1092,7 +1106,7 @@ static result explore(void)
     for (int i = 0; i < NN; i++) {
         proto_config c = { .self = i, .nnodes = NN, .nblocks = NB, .evictions = cfg.evicts > 0,
                            .replacement_hints = cfg.hints, .excl_clean = cfg.excl,
-                           .downgrade_on_read = cfg.downgrade };
+                           .downgrade_on_read = cfg.downgrade, .adapt = cfg.adapt };
         E[i] = proto_engine_create(&c);
         if (!E[i] || proto_set_home(E[i], 0, 1, home_of[0]) || proto_set_home(E[i], 1, 1, home_of[1])) {
             fprintf(stderr, "explore: cannot create the engines\n");
@@ -1106,7 +1120,7 @@ static result explore(void)
             fprintf(stderr, "explore: cannot create the shadow engines\n");
             exit(99);
         }
-        proto_set_augment(S[i], 0);
+        proto_set_augment(S[i], cfg.adapt);
         proto_set_home(S[i], 0, 1, home_of[0]);
         proto_set_home(S[i], 1, 1, home_of[1]);
     }
@@ -1194,9 +1208,10 @@ static result run(const config *c)
     fmt_list(c->threads, th, sizeof th);
     fmt_list(c->budget, bu, sizeof bu);
     char opts[96];
-    snprintf(opts, sizeof opts, "%s%.0d%s%s%s%s", c->evicts ? " --evicts " : "", c->evicts,
+    snprintf(opts, sizeof opts, "%s%.0d%s%s%s%s%s", c->evicts ? " --evicts " : "", c->evicts,
              c->hints ? " --hints" : "", c->excl ? " --excl-clean" : "",
-             c->downgrade ? " --downgrade" : "", c->key_patterns ? " --key-patterns" : "");
+             c->downgrade ? " --downgrade" : "", c->key_patterns ? " --key-patterns" : "",
+             c->adapt ? " --adapt" : "");
     printf("explore --threads %s --budget %s --homes 0%d --blocks %d%s%s%s\n"
            "  %d nodes, block 0 homed at node 0, block 1 at node %d; threads per node %s; "
            "accesses per node %s, to %s",
@@ -1211,14 +1226,18 @@ static result run(const config *c)
         printf("; reads downgrade the owner to a sharer");
     if (c->key_patterns)
         printf("; the pattern detection's state is part of a state's identity");
+    if (c->adapt)
+        printf("; adaptive protocol (reads of migratory blocks granted exclusive)");
     printf("\n");
     fflush(stdout);
     result r = explore();
     printf("  %s: %zu states, %zu transitions, %zu final states, depth %zu, %.1f s, %.0f MiB; "
-           "%lu engine calls made with the augmentation on and off, same actions\n",
+           "%lu engine calls %s\n",
            r.violation ? "VIOLATION" : "ok", r.states, r.transitions, r.finals, r.max_depth,
            r.secs, (double)(arena_cap + table_cap * sizeof(slot) + st_cap * 9) / (1 << 20),
-           inert_calls);
+           inert_calls,
+           cfg.adapt ? "checked against a copy restored from the snapshot"
+                     : "made with the augmentation on and off, same actions");
     inert_calls = 0;
     fflush(stdout);
     if (!c->mutant) {
@@ -1353,7 +1372,7 @@ static void usage_to(FILE *f)
             "                          then coverage: \"caught by: CHECK\" (tests/mutants.sh)\n"
             "       explore [--threads T|T0,T1,T2] [--budget K|K0,K1,K2] [--homes 00|01]\n"
             "               [--blocks 1|2] [--evicts N] [--hints] [--excl-clean] [--downgrade]\n"
-            "               [--key-patterns] [--mutant NAME]\n"
+            "               [--key-patterns] [--adapt] [--mutant NAME]\n"
             "  --threads  application threads per node, 1 or 2 (default 1)\n"
             "  --budget   accesses each node starts (default 2)\n"
             "  --homes    00: both blocks homed at node 0; 01: block 1 homed at node 1 (default)\n"
@@ -1364,6 +1383,8 @@ static void usage_to(FILE *f)
             "  --excl-clean  reads of unowned blocks are granted exclusive-clean (E)\n"
             "  --downgrade   a read of an owned block leaves the owner a read copy\n"
             "             (downgrade_on_read: RECALL_S, M/E -> S)\n"
+            "  --adapt       the adaptive protocol: a read of a block detected migratory\n"
+            "             is granted exclusive (implies --key-patterns)\n"
             "  --key-patterns  states that differ in the pattern detection's state are\n"
             "             different states (about ten times as many)\n"
             "  --mutant   inject a fault the checker must report (exit status 1): drop-inv-ack,\n"
@@ -1423,14 +1444,14 @@ static int passed(int expect_violation, const result *r)
  * RECALL_S, a downgraded owner dropping its copy silently); exclusive-clean
  * with evictions (E and EH recalled for a read). */
 #define EVICTION_RUNS \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 0, 0, 0, 0 }, \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 1, 0, 0, 0 }, \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 2, 1, 1, 0, 0 }, \
-        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 0, 0 }, \
-        { { 1, 1, 1 }, { 3, 3, 3 }, 1, 2, M_NONE, 0, 0, 0, 1, 0 }, \
-        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE, 0, 0, 0, 1, 0 }, \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 0, 0, 1, 0 }, \
-        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 1, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 0, 0, 0, 0, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 1, 0, 0, 0, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 2, 1, 1, 0, 0, 0 }, \
+        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 0, 0, 0 }, \
+        { { 1, 1, 1 }, { 3, 3, 3 }, 1, 2, M_NONE, 0, 0, 0, 1, 0, 0 }, \
+        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE, 0, 0, 0, 1, 0, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 0, 0, 1, 0, 0 }, \
+        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 1, 0, 0 },
 
 /* The check that reported the last violation: its message up to the ':',
  * and for an engine error which of the engine's refusals it was. */
@@ -1459,14 +1480,15 @@ static const char *violation_check(void)
 static int mutation_suite(const config *suite, size_t nsuite)
 {
     static const config quick[] = {
-        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 0, 0, 0, 0, 0 },
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 0, 0 },
-        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 0, 0, 0, 0, 0 },
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 0, 0, 0, 0 },
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 1, 0, 0, 0 },
-        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 1, 0, 1, 0, 0 },
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 1, 0 },
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 0, 1, 1, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 0, 0, 0, 0, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 0, 0, 0 },
+        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 0, 0, 0, 0, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 0, 0, 0, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 1, 0, 0, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 1, 0, 1, 0, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 1, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 0, 1, 1, 0, 0 },
+        { { 1, 1, 1 }, { 3, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0, 1, 1 }, /* adaptive */
     };
     size_t nquick = sizeof quick / sizeof quick[0];
     for (size_t i = 0; i < nquick + nsuite; i++) {
@@ -1486,7 +1508,7 @@ static int mutation_suite(const config *suite, size_t nsuite)
 
 int main(int argc, char **argv)
 {
-    config c = { { 1, 1, 1 }, { 2, 2, 2 }, 1, NB, M_NONE, 0, 0, 0, 0, 0 };
+    config c = { { 1, 1, 1 }, { 2, 2, 2 }, 1, NB, M_NONE, 0, 0, 0, 0, 0, 0 };
     int single = 0, mutation = 0;
     setvbuf(stdout, NULL, _IOLBF, 0);
     proto_actions_init(&acts);
@@ -1512,6 +1534,8 @@ int main(int argc, char **argv)
             c.downgrade = 1;
         } else if (!strcmp(argv[i], "--key-patterns")) {
             c.key_patterns = 1;
+        } else if (!strcmp(argv[i], "--adapt")) {
+            c.adapt = c.key_patterns = 1;
         } else if (!strcmp(argv[i], "--mutation") && argc == 2) {
             mutation = 1;
             single = 0;
@@ -1547,14 +1571,18 @@ int main(int argc, char **argv)
      * About 50 s and 1 GiB at most. */
     static const config clean[] = {
         /* threads, budget, home of block 1, blocks, mutant, evicts, hints, excl,
-         * downgrade, key_patterns */
-        { { 1, 1, 1 }, { 4, 4, 4 }, 0, 2, M_NONE, 0, 0, 0, 0, 0 },
-        { { 1, 1, 1 }, { 4, 4, 4 }, 1, 2, M_NONE, 0, 0, 0, 0, 0 },
-        { { 2, 2, 2 }, { 2, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0, 0 },
-        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE, 0, 0, 0, 0, 0 },
-        { { 1, 2, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 0, 0 },
+         * downgrade, key_patterns, adapt */
+        { { 1, 1, 1 }, { 4, 4, 4 }, 0, 2, M_NONE, 0, 0, 0, 0, 0, 0 },
+        { { 1, 1, 1 }, { 4, 4, 4 }, 1, 2, M_NONE, 0, 0, 0, 0, 0, 0 },
+        { { 2, 2, 2 }, { 2, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0, 0, 0 },
+        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE, 0, 0, 0, 0, 0, 0 },
+        { { 1, 2, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 0, 0, 0 },
         EVICTION_RUNS
-        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 0, 0, 0, 0, 1 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 0, 0, 0, 0, 1, 0 },
+        /* the adaptive protocol: nodes 0 and 1 read then write (migratory),
+         * node 2's read is granted exclusive, node 0's third access reads
+         * after a reader that did not write (the fallback); about 1.5 s */
+        { { 1, 1, 1 }, { 3, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0, 1, 1 },
     };
     if (mutation)
         return mutation_suite(clean, sizeof clean / sizeof clean[0]);
@@ -1569,17 +1597,17 @@ int main(int argc, char **argv)
     }
     printf("self-check: each injected fault must be reported as a violation\n");
     for (int m = 1; m < M_COUNT; m++) {
-        config mc = { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 0, 0, 0, 0, 0 };
+        config mc = { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 0, 0, 0, 0, 0, 0 };
         if (m == M_STALE_HOLDS)
-            mc = (config){ { 2, 2, 1 }, { 2, 3, 1 }, 0, 1, m, 0, 0, 0, 0, 0 };
+            mc = (config){ { 2, 2, 1 }, { 2, 3, 1 }, 0, 1, m, 0, 0, 0, 0, 0, 0 };
         else if (m == M_DROP_PUT_ACK || m == M_PUTX_NO_DATA)
-            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 0, 0, 0 };
+            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 0, 0, 0, 0 };
         else if (m == M_SILENT_E_WRITE)
-            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 1, 0, 0 };
+            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 1, 0, 0, 0 };
         else if (m == M_DOWNGRADE_KEEPS_WRITE)
-            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 0, 0, 0, 1, 0 };
+            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 0, 0, 0, 1, 0, 0 };
         else if (m == M_DROP_PUTS)
-            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 1, 0, 0, 0 };
+            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 1, 0, 0, 0, 0 };
         result r = run(&mc);
         if (passed(1, &r))
             printf("  detected (%s), as it must be\n", mutant_expect[m]);

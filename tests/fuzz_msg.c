@@ -32,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lim.block_size = 4096u << (data[6] % 5);
     lim.locks = 1 + rd32(data + 7) % (1u << 20);
     lim.region_size = (uint64_t)lim.nblocks * lim.block_size;
+    lim.downgrades = data[11] & 1;
     data += 16;
     size -= 16;
     /* the transport hands over a private copy of exactly what arrived */
@@ -48,8 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (dsm_msg_validate(&h, &lim, why, sizeof why) == 0) {
             if (h.src < 0 || h.src >= lim.nnodes || h.dst != lim.self || h.magic != DSM_MSG_MAGIC)
                 abort();
-            if (h.type >= PM_PUTS && h.type < PM_NTYPES)
-                abort(); /* simulated machines only: never valid on the wire */
+            if (h.type >= PM_PUTS && h.type < PM_NTYPES &&
+                !(h.type == PM_RECALL_S && lim.downgrades))
+                abort(); /* simulated machines only (but DSM_ADAPT's RECALL_S) */
             if (h.type > 0 && h.type < PM_NTYPES) {
                 if (h.block >= lim.nblocks)
                     abort();

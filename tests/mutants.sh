@@ -4,7 +4,7 @@
 # tests/explore against the mutated engine, runs it (explore --mutation:
 # small runs first, then the suite's, then the table coverage, up to the
 # first violation) and, if the exploration misses the bug, builds and runs
-# the unit tests (proto_unit, pattern_unit) against it.  Every mutant must be
+# the unit tests (proto_unit, pattern_unit, adapt_unit) against it.  Every mutant must be
 # caught; a mutant whose list entry names its catcher ("= CHECK") must be
 # caught by that check.  Prints a table mutant -> caught by.
 #
@@ -155,7 +155,7 @@ copy_sources() {
     mkdir -p "$1/protocol" "$1/tests" || return 1
     cp "$srcdir"/protocol/*.c "$srcdir"/protocol/*.h "$1/protocol/" &&
     cp "$srcdir/tests/explore.c" "$srcdir/tests/proto_unit.c" "$srcdir/tests/pattern_unit.c" \
-        "$srcdir/tests/check_main.c" "$srcdir/tests/check_main.h" "$srcdir/tests/engine_sys.h" "$1/tests/"
+        "$srcdir/tests/adapt_unit.c" "$srcdir/tests/check_main.c" "$srcdir/tests/check_main.h" "$srcdir/tests/engine_sys.h" "$1/tests/"
 }
 
 # Every mutation must still apply, also those this run does not build.
@@ -209,7 +209,7 @@ run_one() {
         echo "SKIPPED (missed by explore; the unit tests need Check)" > "$d/result"
         return
     fi
-    for t in proto_unit pattern_unit; do
+    for t in proto_unit pattern_unit adapt_unit; do
         # shellcheck disable=SC2086
         if ! $cc $cflags $check_cflags -std=gnu11 -I"$d/protocol" -I"$d/tests" "$d/tests/$t.c" \
                 "$d/tests/check_main.c" $srcs \

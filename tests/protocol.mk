@@ -62,6 +62,20 @@ tests_pattern_unit_SOURCES = tests/pattern_unit.c tests/engine_sys.h
 tests_pattern_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_pattern_unit_LDADD = libdsmproto.la $(CHECK_MAIN)
 UNIT_TESTS += tests/pattern_unit
+# adapt_unit: the adaptive protocol (DSM_ADAPT): migratory reads granted
+# exclusive, the fallback to shared grants, its counts in a snapshot
+check_PROGRAMS += tests/adapt_unit
+tests_adapt_unit_SOURCES = tests/adapt_unit.c tests/engine_sys.h
+tests_adapt_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_adapt_unit_LDADD = libdsmproto.la $(CHECK_MAIN)
+UNIT_TESTS += tests/adapt_unit
+# mn_adapt.sh: the adaptive protocol in the runtime on 2 nodes (tests/mn_adapt.c):
+# exact results, grants and fallbacks counted in the profile, dsmprof's line
+check_PROGRAMS += tests/mn_adapt
+tests_mn_adapt_SOURCES = tests/mn_adapt.c
+tests_mn_adapt_LDADD = libdsm.la
+TESTS += tests/mn_adapt.sh
+EXTRA_DIST += tests/mn_adapt.sh
 
 # growable_unit: the growable array every layer uses (protocol/growable.h):
 # doubling, contents kept, overflow and out of memory refused

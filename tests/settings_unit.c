@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "node.h"
 #include "settings.h"
 
 static int failures;
@@ -110,7 +111,8 @@ static void defaults(void)
     check(c->block_size == (size_t)sysconf(_SC_PAGESIZE), "block size is the page size");
     check(c->region_size == (size_t)1 << 30, "region 1G");
     check(c->region_addr == 0x5a0000000000ULL, "region address");
-    check(c->locks == 1024 && c->spin_us == 50 && c->hold_us == 5, "locks, spin, hold");
+    check(c->locks == 1024 && c->spin_us == DSM_SET_AUTO_VALUE && c->hold_us == 5,
+          "locks, spin auto, hold");
     check(!c->homes_cyclic && c->patterns && c->counters, "homes blocked, patterns and counters on");
     check(c->timeslice_ms == 100 && !c->stats_path, "timeslice 100, no statistics");
     check(c->profile_path && !strcmp(c->profile_path, "dsm-profile.json") && c->profile_summary,
@@ -131,7 +133,8 @@ static void accepted(void)
                { "DSM_REGION_SIZE", "5000" },   { "DSM_SHM_SLOTS", "1024" },
                { "DSM_TRANSPORT", "mpi" },      { "DSM_REGION_ADDR", "0x100000000" },
                { "DSM_SIM_STACK", "64K" },      { "DSM_PROFILE_SUMMARY", "off" },
-               { "DSM_REGION_SIZE", "1T" } };
+               { "DSM_REGION_SIZE", "1T" },     { "DSM_SPIN_US", "7" },
+               { "DSM_SPIN_US", "auto" } };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         int rc = load_with(ok[i].var, ok[i].value, msg, sizeof msg);
         check(rc == 0, "%s=%s accepted %s", ok[i].var, ok[i].value, msg);
@@ -153,7 +156,28 @@ static void accepted(void)
             check(the_cfg.shm_slots == 1024, "DSM_SHM_SLOTS=1024");
         if (!strcmp(ok[i].var, "DSM_PROFILE_SUMMARY"))
             check(the_cfg.profile_summary == 0, "DSM_PROFILE_SUMMARY=off");
+        if (!strcmp(ok[i].var, "DSM_SPIN_US"))
+            check(the_cfg.spin_us == (strcmp(ok[i].value, "auto") ? 7 : DSM_SET_AUTO_VALUE),
+                  "DSM_SPIN_US=%s", ok[i].value);
     }
+}
+
+/* DSM_SPIN_US=auto: no spin when the host runs more nodes than it has
+ * cores (the waiter would take its home's core), a spin otherwise; a
+ * number is taken as it is. */
+static void spin_policy(void)
+{
+    static dsm_rt rt;
+    rt.cfg.spin_us = DSM_SET_AUTO_VALUE;
+    dsm_rt_spin_policy(&rt, 3, 2);
+    check(rt.spin_ns == 0, "auto, 3 nodes on 2 cores: no spin (%llu ns)",
+          (unsigned long long)rt.spin_ns);
+    dsm_rt_spin_policy(&rt, 2, 2);
+    check(rt.spin_ns > 0, "auto, 2 nodes on 2 cores: a spin");
+    rt.cfg.spin_us = 7;
+    dsm_rt_spin_policy(&rt, 8, 2);
+    check(rt.spin_ns == 7000, "DSM_SPIN_US=7 on an oversubscribed host: 7 us");
+    check(dsm_rt_cores() >= 1, "at least one usable core");
 }
 
 /* Every refusal names the variable with its value, and what is accepted. */
@@ -332,6 +356,7 @@ int main(void)
     table_sane();
     defaults();
     accepted();
+    spin_policy();
     refused();
     agreement();
     paths();

@@ -1,0 +1,53 @@
+#!/bin/sh
+# mn_adapt.sh - the adaptive protocol in the runtime (tests/mn_adapt.c on 2
+# nodes): with DSM_ADAPT=on the results are exact, the home granted reads of
+# the migratory counter exclusive (the profile's per_node metric
+# adaptExclusiveReads > 0), the read-shared table fell back to shared
+# grants (adaptFallbacks > 0), the consumer's reads of a produced buffer
+# left the producer a read copy (adaptDowngrades > 0), and dsmprof report
+# says what the adaptation did and saved; with DSM_ADAPT off (the default)
+# the counts are 0.
+top=${top_builddir:-.}
+dsmrun=${DSMRUN:-$top/dsmrun}
+prog=$top/tests/mn_adapt
+dsmprof=$top/dsmprof
+for f in "$dsmrun" "$prog" "$dsmprof"; do
+    [ -x "$f" ] || { echo "mn_adapt.sh: $f is not built" >&2; exit 99; }
+done
+command -v python3 >/dev/null 2>&1 || { echo "mn_adapt.sh: python3 not found (scripts/debian-packages)" >&2; exit 99; }
+dir=$(mktemp -d "${TMPDIR:-/tmp}/mn_adapt.XXXXXX") || exit 99
+trap 'rm -rf "$dir"' EXIT
+fail=0
+
+counts() { # PROFILE -> "exclusive fallbacks", summed over the nodes
+    python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+m = [n["metrics"] for n in p["per_node"]]
+print(*(sum(x[k] for x in m) for k in ("adaptExclusiveReads", "adaptFallbacks", "adaptDowngrades")))' "$1"
+}
+
+for adapt in on off; do
+    out=$dir/out.$adapt
+    if ! DSM_ADAPT=$adapt DSM_PROFILE=$dir/p.$adapt.json DSM_PROFILE_SUMMARY=off \
+            "$dsmrun" -n 2 --timeout 60 "$prog" > "$out" 2>&1; then
+        echo "FAIL: DSM_ADAPT=$adapt: the run failed:"; cat "$out"; fail=1; continue
+    fi
+    cat "$out"
+    [ "$(grep -c 'counter 80 (expected 80), table sum 40320 (expected 40320), consumed \([0-9]*\) (expected \1)' "$out")" = 2 ] ||
+        { echo "FAIL: DSM_ADAPT=$adapt: wrong results"; fail=1; }
+    set -- $(counts "$dir/p.$adapt.json")
+    echo "DSM_ADAPT=$adapt: $1 reads granted exclusive, $2 fallbacks to shared grants, $3 producers downgraded"
+    if [ "$adapt" = on ]; then
+        [ "$1" -gt 0 ] || { echo "FAIL: no read of the migratory counter was granted exclusive"; fail=1; }
+        [ "$2" -gt 0 ] || { echo "FAIL: the read-shared table never fell back to shared grants"; fail=1; }
+        [ "$3" -gt 0 ] || { echo "FAIL: no consumer's read downgraded the buffer's producer"; fail=1; }
+        "$dsmprof" report "$dir/p.on.json" > "$dir/report" 2>&1
+        grep -E '^Adaptive protocol: [1-9][0-9]* reads of migratory blocks granted exclusive' "$dir/report" ||
+            { echo "FAIL: dsmprof report has no line on the adaptation:"; head -5 "$dir/report"; fail=1; }
+    else
+        [ "$1 $2 $3" = "0 0 0" ] || { echo "FAIL: DSM_ADAPT=off adapted ($1, $2, $3)"; fail=1; }
+    fi
+done
+[ $fail = 0 ] && echo "mn_adapt.sh: PASS"
+exit $fail
