@@ -1,0 +1,174 @@
+/* blk_signal.c - block mode: the program's signal handlers run inside a
+ * wrapper that keeps the interrupted code's access windows published.
+ *
+ * A handler's own inline checks store to the same thread-local
+ * __dsm_blk_window as the code it interrupted, and close it; an access
+ * interrupted between its check and itself would then run with no window,
+ * and a lowering of its block (dsm_blk_set) would not wait for it.  libdsm
+ * exports sigaction and signal, which install this file's wrapper in place
+ * of the program's handler once a checked module registered (block mode);
+ * the wrapper copies the windows to the thread's dsm_blk_sigsave slot,
+ * which dsm_blk_set scans too (access.c, thread_windows_name), runs the
+ * program's handler, and puts the windows back before it returns.  Without
+ * a checked module the calls go straight to libc's.  The argument is in
+ * doc/protocol.md, "Signal handlers in block mode". */
+#define _GNU_SOURCE 1
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "access.h"
+#include "error.h"
+
+typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
+
+/* What the program installed for each signal the wrapper stands in for;
+ * written under `lock` before the kernel sees the wrapper. */
+struct program_action {
+    _Atomic(void (*)(int, siginfo_t *, void *)) action; /* SA_SIGINFO */
+    _Atomic(void (*)(int)) handler;                    /* otherwise */
+};
+static struct program_action program[NSIG];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static sigaction_fn *libc_sigaction(void)
+{
+    static _Atomic(sigaction_fn *) real;
+    sigaction_fn *f = atomic_load(&real);
+    if (!f) {
+        f = (sigaction_fn *)dlsym(RTLD_NEXT, "sigaction");
+        if (!f)
+            f = (sigaction_fn *)dlsym(RTLD_DEFAULT, "__sigaction");
+        if (!f)
+            dsm_fatal("sigaction", "libc's sigaction not found: %s", dlerror());
+        atomic_store(&real, f);
+    }
+    return f;
+}
+
+static void window_copy(_Atomic(uintptr_t) *to, _Atomic(uintptr_t) *from)
+{
+    atomic_store(&to[0], atomic_load(&from[0]));
+    /* range windows as the pass opens them: hi before lo */
+    for (int r = 0; r < DSM_BLK_RANGES; r++) {
+        atomic_store(&to[2 + 2 * r], atomic_load(&from[2 + 2 * r]));
+        atomic_store(&to[1 + 2 * r], atomic_load(&from[1 + 2 * r]));
+    }
+}
+
+static void wrapper(int sig, siginfo_t *info, void *uctx)
+{
+    int saved_errno = errno;
+    struct dsm_blk_sigsave *sv = &dsm_blk_sigsave;
+    _Atomic(uintptr_t) *live = (_Atomic(uintptr_t) *)__dsm_blk_window;
+    uint32_t d = atomic_load(&sv->depth);
+    if (d >= DSM_BLK_SIG_DEPTH)
+        dsm_fatal("signal handler", "block mode: signal handlers nested more than %d deep",
+                  DSM_BLK_SIG_DEPTH);
+    /* saved[d] and depth first, then seq: until seq moves, the handler has
+     * not touched the live windows (access.c, thread_windows_name) */
+    window_copy(sv->saved[d], live);
+    atomic_store(&sv->depth, d + 1);
+    atomic_store(&sv->seq, atomic_load(&sv->seq) + 1);
+    errno = saved_errno;
+
+    void (*action)(int, siginfo_t *, void *) = atomic_load(&program[sig].action);
+    void (*handler)(int) = atomic_load(&program[sig].handler);
+    if (action)
+        action(sig, info, uctx);
+    else if (handler)
+        handler(sig);
+
+    saved_errno = errno;
+    /* the live windows back, then seq: from then on the saved copy is not needed */
+    window_copy(live, sv->saved[d]);
+    atomic_store(&sv->seq, atomic_load(&sv->seq) + 1);
+    atomic_store(&sv->depth, d);
+    errno = saved_errno;
+}
+
+static int is_function(const struct sigaction *act)
+{
+    if (act->sa_flags & SA_SIGINFO)
+        return act->sa_sigaction != NULL;
+    return act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN && act->sa_handler != SIG_ERR;
+}
+
+/* The kernel's action for sig as the program sees it: its own handler
+ * where the wrapper stands. */
+static void as_program_sees(int sig, struct sigaction *old)
+{
+    if (!(old->sa_flags & SA_SIGINFO) || old->sa_sigaction != wrapper)
+        return;
+    void (*action)(int, siginfo_t *, void *) = atomic_load(&program[sig].action);
+    if (action) {
+        old->sa_sigaction = action;
+    } else {
+        old->sa_flags &= ~SA_SIGINFO;
+        old->sa_handler = atomic_load(&program[sig].handler);
+    }
+}
+
+DSM_API int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+    sigaction_fn *real = libc_sigaction();
+    if (!dsm_blk_checked || sig <= 0 || sig >= NSIG) {
+        /* page mode, unchecked programs, bad numbers: libc's, untouched
+         * (but never show a wrapper installed while block mode was on) */
+        int rc = real(sig, act, old);
+        if (rc == 0 && old)
+            as_program_sees(sig, old);
+        return rc;
+    }
+    pthread_mutex_lock(&lock);
+    int rc;
+    if (act && is_function(act)) {
+        /* the old action as the program sees it, before `program` changes */
+        struct sigaction prev;
+        if (old) {
+            rc = real(sig, NULL, &prev);
+            if (rc != 0) {
+                pthread_mutex_unlock(&lock);
+                return rc;
+            }
+            as_program_sees(sig, &prev);
+        }
+        struct sigaction ours = *act;
+        if (act->sa_flags & SA_SIGINFO) {
+            atomic_store(&program[sig].action, act->sa_sigaction);
+            atomic_store(&program[sig].handler, NULL);
+        } else {
+            atomic_store(&program[sig].handler, act->sa_handler);
+            atomic_store(&program[sig].action, NULL);
+        }
+        ours.sa_flags |= SA_SIGINFO; /* the rest (SA_RESETHAND, SA_NODEFER, mask) as asked */
+        ours.sa_sigaction = wrapper;
+        rc = real(sig, &ours, NULL);
+        if (rc == 0 && old)
+            *old = prev;
+        pthread_mutex_unlock(&lock);
+        return rc;
+    }
+    rc = real(sig, act, old);
+    if (rc == 0 && old)
+        as_program_sees(sig, old);
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+DSM_API sighandler_t signal(int sig, sighandler_t handler)
+{
+    /* glibc's signal: BSD semantics (SA_RESTART, the signal blocked while
+     * its handler runs) */
+    struct sigaction act, old;
+    memset(&act, 0, sizeof act);
+    act.sa_handler = handler;
+    act.sa_flags = SA_RESTART;
+    sigemptyset(&act.sa_mask);
+    if (sigaction(sig, &act, &old) != 0)
+        return SIG_ERR;
+    return old.sa_handler;
+}
