@@ -403,6 +403,8 @@ DSM_API void __dsm_blk_miss(uint64_t addr, uint64_t len, uint32_t need)
     uintptr_t ip = (uintptr_t)__builtin_return_address(0);
     atomic_store(( _Atomic(uintptr_t) *)&__dsm_blk_window[0], 0);
     no_range_window(need == DSM_BLK_WRITE ? "write" : "read");
+    if (atomic_load_explicit(&dsm_blk_sigsave.depth, memory_order_relaxed))
+        dsm_blk_sig_drop_abandoned((uintptr_t)__builtin_frame_address(0));
     register_self();
     dsm_rt *rt = need_rt();
     dsm_region *r = &rt->region;

@@ -100,6 +100,10 @@ struct dsm_blk_sigsave {
     _Atomic(uintptr_t) saved[DSM_BLK_SIG_DEPTH][DSM_BLK_WINDOW_WORDS];
 };
 extern __thread struct dsm_blk_sigsave dsm_blk_sigsave;
+/* Forgets the saved windows of handlers that left by siglongjmp (their
+ * wrapper frames lie below `here`, a frame of the caller): the wrapper
+ * calls it on entry, the slow path when it enters the runtime. */
+void dsm_blk_sig_drop_abandoned(uintptr_t here);
 /* Whether any registered thread, the caller's included, has a window,
  * live or saved by a handler's wrapper, over bytes [lo, hi) (tests). */
 int dsm_blk_windows_name(uintptr_t lo, uintptr_t hi);

@@ -59,11 +59,50 @@ static void window_copy(_Atomic(uintptr_t) *to, _Atomic(uintptr_t) *from)
     }
 }
 
+/* The wrapper frame of each level (not published: only this thread
+ * reads it), to tell a level whose handler left by siglongjmp. */
+static __thread uintptr_t level_frame[DSM_BLK_SIG_DEPTH];
+
+static int on_stack(uintptr_t a, const stack_t *alt)
+{
+    return !(alt->ss_flags & SS_ONSTACK) ||
+           (a >= (uintptr_t)alt->ss_sp && a - (uintptr_t)alt->ss_sp < alt->ss_size);
+}
+
+void dsm_blk_sig_drop_abandoned(uintptr_t here)
+{
+    struct dsm_blk_sigsave *sv = &dsm_blk_sigsave;
+    uint32_t d = atomic_load_explicit(&sv->depth, memory_order_relaxed);
+    if (d == 0)
+        return;
+    stack_t alt;
+    if (sigaltstack(NULL, &alt) != 0)
+        alt.ss_flags = 0;
+    int here_alt = (alt.ss_flags & SS_ONSTACK) && on_stack(here, &alt);
+    /* The stack grows down: a wrapper still running lies above `here`.
+     * One below it on the same stack was left by siglongjmp; its
+     * interrupted code never resumes.  Frames on the other stack (an
+     * alternate signal stack) cannot be compared: kept. */
+    while (d > 0) {
+        uintptr_t f = level_frame[d - 1];
+        int f_alt = (alt.ss_flags & SS_ONSTACK) && on_stack(f, &alt);
+        if (f_alt != here_alt || f > here)
+            break;
+        d--;
+    }
+    if (d != atomic_load_explicit(&sv->depth, memory_order_relaxed)) {
+        atomic_store(&sv->depth, d);
+        atomic_store(&sv->seq, atomic_load(&sv->seq) + 1);
+    }
+}
+
 static void wrapper(int sig, siginfo_t *info, void *uctx)
 {
     int saved_errno = errno;
     struct dsm_blk_sigsave *sv = &dsm_blk_sigsave;
     _Atomic(uintptr_t) *live = (_Atomic(uintptr_t) *)__dsm_blk_window;
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    dsm_blk_sig_drop_abandoned(here);
     uint32_t d = atomic_load(&sv->depth);
     if (d >= DSM_BLK_SIG_DEPTH)
         dsm_fatal("signal handler", "block mode: signal handlers nested more than %d deep",
@@ -71,6 +110,7 @@ static void wrapper(int sig, siginfo_t *info, void *uctx)
     /* saved[d] and depth first, then seq: until seq moves, the handler has
      * not touched the live windows (access.c, thread_windows_name) */
     window_copy(sv->saved[d], live);
+    level_frame[d] = here;
     atomic_store(&sv->depth, d + 1);
     atomic_store(&sv->seq, atomic_load(&sv->seq) + 1);
     errno = saved_errno;

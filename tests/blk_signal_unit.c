@@ -14,6 +14,7 @@
 #define _GNU_SOURCE 1
 #include <check.h>
 #include <dlfcn.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -212,6 +213,35 @@ START_TEST(test_nodefer_nesting)
 }
 END_TEST
 
+/* A handler that leaves by siglongjmp: its saved window must not hold a
+ * lowering back for ever; the next signal (or slow path) forgets it. */
+static sigjmp_buf escape;
+
+static void escaping_handler(int sig)
+{
+    (void)sig;
+    calls++;
+    siglongjmp(escape, 1);
+}
+
+START_TEST(test_siglongjmp_forgotten)
+{
+    setup();
+    ck_assert_ptr_eq(signal(SIGUSR1, escaping_handler), SIG_DFL);
+    if (sigsetjmp(escape, 1) == 0)
+        interrupted_access(SIGUSR1);
+    ck_assert_int_eq(calls, 1);
+    close_windows(); /* the code after the jump goes on with its own windows */
+    /* left behind until the next signal: the interrupted access never resumes */
+    ck_assert_int_eq(dsm_blk_sigsave.depth, 1);
+    ck_assert_ptr_eq(signal(SIGUSR1, plain_handler), escaping_handler);
+    raise(SIGUSR1);
+    ck_assert_int_eq(calls, 2);
+    ck_assert_int_eq(dsm_blk_sigsave.depth, 0);
+    ck_assert_msg(!named(INTERRUPTED), "the window of a handler left by siglongjmp is still saved");
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
     Suite *s = suite_create("blk_signal");
@@ -221,6 +251,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, test_without_wrapper_window_lost);
     tcase_add_test(tc, test_resethand);
     tcase_add_test(tc, test_nodefer_nesting);
+    tcase_add_test(tc, test_siglongjmp_forgotten);
     suite_add_tcase(s, tc);
     return s;
 }
