@@ -14,6 +14,8 @@
 #define _GNU_SOURCE 1
 #include <check.h>
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -242,6 +244,54 @@ START_TEST(test_siglongjmp_forgotten)
 }
 END_TEST
 
+/* The seqlock under fire: one thread keeps a window open (an access that
+ * is never done) and takes signal after signal, whose handler moves and
+ * closes the live window; another thread scans as a lowering does and must
+ * find the window named every time.  Bounded by a count of scans. */
+#define SCANS 200000
+static atomic_int scanning, misses;
+
+static void churning_handler(int sig)
+{
+    (void)sig;
+    __dsm_blk_window[0] = HANDLERS;
+    __asm__ volatile("" ::: "memory");
+    __dsm_blk_window[0] = 0;
+}
+
+static void *scanner(void *unused)
+{
+    (void)unused;
+    while (atomic_load(&scanning) == 0)
+        ;
+    for (int i = 0; i < SCANS; i++)
+        if (!named(INTERRUPTED))
+            atomic_fetch_add(&misses, 1);
+    atomic_store(&scanning, 2);
+    return NULL;
+}
+
+START_TEST(test_concurrent_scan)
+{
+    setup();
+    ck_assert_ptr_eq(signal(SIGUSR1, churning_handler), SIG_DFL);
+    __dsm_blk_window[0] = INTERRUPTED;
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, scanner, NULL), 0);
+    long raised = 0;
+    atomic_store(&scanning, 1);
+    while (atomic_load(&scanning) == 1) {
+        raise(SIGUSR1);
+        raised++;
+    }
+    pthread_join(t, NULL);
+    ck_assert_msg(atomic_load(&misses) == 0, "%d of %d scans missed the open window (%ld signals)",
+                  atomic_load(&misses), SCANS, raised);
+    ck_assert_msg(__dsm_blk_window[0] == INTERRUPTED, "window not restored");
+    close_windows();
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
     Suite *s = suite_create("blk_signal");
@@ -252,6 +302,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, test_resethand);
     tcase_add_test(tc, test_nodefer_nesting);
     tcase_add_test(tc, test_siglongjmp_forgotten);
+    tcase_add_test(tc, test_concurrent_scan);
     suite_add_tcase(s, tc);
     return s;
 }
