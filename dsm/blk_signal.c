@@ -96,6 +96,24 @@ void dsm_blk_sig_drop_abandoned(uintptr_t here)
     }
 }
 
+static int any_open(_Atomic(uintptr_t) *w)
+{
+    for (int i = 0; i < DSM_BLK_WINDOW_WORDS; i++)
+        if (atomic_load_explicit(&w[i], memory_order_relaxed))
+            return 1;
+    return 0;
+}
+
+static void call_program(int sig, siginfo_t *info, void *uctx)
+{
+    void (*action)(int, siginfo_t *, void *) = atomic_load(&program[sig].action);
+    void (*handler)(int) = atomic_load(&program[sig].handler);
+    if (action)
+        action(sig, info, uctx);
+    else if (handler)
+        handler(sig);
+}
+
 static void wrapper(int sig, siginfo_t *info, void *uctx)
 {
     int saved_errno = errno;
@@ -103,6 +121,14 @@ static void wrapper(int sig, siginfo_t *info, void *uctx)
     _Atomic(uintptr_t) *live = (_Atomic(uintptr_t) *)__dsm_blk_window;
     uintptr_t here = (uintptr_t)__builtin_frame_address(0);
     dsm_blk_sig_drop_abandoned(here);
+    if (!any_open(live)) {
+        /* nothing to keep: the handler's checks close what they open.
+         * Handlers nest deeply only here: a handler whose miss sleeps in
+         * the runtime (windows closed) lets the next signal in. */
+        errno = saved_errno;
+        call_program(sig, info, uctx);
+        return;
+    }
     uint32_t d = atomic_load(&sv->depth);
     if (d >= DSM_BLK_SIG_DEPTH)
         dsm_fatal("signal handler", "block mode: signal handlers nested more than %d deep",
@@ -115,12 +141,7 @@ static void wrapper(int sig, siginfo_t *info, void *uctx)
     atomic_store(&sv->seq, atomic_load(&sv->seq) + 1);
     errno = saved_errno;
 
-    void (*action)(int, siginfo_t *, void *) = atomic_load(&program[sig].action);
-    void (*handler)(int) = atomic_load(&program[sig].handler);
-    if (action)
-        action(sig, info, uctx);
-    else if (handler)
-        handler(sig);
+    call_program(sig, info, uctx);
 
     saved_errno = errno;
     /* the live windows back, then seq: from then on the saved copy is not needed */
