@@ -292,6 +292,31 @@ START_TEST(test_concurrent_scan)
 }
 END_TEST
 
+/* Nothing open, nothing saved: handlers nest deeply while a handler's miss
+ * sleeps in the runtime with its windows closed, and must not use up levels. */
+static volatile int depth_in_handler = -1;
+
+static void depth_handler(int sig)
+{
+    (void)sig;
+    calls++;
+    depth_in_handler = (int)dsm_blk_sigsave.depth;
+}
+
+START_TEST(test_closed_window_no_level)
+{
+    setup();
+    ck_assert_ptr_eq(signal(SIGUSR1, depth_handler), SIG_DFL);
+    raise(SIGUSR1);
+    ck_assert_int_eq(calls, 1);
+    ck_assert_int_eq(depth_in_handler, 0);
+    __dsm_blk_window[0] = INTERRUPTED;
+    raise(SIGUSR1);
+    ck_assert_int_eq(depth_in_handler, 1);
+    close_windows();
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
     Suite *s = suite_create("blk_signal");
@@ -303,6 +328,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, test_nodefer_nesting);
     tcase_add_test(tc, test_siglongjmp_forgotten);
     tcase_add_test(tc, test_concurrent_scan);
+    tcase_add_test(tc, test_closed_window_no_level);
     suite_add_tcase(s, tc);
     return s;
 }
