@@ -16,6 +16,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -32,7 +33,24 @@ struct program_action {
     _Atomic(void (*)(int)) handler;                    /* otherwise */
 };
 static struct program_action program[NSIG];
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* sigaction is async-signal-safe, so a handler may call it: the lock is
+ * a spin lock taken with every signal blocked, never a mutex. */
+static atomic_flag busy = ATOMIC_FLAG_INIT;
+
+static void lock(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+    while (atomic_flag_test_and_set(&busy))
+        sched_yield();
+}
+
+static void unlock(const sigset_t *old)
+{
+    atomic_flag_clear(&busy);
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
 
 static sigaction_fn *libc_sigaction(void)
 {
@@ -184,7 +202,8 @@ DSM_API int sigaction(int sig, const struct sigaction *act, struct sigaction *ol
             as_program_sees(sig, old);
         return rc;
     }
-    pthread_mutex_lock(&lock);
+    sigset_t mask;
+    lock(&mask);
     int rc;
     if (act && is_function(act)) {
         /* the old action as the program sees it, before `program` changes */
@@ -192,7 +211,7 @@ DSM_API int sigaction(int sig, const struct sigaction *act, struct sigaction *ol
         if (old) {
             rc = real(sig, NULL, &prev);
             if (rc != 0) {
-                pthread_mutex_unlock(&lock);
+                unlock(&mask);
                 return rc;
             }
             as_program_sees(sig, &prev);
@@ -210,13 +229,13 @@ DSM_API int sigaction(int sig, const struct sigaction *act, struct sigaction *ol
         rc = real(sig, &ours, NULL);
         if (rc == 0 && old)
             *old = prev;
-        pthread_mutex_unlock(&lock);
+        unlock(&mask);
         return rc;
     }
     rc = real(sig, act, old);
     if (rc == 0 && old)
         as_program_sees(sig, old);
-    pthread_mutex_unlock(&lock);
+    unlock(&mask);
     return rc;
 }
 
