@@ -43,12 +43,15 @@ DSM_API struct dsm_blk_globals __dsm_blk;
 DSM_API __thread __attribute__((tls_model("initial-exec"))) uintptr_t
     __dsm_blk_window[DSM_BLK_WINDOW_WORDS];
 
+__thread struct dsm_blk_sigsave dsm_blk_sigsave;
+
 int dsm_blk_checked;
 
 /* ---- the registry of the threads that may hold a window ---- */
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic(uintptr_t) *registry[DSM_MAX_THREADS];
+static struct dsm_blk_sigsave *registry_saved[DSM_MAX_THREADS]; /* same thread as registry[i] */
 static int nregistered;
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -61,6 +64,7 @@ static void unregister_self(void *unused)
     for (int i = 0; i < nregistered; i++)
         if (registry[i] == (_Atomic(uintptr_t) *)__dsm_blk_window) {
             registry[i] = registry[--nregistered];
+            registry_saved[i] = registry_saved[nregistered];
             break;
         }
     pthread_mutex_unlock(&registry_lock);
@@ -83,6 +87,7 @@ static void register_self(void)
         pthread_mutex_unlock(&registry_lock);
         dsm_fatal("block mode", "more than %d threads access shared memory", DSM_MAX_THREADS);
     }
+    registry_saved[nregistered] = &dsm_blk_sigsave;
     registry[nregistered++] = (_Atomic(uintptr_t) *)__dsm_blk_window;
     pthread_mutex_unlock(&registry_lock);
     pthread_setspecific(exit_key, (void *)1); /* non-NULL: the destructor runs */
@@ -201,6 +206,39 @@ static int windows_name(_Atomic(uintptr_t) *w, uintptr_t lo, uintptr_t hi)
     return 0;
 }
 
+/* Whether one thread's windows name [lo, hi), counting those a signal
+ * handler's wrapper saved (blk_signal.c).  The wrapper stores saved[d]
+ * and depth before it bumps seq on entry, and restores the live windows
+ * before it bumps seq on exit; the handler's own window stores come after
+ * the first bump, the interrupted code's after the second.  Loads are not
+ * reordered with loads nor stores with stores (x86), so when seq reads the
+ * same before and after, every load between fell in one interval between
+ * two bumps, in which each interrupted window is either still live (before
+ * the entry bump, after the exit bump) or in saved[d] (between them).  A
+ * changed seq reads as "named": the caller looks again. */
+static int thread_windows_name(_Atomic(uintptr_t) *w, struct dsm_blk_sigsave *sv, uintptr_t lo,
+                               uintptr_t hi)
+{
+    uint64_t seq = atomic_load(&sv->seq);
+    if (windows_name(w, lo, hi))
+        return 1;
+    uint32_t depth = atomic_load(&sv->depth);
+    for (uint32_t d = 0; d < depth && d < DSM_BLK_SIG_DEPTH; d++)
+        if (windows_name(sv->saved[d], lo, hi))
+            return 1;
+    return atomic_load(&sv->seq) != seq;
+}
+
+int dsm_blk_windows_name(uintptr_t lo, uintptr_t hi)
+{
+    int named = 0;
+    pthread_mutex_lock(&registry_lock);
+    for (int i = 0; i < nregistered && !named; i++)
+        named = thread_windows_name(registry[i], registry_saved[i], lo, hi);
+    pthread_mutex_unlock(&registry_lock);
+    return named;
+}
+
 void dsm_blk_set(dsm_region *r, uint32_t block, int access)
 {
     _Atomic uint8_t *s = (_Atomic uint8_t *)&r->state[block];
@@ -221,7 +259,7 @@ void dsm_blk_set(dsm_region *r, uint32_t block, int access)
         /* a window is a few instructions long, a range window one loop
          * without calls and with a known trip count, unless its thread was
          * preempted inside it: then give it the CPU */
-        for (unsigned spins = 0; windows_name(w, lo, hi); spins++) {
+        for (unsigned spins = 0; thread_windows_name(w, registry_saved[i], lo, hi); spins++) {
             if (spins < 64)
                 dsm_cpu_relax();
             else
@@ -365,6 +403,8 @@ DSM_API void __dsm_blk_miss(uint64_t addr, uint64_t len, uint32_t need)
     uintptr_t ip = (uintptr_t)__builtin_return_address(0);
     atomic_store(( _Atomic(uintptr_t) *)&__dsm_blk_window[0], 0);
     no_range_window(need == DSM_BLK_WRITE ? "write" : "read");
+    if (atomic_load_explicit(&dsm_blk_sigsave.depth, memory_order_relaxed))
+        dsm_blk_sig_drop_abandoned((uintptr_t)__builtin_frame_address(0));
     register_self();
     dsm_rt *rt = need_rt();
     dsm_region *r = &rt->region;

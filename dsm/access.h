@@ -87,4 +87,25 @@ int dsm_blk_start(struct dsm_rt *rt);
  * a check that saw the old state and its access. */
 void dsm_blk_set(struct dsm_region *r, uint32_t block, int access);
 
+/* Around the program's asynchronous signal handlers (blk_signal.c): the
+ * windows the handler interrupted, kept visible to dsm_blk_set while the
+ * handler's own checks reuse __dsm_blk_window.  saved[d] holds the windows
+ * of nesting level d while depth > d; seq counts every entry and exit, so
+ * a scan that read the same seq before and after saw one consistent
+ * moment (doc/protocol.md, "Signal handlers in block mode"). */
+#define DSM_BLK_SIG_DEPTH 8
+struct dsm_blk_sigsave {
+    _Atomic uint64_t seq;
+    _Atomic uint32_t depth;
+    _Atomic(uintptr_t) saved[DSM_BLK_SIG_DEPTH][DSM_BLK_WINDOW_WORDS];
+};
+extern __thread struct dsm_blk_sigsave dsm_blk_sigsave;
+/* Forgets the saved windows of handlers that left by siglongjmp (their
+ * wrapper frames lie below `here`, a frame of the caller): the wrapper
+ * calls it on entry, the slow path when it enters the runtime. */
+void dsm_blk_sig_drop_abandoned(uintptr_t here);
+/* Whether any registered thread, the caller's included, has a window,
+ * live or saved by a handler's wrapper, over bytes [lo, hi) (tests). */
+int dsm_blk_windows_name(uintptr_t lo, uintptr_t hi);
+
 #endif

@@ -87,3 +87,15 @@ apps/blk_pageslots: $(top_srcdir)/apps/pageslots.c $(top_srcdir)/apps/app_util.h
 apps/blk_slots: $(top_srcdir)/apps/slots.c $(top_srcdir)/apps/app_util.h $(BLOCK_DEPS)
 	$(AM_V_GEN)$(BLOCK_DSMCC) $(top_srcdir)/apps/slots.c -o $@ -lm
 endif
+
+#   blk_signal_unit    Check: the wrapper around the program's signal handlers
+#                      keeps an interrupted access's window visible to a
+#                      lowering (dsm/blk_signal.c); the same harness without the
+#                      wrapper loses it
+if HAVE_CHECK
+check_PROGRAMS += tests/blk_signal_unit
+tests_blk_signal_unit_SOURCES = tests/blk_signal_unit.c
+tests_blk_signal_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_blk_signal_unit_LDADD = libdsm_internal.la $(CHECK_MAIN)
+UNIT_TESTS += tests/blk_signal_unit
+endif
