@@ -9,6 +9,9 @@
 #   3. the same binary natively and on dsmrun -n 2
 #   4. errors are clear and bounded: unknown machine, bad option, -p, a
 #      deadlock, a processor without dsm_finalize, --quantum without --machine
+#   5. dsm_wtime counts the machine's own clock: on origin (cpu_mhz, 195 by
+#      default and 390 set) the program's last dsm_wtime is within 10% of
+#      the run's cycles over the clock (a 1 GHz clock would give 0.195)
 # Run by `make check` from the build directory.
 set -u
 builddir=${top_builddir:-.}
@@ -125,4 +128,17 @@ if [ $rc != 0 ] && grep -q "DSM_MACHINE=nothing" "$tmp/env.out"; then
 else
     bad "DSM_MACHINE=nothing -> $rc: $(cat "$tmp/env.out")"
 fi
+# --- 5. dsm_wtime in the machine's seconds -----------------------------------
+for mhz in 195 390; do
+    run wtime$mhz --machine=origin,cpu_mhz=$mhz -n 2 "$prog"
+    t=$(sed -n 's/^sim_counts: dsm_wtime //p' "$tmp/wtime$mhz.out")
+    cyc=$(sed -n 's/^dsm-sim: .* processors: \([0-9]*\) cycles.*/\1/p' "$tmp/wtime$mhz.err" "$tmp/wtime$mhz.out" | head -1)
+    if [ -n "$t" ] && [ -n "$cyc" ] &&
+        awk -v t="$t" -v c="$cyc" -v m="$mhz" 'BEGIN { r = t * m * 1e6 / c; exit !(r > 0.9 && r <= 1.0001) }'; then
+        ok "origin cpu_mhz=$mhz: dsm_wtime $t s for $cyc cycles"
+    else
+        bad "origin cpu_mhz=$mhz: dsm_wtime '$t' s for '$cyc' cycles (want cycles / $mhz MHz within 10%)"
+    fi
+done
+
 exit $fail

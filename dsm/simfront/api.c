@@ -540,7 +540,9 @@ static void sim_cond_signal(unsigned cond, int all)
 static double sim_wtime(void)
 {
     dsm_sim_need("dsm_wtime");
-    double hz = sim_timing_ops_of(dsm_sim_machine)->clock_hz; /* the model's clock */
+    const sim_timing_ops *ops = sim_timing_ops_of(dsm_sim_machine);
+    double hz = ops->clock_hz_of ? ops->clock_hz_of(sim_timing_model(dsm_sim_machine))
+                                 : ops->clock_hz; /* the model's clock */
     return (double)sim_clock(dsm_sim_machine, me()) / (hz > 0 ? hz : SIM_HZ);
 }
 

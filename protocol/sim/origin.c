@@ -845,6 +845,11 @@ static sim_time origin_handler(void *model, int node, const proto_msg *m, int is
     return cycles_between(o, start, t + pi); /* PUT_ACK and the like */
 }
 
+static double origin_clock_hz(const void *model)
+{
+    return 1e6 * (double)((const origin *)model)->cpu_mhz;
+}
+
 const sim_timing_ops sim_timing_origin = {
     .name = "origin",
     .description = "SGI Origin 2000: 2 R10000 per Hub over SysAD, 128 B lines, bristled "
@@ -859,6 +864,7 @@ const sim_timing_ops sim_timing_origin = {
     .net_delay = origin_net_delay,
     .handler = origin_handler,
     .procedure_switch = NULL,
+    .clock_hz_of = origin_clock_hz, /* cpu_mhz: dsm_wtime's seconds */
 };
 
 /* ---- the profiler's view ---- */

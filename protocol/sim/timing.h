@@ -119,6 +119,9 @@ typedef struct sim_timing_ops {
 
     /* The processor's clock in Hz, for dsm_wtime's seconds (0: 1 GHz). */
     double clock_hz;
+    /* Optional (NULL: clock_hz): the clock of this instance, for models
+     * whose clock is one of their options (origin's cpu_mhz). */
+    double (*clock_hz_of)(const void *model);
 
     /* Optional (NULL: none): the measured section (sim_section_begin/end)
      * opened (inside = 1: the first processor entered) or closed (0: the
