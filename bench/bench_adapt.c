@@ -16,8 +16,9 @@
  *   producer-consumer buffer: node 0 updates 16 blocks (a read then a
  *     write each), node 1 reads them, pass after pass: misses of both nodes
  *     per block and pass (plain: the producer's read miss and upgrade, the
- *     consumer's read miss; adaptive: the producer keeps a read copy, so
- *     an upgrade and the consumer's miss).
+ *     consumer's read miss; adaptive: the producer pushes each block to the
+ *     consumer at the barrier that ends its pass and keeps a read copy, so
+ *     one upgrade).
  * Target: the lock-protected handoff at least 1.5x faster adaptive.
  * Run: dsmrun -n 2 bench/bench_adapt [sections per round]   (make run-bench) */
 #define _GNU_SOURCE 1
@@ -171,10 +172,14 @@ int main(int argc, char **argv)
         lock1[2] = bench_median(lock_v[1], ROUNDS / 2);
         lock1[3] = bench_spread(lock_v[1], ROUNDS / 2);
     }
-    unsigned long long *cnt = dsm_alloc(6 * sizeof *cnt, "bench.adapt_counts");
-    cnt[3 * me] = counts.exclusive_reads;
-    cnt[3 * me + 1] = counts.fallbacks;
-    cnt[3 * me + 2] = counts.downgrades;
+    enum { NC = 6 };
+    unsigned long long *cnt = dsm_alloc(2 * NC * sizeof *cnt, "bench.adapt_counts");
+    cnt[NC * me] = counts.exclusive_reads;
+    cnt[NC * me + 1] = counts.fallbacks;
+    cnt[NC * me + 2] = counts.downgrades;
+    cnt[NC * me + 3] = counts.pushes;
+    cnt[NC * me + 4] = counts.pushed;
+    cnt[NC * me + 5] = counts.flushes;
     dsm_barrier();
     if (me == 0) {
         int k = ROUNDS / 2;
@@ -196,8 +201,9 @@ int main(int argc, char **argv)
                "not us)\n", "producer-consumer buffer", pp, bench_spread(pc_v[0], k), pa,
                bench_spread(pc_v[1], k), pa > 0 ? pp / pa : 0);
         printf("adaptation (both homes): %llu reads granted exclusive, %llu fallbacks to "
-               "shared, %llu producers downgraded\n", cnt[0] + cnt[3], cnt[1] + cnt[4],
-               cnt[2] + cnt[5]);
+               "shared, %llu producers downgraded, %llu pushes (%llu copies pushed), %llu "
+               "flushes\n", cnt[0] + cnt[NC], cnt[1] + cnt[NC + 1], cnt[2] + cnt[NC + 2],
+               cnt[3] + cnt[NC + 3], cnt[4] + cnt[NC + 4], cnt[5] + cnt[NC + 5]);
         printf("(node 0 took the record over %ld times plain, %ld adaptive, of %d sections "
                "per setting)\n", handoffs[0], handoffs[1], k * per);
         double both = (lp + lock1[0]) / (la + lock1[2]);

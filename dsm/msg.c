@@ -42,16 +42,20 @@ int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why,
         return dsm_msg_why(why, whylen, "sender %d is not a node (0..%d)", h->src, lim->nnodes - 1);
     if (h->dst != lim->self)
         return dsm_msg_why(why, whylen, "addressed to node %d, received by node %d", h->dst, lim->self);
-    /* the one flag: a write request whose access also reads (proto.h) */
-    if (h->flags && !((h->type == PM_GETX || h->type == PM_UPGRADE) && h->flags == PROTO_MSG_READS))
+    /* the flags: a write request whose access also reads; a write grant's
+     * push or flush at the epoch's end (DSM_ADAPT) (proto.h) */
+    if (h->flags && !((h->type == PM_GETX || h->type == PM_UPGRADE) && h->flags == PROTO_MSG_READS) &&
+        !(lim->downgrades && (h->type == PM_DATA_X || h->type == PM_UPGRADE_ACK) &&
+          (h->flags == PROTO_MSG_PUSH || h->flags == PROTO_MSG_FLUSH)))
         return dsm_msg_why(why, whylen, "type %u with unknown flags %#x", h->type, h->flags);
     unsigned t = h->type;
     /* The engine's hardware messages (evictions, exclusive-clean grants)
      * belong to the simulated machines: the runtime never evicts and never
      * grants exclusive-clean, so on the wire they are malformed.  Refused
      * here, with their name, before they reach the engine.  (RECALL_S is
-     * the adaptive protocol's too: DSM_ADAPT downgrades producers.) */
-    if (t >= PM_PUTS && t < PM_NTYPES && !(t == PM_RECALL_S && lim->downgrades))
+     * the adaptive protocol's too: DSM_ADAPT downgrades producers; so are
+     * its PUSH, FLUSH and PUSH_DATA, which follow RECALL_S.) */
+    if (t >= PM_PUTS && t < PM_NTYPES && !(t >= PM_RECALL_S && lim->downgrades))
         return dsm_msg_why(why, whylen, "%s is a simulated-machine message, never sent by the DSM "
                            "runtime", proto_msg_name(t));
     /* protocol messages: a block of the region, data exactly when the type

@@ -364,7 +364,8 @@ static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload
                 dsm_prof_flush_block(rt, act->block);
                 /* a remote write epoch ends: the home diffs the data coming
                  * back against its memory, which has not changed since */
-                if (h_in && h_in->type == PM_WB_DATA && payload != copy)
+                if (h_in && (h_in->type == PM_WB_DATA || h_in->type == PM_PUSH ||
+                             h_in->type == PM_FLUSH) && payload != copy)
                     dsm_prof_writeback(rt, act->block, h_in->src, payload);
             }
             /* the verbs transport RDMA-writes a block straight into its
@@ -446,6 +447,20 @@ static void add_hold(dsm_rt *rt, uint32_t block, int slot)
 
 /* Racy peek at the holds (checked again under the lock). */
 static int holds_pending(dsm_rt *rt) { return __atomic_load_n(&rt->nholds, __ATOMIC_RELAXED); }
+
+void dsm_rt_epoch_end(dsm_rt *rt)
+{
+    if (!rt->cfg.adapt || !rt->cfg.patterns)
+        return;
+    pthread_mutex_lock(&rt->eng_lock);
+    if (proto_epoch_pending(rt->eng)) {
+        rt->acts.n = 0;
+        if (proto_epoch_end(rt->eng, &rt->acts))
+            dsm_fatal("protocol", "%s", proto_last_error(rt->eng));
+        run_actions(rt, NULL, NULL, 0);
+    }
+    pthread_mutex_unlock(&rt->eng_lock);
+}
 
 void dsm_rt_release_mine(dsm_rt *rt)
 {
@@ -559,10 +574,12 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
         dsm_fatal("transport", "malformed message from node %d: %s", h->src, why);
     if (h->type > 0 && h->type < PM_NTYPES) {
         proto_msg m = { (uint8_t)h->type, h->src, h->dst, h->block,
-                        (uint8_t)(h->flags & PROTO_MSG_READS) };
+                        (uint8_t)(h->flags & (PROTO_MSG_READS | PROTO_MSG_PUSH |
+                                              PROTO_MSG_FLUSH)) };
         /* the adaptive protocol: a recalled copy equal to the home's (the
          * data it granted) was not written; the engine never sees data */
-        if (rt->cfg.adapt && h->type == PM_WB_DATA && h->len == rt->region.block_size &&
+        if (rt->cfg.adapt && (h->type == PM_WB_DATA || h->type == PM_FLUSH) &&
+            h->len == rt->region.block_size &&
             !memcmp(payload, rt->region.proto + ((size_t)h->block << rt->region.block_shift),
                     h->len))
             m.flags |= PROTO_MSG_CLEAN;

@@ -212,8 +212,15 @@ void augment_request(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
         if (from == p->last_owner && other_sharer(d, from)) {
             p->producer_consumer = 1;
             detect(p, PP_PRODUCER_CONSUMER);
+            /* the readers this write invalidates: where the adaptive
+             * protocol pushes the producer's next copy */
+            a->consumers = 0;
+            SHARERS_FOREACH(&d->sharers, s)
+                if (s != from && s < 32)
+                    a->consumers |= 1u << s;
         } else {
             p->producer_consumer = 0;
+            a->consumers = 0;
         }
     }
     count_nodes(a, write, from);
@@ -320,7 +327,8 @@ int adapt_read_exclusive(proto_engine *e, dir_chunk *c, const dir_entry *d, uint
     if (!e->augment || !c->aug)
         return 0;
     const dir_aug *a = &c->aug[block & (DIR_CHUNK - 1)];
-    return a->pat.migratory && d->state == PD_EXCL && d->owner != from;
+    /* unowned: flushed home at the end of its last owner's epoch */
+    return a->pat.migratory && (d->state == PD_UNOWNED || (d->state == PD_EXCL && d->owner != from));
 }
 
 int adapt_read_downgrade(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
@@ -335,10 +343,16 @@ int adapt_read_downgrade(proto_engine *e, dir_chunk *c, const dir_entry *d, uint
 void adapt_read_served(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32_t block,
                        int from)
 {
-    (void)e, (void)d, (void)from;
+    (void)from;
     dir_aug *a = adapt_aug(c, block);
-    if (a) /* granted when the owner's data is back (adapt_recalled) */
+    if (!a)
+        return;
+    if (d->state == PD_UNOWNED) { /* granted now, from the home's memory */
+        a->adapt = ADAPT_OWNED;
+        e->adapt_counts.exclusive_reads++;
+    } else { /* granted when the owner's data is back (adapt_recalled) */
         a->adapt |= ADAPT_PENDING;
+    }
 }
 
 void adapt_recalled(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int from,
@@ -360,6 +374,35 @@ void adapt_recalled(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block,
     }
     a->adapt = ADAPT_OWNED;
     e->adapt_counts.exclusive_reads++;
+}
+
+uint8_t adapt_grant_flags(const proto_engine *e, uint32_t block, int to)
+{
+    const dir_chunk *c = e->dchunk[block >> DIR_CHUNK_SHIFT];
+    if (!e->augment || !c || !c->aug)
+        return 0;
+    const dir_aug *a = &c->aug[block & (DIR_CHUNK - 1)];
+    uint32_t others = a->consumers & ~(to < 32 ? 1u << to : 0u);
+    if (a->pat.producer_consumer && others)
+        return PROTO_MSG_PUSH;
+    return a->pat.migratory ? PROTO_MSG_FLUSH : 0;
+}
+
+void adapt_flushed(proto_engine *e, dir_chunk *c, uint32_t block, int flags)
+{
+    dir_aug *a = adapt_aug(c, block);
+    if (flags & PROTO_MSG_PUSH)
+        e->adapt_counts.pushes++;
+    else
+        e->adapt_counts.flushes++;
+    if (!a)
+        return;
+    /* a reader granted exclusive that did not write: read-shared after all */
+    if ((flags & PROTO_MSG_CLEAN) && (a->adapt & ADAPT_OWNED)) {
+        a->pat.migratory = 0;
+        e->adapt_counts.fallbacks++;
+    }
+    a->adapt = 0;
 }
 
 void proto_adapt_counts_of(const proto_engine *e, proto_adapt_counts *out)

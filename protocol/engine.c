@@ -222,6 +222,7 @@ void proto_engine_destroy(proto_engine *e)
     home_table_unref(e->homes);
     free(e->last_accessed);
     free(e->selfq);
+    free(e->epoch);
     free(e);
 }
 
@@ -354,6 +355,15 @@ static inline void selfq_get_ends(const proto_msg *q, int32_t *src, int32_t *dst
     *dst = (int32_t)(uint32_t)(w >> 32);
 }
 
+/* A request carries what the access tells the augmentation; a write grant
+ * what the adaptive protocol asks of the new owner (dir_step sets it). */
+static uint8_t msg_flags(const proto_engine *e, int type)
+{
+    if (type == PM_GETX || type == PM_UPGRADE)
+        return e->req_flags;
+    return type == PM_DATA_X || type == PM_UPGRADE_ACK ? e->grant_flags : 0;
+}
+
 static int send_msg(proto_engine *e, proto_actions *out, int type, int dst, uint32_t block)
 {
     if (dst == e->self) {
@@ -375,7 +385,7 @@ static int send_msg(proto_engine *e, proto_actions *out, int type, int dst, uint
         q->type = (uint8_t)type;
         selfq_put_ends(q, e->self, dst);
         q->block = block;
-        q->flags = type == PM_GETX || type == PM_UPGRADE ? e->req_flags : 0;
+        q->flags = msg_flags(e, type);
         return PROTO_OK;
     }
     proto_action *a = emit_slot(out);
@@ -388,7 +398,7 @@ static int send_msg(proto_engine *e, proto_actions *out, int type, int dst, uint
     a->msg.src = e->self;
     a->msg.dst = dst;
     a->msg.block = block;
-    a->msg.flags = type == PM_GETX || type == PM_UPGRADE ? e->req_flags : 0;
+    a->msg.flags = msg_flags(e, type);
     return PROTO_OK;
 }
 
@@ -417,6 +427,12 @@ static int reject(proto_engine *e, const char *side, const char *state, const ch
 /* An entry of the table that this engine's options leave out (the pair can
  * only come from an option's inputs: a bug, or a machine whose nodes
  * disagree on the options). */
+/* A valid entry's options are all on (or its alternative ones are). */
+static int entry_allowed(const proto_engine *e, const proto_table_entry *t)
+{
+    return !(t->needs & ~e->opts) || (t->or_needs && !(t->or_needs & ~e->opts));
+}
+
 static int reject_needs(proto_engine *e, const char *side, const char *state, const char *event,
                         uint32_t block, int from, int needs)
 {
@@ -447,6 +463,8 @@ static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, in
         return e->replacement_hints ? send_msg(e, out, PM_PUTS, home, block) : PROTO_OK;
     case ST_SEND_PUTX: return send_msg(e, out, PM_PUTX, home, block);
     case ST_SEND_PUTE: return send_msg(e, out, PM_PUTE, home, block);
+    case ST_SEND_PUSH: return send_msg(e, out, PM_PUSH, home, block);
+    case ST_SEND_FLUSH: return send_msg(e, out, PM_FLUSH, home, block);
     case ST_ACCESS_NONE: return simple_action(out, PA_SET_ACCESS, block, PROTO_ACCESS_NONE);
     case ST_ACCESS_READ: return simple_action(out, PA_SET_ACCESS, block, PROTO_ACCESS_READ);
     case ST_ACCESS_WRITE: return simple_action(out, PA_SET_ACCESS, block, PROTO_ACCESS_WRITE);
@@ -492,7 +510,7 @@ static int cache_event(proto_engine *e, uint32_t block, int ev, int from, proto_
     if (!t->valid)
         return reject(e, "cache", proto_cache_state_name(st), proto_cache_event_name(ev), block,
                       from, t->why);
-    if (t->needs & ~e->opts)
+    if (!entry_allowed(e, t))
         return reject_needs(e, "cache", proto_cache_state_name(st), proto_cache_event_name(ev),
                             block, from, t->needs);
     if (e->trace)
@@ -540,6 +558,14 @@ static int dir_classify(proto_engine *e, dir_chunk *c, const dir_entry *d, uint3
         return d->grant == GRANT_S          ? DE_WB_DATA_S
                : d->grant == GRANT_S_SHARED ? DE_WB_DATA_SHARED
                                             : DE_WB_DATA_X;
+    case PM_PUSH:
+        return d->state == PD_BUSY_RECALL ? DE_PUSH_RECALLED : DE_PUSH;
+    case PM_FLUSH:
+        if (d->state != PD_BUSY_RECALL)
+            return DE_FLUSH;
+        /* the flushed node keeps nothing: a downgrade's reader is the only sharer */
+        return d->grant == GRANT_S || d->grant == GRANT_S_SHARED ? DE_FLUSH_RECALLED_S
+                                                                 : DE_FLUSH_RECALLED_X;
     case PM_PUTS:
         if (!sharers_contains(&d->sharers, from))
             return DE_PUTS_STALE;
@@ -595,13 +621,45 @@ static int queue_push(dir_entry *d, int node, int type)
     return PROTO_OK;
 }
 
+/* A write grant, with what the adaptive protocol asks of the new owner at
+ * the end of its epoch (PROTO_MSG_PUSH, PROTO_MSG_FLUSH). */
+static int send_grant(proto_engine *e, proto_actions *out, int type, int to, uint32_t block)
+{
+    e->grant_flags = e->adapt ? adapt_grant_flags(e, block, to) : 0;
+    int rc = send_msg(e, out, type, to, block);
+    e->grant_flags = 0;
+    return rc;
+}
+
+/* The owner's pushed copy is in: it keeps a read copy, and the block's last
+ * consumers (the sharers its write invalidated) get one each. */
+static int push_consumers(proto_engine *e, dir_entry *d, uint32_t block, proto_actions *out)
+{
+    const dir_chunk *c = e->dchunk[block >> DIR_CHUNK_SHIFT];
+    uint32_t consumers = c->aug ? c->aug[block & (DIR_CHUNK - 1)].consumers : 0;
+    int owner = d->owner;
+    sharers_clear(&d->sharers);
+    sharers_add(&d->sharers, owner);
+    d->owner = -1;
+    for (int n = 0; n < 32 && n < e->nnodes; n++) {
+        if (!(consumers >> n & 1) || n == owner)
+            continue;
+        sharers_add(&d->sharers, n);
+        e->adapt_counts.pushed++;
+        int rc = send_msg(e, out, PM_PUSH_DATA, n, block);
+        if (rc)
+            return rc;
+    }
+    return PROTO_OK;
+}
+
 static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int req, int type,
                     proto_actions *out)
 {
     switch (step) {
     case ST_D_DATA_S: return send_msg(e, out, PM_DATA_S, req, block);
-    case ST_D_DATA_X: return send_msg(e, out, PM_DATA_X, req, block);
-    case ST_D_UPGRADE_ACK: return send_msg(e, out, PM_UPGRADE_ACK, req, block);
+    case ST_D_DATA_X: return send_grant(e, out, PM_DATA_X, req, block);
+    case ST_D_UPGRADE_ACK: return send_grant(e, out, PM_UPGRADE_ACK, req, block);
     case ST_D_ADD_SHARER: sharers_add(&d->sharers, req); return PROTO_OK;
     case ST_D_OWNER_REQ:
         sharers_clear(&d->sharers);
@@ -629,7 +687,7 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
         d->owner = to;
         d->pending = -1;
         d->grant = GRANT_NONE;
-        return send_msg(e, out, step == ST_D_GRANT_UPG ? PM_UPGRADE_ACK : PM_DATA_X, to, block);
+        return send_grant(e, out, step == ST_D_GRANT_UPG ? PM_UPGRADE_ACK : PM_DATA_X, to, block);
     }
     case ST_D_GRANT_DATA_S: {
         int to = d->pending;
@@ -656,6 +714,7 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
         d->grant = GRANT_NONE;
         return send_msg(e, out, PM_DATA_S, to, block);
     }
+    case ST_D_PUSH_CONSUMERS: return push_consumers(e, d, block, out);
     default:
         snprintf(e->err, sizeof e->err, "protocol: step %d is not a directory step", step);
         return PROTO_EREJECT;
@@ -667,8 +726,12 @@ static int dir_is_busy(int st) { return st == PD_BUSY_INV || st == PD_BUSY_RECAL
 static int dir_event(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int type,
                      int from, int flags, proto_actions *out)
 {
-    if (e->adapt && type == PM_WB_DATA && d->state == PD_BUSY_RECALL && from == d->owner)
+    if (e->adapt && (type == PM_WB_DATA || type == PM_FLUSH) && d->state == PD_BUSY_RECALL &&
+        from == d->owner)
         adapt_recalled(e, c, d, block, from, flags);
+    else if (e->adapt && (type == PM_FLUSH || type == PM_PUSH) && d->state == PD_EXCL &&
+             from == d->owner)
+        adapt_flushed(e, c, block, flags | (type == PM_PUSH ? PROTO_MSG_PUSH : 0));
     int ev = dir_classify(e, c, d, block, type, from);
     int st = d->state;
     if (ev < 0)
@@ -676,7 +739,8 @@ static int dir_event(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
                       "not a request or reply for the home");
     /* only the owner has a copy to write back or to answer a recall with;
      * the table's entries assume the sender is the one recorded */
-    int writeback = type == PM_PUTX || type == PM_PUTE || type == PM_WB_DATA;
+    int writeback = type == PM_PUTX || type == PM_PUTE || type == PM_WB_DATA ||
+                    type == PM_PUSH || type == PM_FLUSH;
     if (writeback && (st == PD_EXCL || st == PD_BUSY_RECALL) && from != d->owner)
         return reject(e, "directory", proto_dir_state_name(st), proto_dir_event_name(ev), block,
                       from, "the sender is not the block's owner");
@@ -692,7 +756,7 @@ static int dir_event(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
     if (!t->valid)
         return reject(e, "directory", proto_dir_state_name(st), proto_dir_event_name(ev), block,
                       from, t->why);
-    if (t->needs & ~e->opts)
+    if (!entry_allowed(e, t))
         return reject_needs(e, "directory", proto_dir_state_name(st), proto_dir_event_name(ev),
                             block, from, t->needs);
     if (e->trace)
@@ -740,7 +804,8 @@ static int dir_drain(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
 static int is_home_msg(int type)
 {
     return type == PM_GETS || type == PM_GETX || type == PM_UPGRADE || type == PM_INV_ACK ||
-           type == PM_WB_DATA || type == PM_PUTS || type == PM_PUTX || type == PM_PUTE;
+           type == PM_WB_DATA || type == PM_PUTS || type == PM_PUTX || type == PM_PUTE ||
+           type == PM_PUSH || type == PM_FLUSH;
 }
 
 static int cache_event_of(int type)
@@ -754,8 +819,36 @@ static int cache_event_of(int type)
     case PM_DATA_E: return CE_DATA_E;
     case PM_PUT_ACK: return CE_PUT_ACK;
     case PM_RECALL_S: return CE_RECALL_S;
+    case PM_PUSH_DATA: return CE_PUSH_DATA;
     default: return -1;
     }
+}
+
+static int adapt_off(proto_engine *e, const proto_msg *m)
+{
+    snprintf(e->err, sizeof e->err,
+             "protocol: node %d got %s for block %u from node %d, but the adaptive protocol is off",
+             e->self, proto_msg_name(m->type), m->block, m->src);
+    return PROTO_EINVAL;
+}
+
+/* Remembers a block to push (flush: 0) or flush (1) at the end of the
+ * epoch.  A full list drops the note: the block is then only not pushed. */
+#define EPOCH_MAX 65536u
+static int epoch_note(proto_engine *e, uint32_t block, int flush)
+{
+    if (e->epoch_n == e->epoch_cap) {
+        if (e->epoch_cap >= EPOCH_MAX)
+            return PROTO_OK;
+        uint32_t cap = e->epoch_cap ? e->epoch_cap * 2 : 16;
+        struct epoch_entry *v = realloc(e->epoch, cap * sizeof *v);
+        if (!v)
+            return PROTO_ENOMEM;
+        e->epoch = v;
+        e->epoch_cap = cap;
+    }
+    e->epoch[e->epoch_n++] = (struct epoch_entry){ block, (uint8_t)flush };
+    return PROTO_OK;
 }
 
 static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
@@ -771,6 +864,8 @@ static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
         dir_entry *d = dir_get(e, m->block, &c);
         if (!d)
             return PROTO_ENOMEM;
+        if ((m->type == PM_PUSH || m->type == PM_FLUSH) && !e->adapt)
+            return adapt_off(e, m);
         int rc = dir_event(e, c, d, m->block, m->type, m->src,
                            m->flags & (PROTO_MSG_READS | PROTO_MSG_CLEAN), out);
         if (rc)
@@ -796,7 +891,14 @@ static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
                  e->self, proto_msg_name(m->type), m->block, m->src);
         return PROTO_EINVAL;
     }
-    return cache_event(e, m->block, ev, m->src, out);
+    if (ev == CE_PUSH_DATA && !e->adapt)
+        return adapt_off(e, m);
+    int rc = cache_event(e, m->block, ev, m->src, out);
+    /* a write grant asking for a push or a flush at the end of the epoch */
+    if (!rc && e->adapt && (ev == CE_DATA_X || ev == CE_UPGRADE_ACK) &&
+        (m->flags & (PROTO_MSG_PUSH | PROTO_MSG_FLUSH)))
+        rc = epoch_note(e, m->block, (m->flags & PROTO_MSG_PUSH) == 0);
+    return rc;
 }
 
 static int run_self_queue(proto_engine *e, proto_actions *out)
@@ -863,6 +965,32 @@ int proto_evict(proto_engine *e, uint32_t block, proto_actions *out)
         return rc;
     return run_self_queue(e, out);
 }
+
+int proto_epoch_end(proto_engine *e, proto_actions *out)
+{
+    /* the list is taken out: a grant to this node served meanwhile (its
+     * own home's) starts the next epoch's */
+    struct epoch_entry *list = e->epoch;
+    uint32_t n = e->epoch_n, cap = e->epoch_cap;
+    e->epoch = NULL;
+    e->epoch_n = e->epoch_cap = 0;
+    int rc = PROTO_OK;
+    for (uint32_t i = 0; e->adapt && i < n && !rc; i++) { /* off since: nothing pushed */
+        rc = cache_event(e, list[i].block, list[i].flush ? CE_EPOCH_FLUSH : CE_EPOCH_PUSH,
+                         e->self, out);
+        if (!rc)
+            rc = run_self_queue(e, out);
+    }
+    if (!e->epoch) { /* keep the allocation */
+        e->epoch = list;
+        e->epoch_cap = cap;
+    } else {
+        free(list);
+    }
+    return rc;
+}
+
+uint32_t proto_epoch_pending(const proto_engine *e) { return e->epoch_n; }
 
 int proto_receive(proto_engine *e, const proto_msg *m, proto_actions *out)
 {
@@ -938,6 +1066,7 @@ static void put_aug(wbuf *w, const dir_aug *a)
     uint8_t f = aug_flags(a);
     put(w, &f, 1);
     put(w, &a->adapt, 1); /* the adaptive protocol's state */
+    put_var(w, a->consumers);
 }
 
 /* Sharer sets are saved as their member lists (count, then the nodes in
@@ -976,6 +1105,12 @@ size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap)
             put(&w, &wt->node, sizeof wt->node);
             put(&w, &wt->type, sizeof wt->type);
         }
+    }
+    /* the blocks to push or flush at the end of the epoch (adaptive) */
+    put(&w, &e->epoch_n, sizeof e->epoch_n);
+    for (uint32_t i = 0; i < e->epoch_n; i++) {
+        put(&w, &e->epoch[i].block, sizeof e->epoch[i].block);
+        put(&w, &e->epoch[i].flush, 1);
     }
     /* The pattern detection's state, when it runs: it is state like the
      * rest (a restored engine must detect what the original would), and
@@ -1060,7 +1195,7 @@ static int get_aug(const unsigned char **pp, const unsigned char *end, dir_aug *
     if (end - *pp < 1 || **pp > 7)
         return -1;
     a->adapt = *(*pp)++;
-    return 0;
+    return get_var32(pp, end, &a->consumers);
 }
 
 int proto_engine_load(proto_engine *e, const void *buf, size_t len)
@@ -1126,6 +1261,19 @@ int proto_engine_load(proto_engine *e, const void *buf, size_t len)
             if (queue_push(d, wt.node, wt.type))
                 return PROTO_ENOMEM;
         }
+    }
+    uint32_t nepoch;
+    GET(&nepoch, sizeof nepoch);
+    e->epoch_n = 0;
+    for (uint32_t i = 0; i < nepoch; i++) {
+        uint32_t block;
+        uint8_t flush;
+        GET(&block, sizeof block);
+        GET(&flush, 1);
+        if (block >= e->nblocks || flush > 1)
+            return PROTO_EINVAL;
+        if (epoch_note(e, block, flush))
+            return PROTO_ENOMEM;
     }
     /* the pattern records: kept if this engine detects patterns, else
      * read past; a snapshot without them leaves fresh records */

@@ -52,6 +52,11 @@ enum proto_step {
     ST_D_PENDING_SHARED, /* remember req; grant a read copy when the data is back, the
                             downgraded owner staying a sharer */
     ST_D_GRANT_DATA_S_SHARED, /* DATA_S to the pending requester, sharers := {owner, pending} */
+    /* the adaptive protocol */
+    ST_SEND_PUSH,       /* send the copy home, keeping a read copy (PUSH) */
+    ST_SEND_FLUSH,      /* send the copy home, keeping nothing (FLUSH) */
+    ST_D_PUSH_CONSUMERS, /* sharers := {owner} + the last consumers, owner := none, and
+                            PUSH_DATA to each consumer */
     ST_NSTEPS
 };
 
@@ -74,6 +79,9 @@ typedef struct dir_aug {
     uint8_t reading;        /* the first write epoch is over: another node read */
     uint8_t written_after;  /* written after reads began: not read-only */
     uint8_t adapt;          /* the adaptive protocol's ADAPT_* bits */
+    uint32_t consumers;     /* the nodes (0..31) the producer's last write invalidated,
+                               while the block is producer-consumer: where a push goes
+                               (32 bits keep the record within its 72 bytes) */
 } dir_aug;
 /* ADAPT_* bits of a record: the owner got the block by a read granted
  * exclusive; the owner being recalled had; the pending read is granted
@@ -149,7 +157,12 @@ struct proto_engine {
                                this home it requested last (-1) */
     uint64_t self_msgs;     /* messages sent to self so far */
     uint8_t req_flags;      /* PROTO_MSG_* of the access being handled (proto_access) */
+    uint8_t grant_flags;    /* PROTO_MSG_PUSH/FLUSH of the write grant being sent */
     uint32_t ndeferred;     /* blocks with a message deferred by a hold */
+    /* the adaptive protocol: blocks granted with PROTO_MSG_PUSH/FLUSH, to push
+     * or flush at the end of this node's epoch (proto_epoch_end) */
+    struct epoch_entry { uint32_t block; uint8_t flush; } *epoch;
+    uint32_t epoch_n, epoch_cap;
     char err[256];
 };
 
@@ -194,6 +207,14 @@ void adapt_read_served(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32
  * (PROTO_MSG_CLEAN), the pending read falls back to a shared grant (d->grant). */
 void adapt_recalled(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int from,
                     int flags);
+
+/* The flags of a write grant to `to` (PROTO_MSG_PUSH, PROTO_MSG_FLUSH, or
+ * 0): what the new owner does at the end of its epoch. */
+uint8_t adapt_grant_flags(const proto_engine *e, uint32_t block, int to);
+/* A flush or push of an owner that got the block by a read granted
+ * exclusive: clean (PROTO_MSG_CLEAN), the read was not followed by a write,
+ * and the block falls back to shared grants. */
+void adapt_flushed(proto_engine *e, dir_chunk *c, uint32_t block, int flags);
 
 /* The home of a block (-1: not allocated). */
 static inline int engine_home_of(const proto_engine *e, uint32_t block)

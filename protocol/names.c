@@ -1,5 +1,7 @@
 /* names.c - printable names of states, events, messages and steps, for
  * error messages, reports and the table generated into doc/protocol.md. */
+#include <stdio.h>
+
 #include "engine_internal.h"
 
 #define NAME(arr, i) (((i) >= 0 && (size_t)(i) < sizeof(arr) / sizeof(arr[0]) && arr[i]) ? arr[i] : "?")
@@ -13,6 +15,8 @@ static const char *const cache_events[CE_NEVENTS] = {
     [CE_UPGRADE_ACK] = "UPGRADE_ACK", [CE_INV] = "INV",
     [CE_RECALL] = "RECALL", [CE_RELEASE] = "Release", [CE_EVICT] = "Evict",
     [CE_DATA_E] = "DATA_E", [CE_PUT_ACK] = "PUT_ACK", [CE_RECALL_S] = "RECALL_S",
+    [CE_EPOCH_PUSH] = "EpochEnd(push)", [CE_EPOCH_FLUSH] = "EpochEnd(flush)",
+    [CE_PUSH_DATA] = "PUSH_DATA",
 };
 static const char *const dir_states[PD_NSTATES] = {
     [PD_UNOWNED] = "Unowned", [PD_SHARED] = "Shared", [PD_EXCL] = "Exclusive",
@@ -34,6 +38,9 @@ static const char *const dir_events[DE_NEVENTS] = {
     [DE_GETS_DOWNGRADE] = "GETS(owner downgrades)",
     [DE_WB_DATA_SHARED] = "WB_DATA(for GETS, owner downgraded)",
     [DE_GETS_MIGRATORY] = "GETS(migratory: granted exclusive)",
+    [DE_PUSH] = "PUSH(owner)", [DE_PUSH_RECALLED] = "PUSH(crossed a recall)",
+    [DE_FLUSH] = "FLUSH(owner)", [DE_FLUSH_RECALLED_S] = "FLUSH(crossed a recall for GETS)",
+    [DE_FLUSH_RECALLED_X] = "FLUSH(crossed a recall for GETX)",
 };
 static const char *const msgs[PM_NTYPES] = {
     [PM_GETS] = "GETS", [PM_GETX] = "GETX", [PM_UPGRADE] = "UPGRADE", [PM_DATA_S] = "DATA_S",
@@ -41,6 +48,7 @@ static const char *const msgs[PM_NTYPES] = {
     [PM_INV_ACK] = "INV_ACK", [PM_RECALL] = "RECALL",
     [PM_WB_DATA] = "WB_DATA", [PM_PUTS] = "PUTS", [PM_PUTX] = "PUTX", [PM_PUTE] = "PUTE",
     [PM_PUT_ACK] = "PUT_ACK", [PM_DATA_E] = "DATA_E", [PM_RECALL_S] = "RECALL_S",
+    [PM_PUSH] = "PUSH", [PM_FLUSH] = "FLUSH", [PM_PUSH_DATA] = "PUSH_DATA",
 };
 static const char *const steps[ST_NSTEPS] = {
     [ST_END] = "end",
@@ -84,6 +92,10 @@ static const char *const steps[ST_NSTEPS] = {
     [ST_D_RECALL_S] = "send RECALL_S to owner",
     [ST_D_PENDING_SHARED] = "pending := requester (read, the owner keeps a copy)",
     [ST_D_GRANT_DATA_S_SHARED] = "send DATA_S to pending, sharers := {owner, pending}",
+    [ST_SEND_PUSH] = "send PUSH (with data) to home",
+    [ST_SEND_FLUSH] = "send FLUSH (with data) to home",
+    [ST_D_PUSH_CONSUMERS] = "sharers := {owner} + last consumers, owner := none, send PUSH_DATA "
+                            "to each consumer",
 };
 
 const char *proto_cache_state_name(int s) { return NAME(cache_states, s); }
@@ -96,29 +108,25 @@ const char *proto_step_name(int step) { return NAME(steps, step); }
 int proto_msg_has_data(int type)
 {
     return type == PM_DATA_S || type == PM_DATA_X || type == PM_WB_DATA || type == PM_PUTX ||
-           type == PM_DATA_E;
+           type == PM_DATA_E || type == PM_PUSH || type == PM_FLUSH || type == PM_PUSH_DATA;
 }
 
 const char *proto_needs_name(int needs)
 {
-    /* every combination of the four PROTO_NEEDS_* bits, in bit order */
-    static const char *const names[16] = {
-        "",
-        "evictions",
-        "replacement_hints",
-        "evictions, replacement_hints",
-        "excl_clean",
-        "evictions, excl_clean",
-        "replacement_hints, excl_clean",
-        "evictions, replacement_hints, excl_clean",
-        "downgrade_on_read",
-        "evictions, downgrade_on_read",
-        "replacement_hints, downgrade_on_read",
-        "evictions, replacement_hints, downgrade_on_read",
-        "excl_clean, downgrade_on_read",
-        "evictions, excl_clean, downgrade_on_read",
-        "replacement_hints, excl_clean, downgrade_on_read",
-        "evictions, replacement_hints, excl_clean, downgrade_on_read",
-    };
-    return needs >= 0 && needs < 16 ? names[needs] : "?";
+    /* the PROTO_NEEDS_* bits in bit order, composed once per mask */
+    static const char *const bits[] = { "evictions", "replacement_hints", "excl_clean",
+                                        "downgrade_on_read", "adapt" };
+    enum { NBITS = sizeof bits / sizeof bits[0] };
+    static _Thread_local char names[1 << NBITS][80];
+    if (needs < 0 || needs >= 1 << NBITS)
+        return "?";
+    char *out = names[needs];
+    if (!out[0] && needs) {
+        size_t n = 0;
+        for (int b = 0; b < NBITS; b++)
+            if (needs >> b & 1)
+                n += (size_t)snprintf(out + n, sizeof names[0] - n, "%s%s", n ? ", " : "",
+                                      bits[b]);
+    }
+    return out;
 }

@@ -99,6 +99,11 @@ typedef enum proto_cache_event {
     CE_PUT_ACK,     /* the home took the written-back (or clean) evicted copy */
     CE_RECALL_S,    /* home recalls the dirty copy for a reader (downgrade_on_read): the
                        owner keeps a read-only copy */
+    /* the adaptive protocol (proto_config.adapt; proto_epoch_end) */
+    CE_EPOCH_PUSH,  /* this node's epoch ended (a release): a producer-consumer block it
+                       writes is sent home and on to its consumers; it keeps a read copy */
+    CE_EPOCH_FLUSH, /* this node's epoch ended: a migratory block it owns goes home */
+    CE_PUSH_DATA,   /* the home pushes a read copy the node did not ask for */
     CE_NEVENTS
 } proto_cache_event;
 
@@ -141,6 +146,11 @@ typedef enum proto_dir_event {
     /* the adaptive protocol (proto_config.adapt) */
     DE_GETS_MIGRATORY,   /* read request for a block detected migratory, unowned or owned
                             by another node: granted exclusive (DATA_X) */
+    DE_PUSH,             /* the owner's pushed copy: it and the consumers share the block */
+    DE_PUSH_RECALLED,    /* a push that crossed a recall: the owner answers the recall too */
+    DE_FLUSH,            /* the owner's flushed copy: the block is unowned */
+    DE_FLUSH_RECALLED_S, /* a flush that crossed a recall for a read request */
+    DE_FLUSH_RECALLED_X, /* a flush that crossed a recall for a write request */
     DE_NEVENTS
 } proto_dir_event;
 
@@ -163,7 +173,12 @@ typedef enum proto_msg_type {
     PM_DATA_E,      /* home -> cache: exclusive-clean read grant, carries data */
     PM_RECALL_S,    /* home -> owner (downgrade_on_read): send the data back, keep a
                        read-only copy */
-    PM_NTYPES       /* 17: message types fit in 5 bits (tests/explore relies on it) */
+    PM_PUSH,        /* owner -> home (adapt): the data at the end of the owner's epoch; it
+                       keeps a read copy, the home forwards it to the consumers */
+    PM_FLUSH,       /* owner -> home (adapt): the data at the end of the owner's epoch; it
+                       keeps nothing */
+    PM_PUSH_DATA,   /* home -> consumer (adapt): a read copy it did not ask for */
+    PM_NTYPES       /* 20: message types fit in 5 bits (tests/explore relies on it) */
 } proto_msg_type;
 
 typedef struct proto_msg {
@@ -183,6 +198,12 @@ typedef struct proto_msg {
  * the data; the engine never sees data).  The block falls back to shared
  * grants. */
 #define PROTO_MSG_CLEAN 2
+/* On a write grant (DATA_X, UPGRADE_ACK; adaptive protocol): at the end of
+ * its epoch (proto_epoch_end) the new owner pushes the block to the home,
+ * which forwards it to the block's last consumers (a producer-consumer
+ * block), or flushes it home (a migratory block). */
+#define PROTO_MSG_PUSH 4
+#define PROTO_MSG_FLUSH 8
 
 /* Access rights of the application's view of a block. */
 enum { PROTO_ACCESS_NONE = 0, PROTO_ACCESS_READ = 1, PROTO_ACCESS_WRITE = 2 };
@@ -341,12 +362,21 @@ typedef struct proto_adapt_counts {
     uint64_t exclusive_reads, fallbacks;
     uint64_t downgrades; /* reads of producer-consumer blocks that left the producer a
                             read copy (RECALL_S) instead of recalling it */
+    uint64_t pushes;     /* producers' pushes served (DE_PUSH) */
+    uint64_t pushed;     /* copies pushed to consumers (each a read miss spared if read) */
+    uint64_t flushes;    /* migratory blocks flushed home at an epoch's end (DE_FLUSH) */
 } proto_adapt_counts;
 void proto_adapt_counts_of(const proto_engine *e, proto_adapt_counts *out);
 /* Turns the adaptive protocol on or off in a running engine (a benchmark
  * alternating both in one run); only while no request is in flight
  * anywhere (between barriers), on every node alike. */
 void proto_set_adapt(proto_engine *e, int on);
+/* The end of this node's epoch (a release: unlock, barrier), adaptive
+ * protocol: every block granted with PROTO_MSG_PUSH or PROTO_MSG_FLUSH since
+ * the last call and still owned and modified is pushed or flushed home
+ * (CE_EPOCH_PUSH, CE_EPOCH_FLUSH).  proto_epoch_pending: how many wait. */
+int proto_epoch_end(proto_engine *e, proto_actions *out);
+uint32_t proto_epoch_pending(const proto_engine *e);
 
 /* On by default; off: the engine keeps no pattern state and spends nothing. */
 void proto_set_augment(proto_engine *e, int on);
@@ -413,6 +443,7 @@ typedef struct proto_table_entry {
     uint8_t steps[PROTO_MAX_STEPS];     /* action steps, 0-terminated */
     const char *why;                    /* for rejected pairs: why it cannot happen */
     uint8_t needs;                      /* PROTO_NEEDS_* the entry is valid with only */
+    uint8_t or_needs;                   /* non-zero: valid with these options too */
 } proto_table_entry;
 
 extern const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS];

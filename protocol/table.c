@@ -30,7 +30,9 @@
 #define NO(reason) { 0, 0, { 0 }, reason, 0 }
 /* An entry only the inputs of hardware options can reach: refused by an
  * engine created without them (proto.h, PROTO_NEEDS_*). */
-#define OPT(needs, nx, ...) { 1, nx, { __VA_ARGS__ }, NULL, needs }
+#define OPT(needs, nx, ...) { 1, nx, { __VA_ARGS__ }, NULL, needs, 0 }
+/* Valid with the options `needs`, or with the options `or_needs`. */
+#define OPT_OR(needs, or_needs, nx, ...) { 1, nx, { __VA_ARGS__ }, NULL, needs, or_needs }
 #define EVICTIONS PROTO_NEEDS_EVICTIONS
 #define HINTS (PROTO_NEEDS_EVICTIONS | PROTO_NEEDS_HINTS)
 #define EXCL PROTO_NEEDS_EXCL_CLEAN
@@ -44,6 +46,21 @@
 #define NO_WRITEBACK "no writeback is in flight"
 #define NOT_READING "no read request is in flight"
 #define DROPPED_INV_ACK OPT(EVICTIONS, PC_I, ST_SEND_INV_ACK) /* see the header: a dropped copy */
+/* The adaptive protocol's epoch end (proto_epoch_end): only an owner with a
+ * modified copy (M) pushes or flushes; in any other state the block was
+ * taken away or is still held for its grant's access, and the push is
+ * skipped. */
+#define EPOCH_SKIP(st) OPT(ADAPT, st, ST_END)
+#define PUSH_TO_SHARER "the home pushes only to nodes it does not list as sharers or owner"
+/* A push reaches a node with a request in flight (its request had not
+ * reached the home yet): the node declines it, as a copy dropped silently;
+ * the home lists it, and its INV is acknowledged from IS or IM. */
+#define PUSH_DECLINED(st) OPT(ADAPT, st, ST_END)
+/* A flush crossed the home's RECALL (the home took it as the recalled
+ * data): the RECALL finds the flushed node in I, or in IS or IM when it
+ * asked again since (its request follows the flush, so the home answers it
+ * after the RECALL). */
+#define FLUSH_CROSSED(st) OPT(ADAPT, st, ST_END)
 
 const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
     [PC_I] = {
@@ -54,12 +71,15 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
         /* the copy was dropped silently: the home still lists this node */
         [CE_INV] = DROPPED_INV_ACK,
-        [CE_RECALL] = NO("the home recalls only from the owner, and an evicting owner is in MI until its PUT_ACK, which FIFO delivery brings after any RECALL"),
+        [CE_RECALL] = FLUSH_CROSSED(PC_I),  /* else: the home recalls only from the owner, and an evicting owner is in MI until its PUT_ACK */
         [CE_RELEASE] = OK(PC_I, ST_END),  /* nothing held (already released) */
         [CE_EVICT] = NO("nothing to evict: the cache evicts only blocks in S, E or M"),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
-        [CE_RECALL_S] = NO("as RECALL: the home recalls only from the owner, and an evicting owner waits in MI"),
+        [CE_RECALL_S] = FLUSH_CROSSED(PC_I),
+        [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_I),
+        [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_I),
+        [CE_PUSH_DATA] = OPT(ADAPT, PC_S, ST_INSTALL, ST_ACCESS_READ),  /* a read miss spared */
     },
     [PC_S] = {
         [CE_LOAD] = OK(PC_S, ST_COMPLETE),   /* a thread faulted before another's grant: retry */
@@ -68,13 +88,18 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_X] = NO("no write request is in flight"),
         [CE_UPGRADE_ACK] = NO("no upgrade is in flight"),
         [CE_INV] = OK(PC_I, ST_ACCESS_NONE, ST_SEND_INV_ACK),
-        [CE_RECALL] = NO("a sharer is not an owner"),
+        /* the owner pushed (M -> S) as the home recalled it: the home took the
+         * push as a copy and waits for this answer */
+        [CE_RECALL] = OPT(ADAPT, PC_I, ST_ACCESS_NONE, ST_SEND_WB_DATA),
         [CE_RELEASE] = OK(PC_S, ST_END),  /* nothing held (already released) */
         /* silent without replacement hints: the home keeps listing us */
         [CE_EVICT] = OPT(EVICTIONS, PC_I, ST_ACCESS_NONE, ST_SEND_PUTS_IF_HINTS),
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
-        [CE_RECALL_S] = NO("a sharer is not an owner (a downgraded owner is a sharer and is not recalled again)"),
+        [CE_RECALL_S] = OPT(ADAPT, PC_S, ST_SEND_WB_DATA),  /* as RECALL, keeping the copy */
+        [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_S),
+        [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_S),
+        [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
     },
     [PC_M] = {
         [CE_LOAD] = OK(PC_M, ST_COMPLETE),
@@ -89,6 +114,9 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
         [CE_RECALL_S] = OPT(DOWNGRADE, PC_S, ST_ACCESS_READ, ST_SEND_WB_DATA),  /* keep a read copy */
+        [CE_EPOCH_PUSH] = OPT(ADAPT, PC_S, ST_ACCESS_READ, ST_SEND_PUSH),
+        [CE_EPOCH_FLUSH] = OPT(ADAPT, PC_I, ST_ACCESS_NONE, ST_SEND_FLUSH),
+        [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
     },
     [PC_IS] = {
         [CE_LOAD] = OK(PC_IS, ST_WAIT),
@@ -99,13 +127,16 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_UPGRADE_ACK] = NO("a read request is answered with DATA_S"),
         /* sent before the home served our GETS (an INV sent after it
          * would follow the DATA_S): it is for the copy dropped silently */
-        [CE_INV] = OPT(EVICTIONS, PC_IS, ST_SEND_INV_ACK),
-        [CE_RECALL] = NO("not an owner"),
+        [CE_INV] = OPT_OR(EVICTIONS, ADAPT, PC_IS, ST_SEND_INV_ACK),  /* or a declined push */
+        [CE_RECALL] = FLUSH_CROSSED(PC_IS),
         [CE_RELEASE] = OK(PC_IS, ST_END),  /* nothing held (already released) */
         [CE_EVICT] = NO(EVICT_IN_FLIGHT),
         [CE_DATA_E] = OPT(EXCL, PC_EH, ST_INSTALL, ST_ACCESS_READ, ST_COMPLETE),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
-        [CE_RECALL_S] = NO("not an owner"),
+        [CE_RECALL_S] = FLUSH_CROSSED(PC_IS),
+        [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_IS),
+        [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_IS),
+        [CE_PUSH_DATA] = PUSH_DECLINED(PC_IS),  /* its DATA_S follows */
     },
     [PC_IM] = {
         [CE_LOAD] = OK(PC_IM, ST_WAIT),
@@ -115,13 +146,16 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_UPGRADE_ACK] = NO("the home answers an upgrade from a non-sharer with DATA_X"),
         /* as in IS: for a copy dropped silently before the GETX (a node
          * that came from SM was invalidated once and is no sharer now) */
-        [CE_INV] = OPT(EVICTIONS, PC_IM, ST_SEND_INV_ACK),
-        [CE_RECALL] = NO("not an owner yet"),
+        [CE_INV] = OPT_OR(EVICTIONS, ADAPT, PC_IM, ST_SEND_INV_ACK),  /* or a declined push */
+        [CE_RECALL] = FLUSH_CROSSED(PC_IM),
         [CE_RELEASE] = OK(PC_IM, ST_END),  /* nothing held (already released) */
         [CE_EVICT] = NO(EVICT_IN_FLIGHT),
         [CE_DATA_E] = NO("a write request is answered with DATA_X"),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
-        [CE_RECALL_S] = NO("not an owner yet"),
+        [CE_RECALL_S] = FLUSH_CROSSED(PC_IM),
+        [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_IM),
+        [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_IM),
+        [CE_PUSH_DATA] = PUSH_DECLINED(PC_IM),  /* its DATA_X follows */
     },
     [PC_SH] = {
         [CE_LOAD] = OK(PC_SH, ST_COMPLETE),
@@ -136,6 +170,9 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
         [CE_RECALL_S] = NO("a sharer is not an owner"),
+        [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_SH),
+        [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_SH),
+        [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
     },
     [PC_MH] = {
         [CE_LOAD] = OK(PC_MH, ST_COMPLETE),
@@ -150,6 +187,9 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
         [CE_RECALL_S] = OPT(DOWNGRADE, PC_MH, ST_DEFER),
+        [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_MH),
+        [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_MH),
+        [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
     },
     [PC_SM] = {
         [CE_LOAD] = OK(PC_SM, ST_COMPLETE),  /* still readable */
@@ -158,12 +198,17 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_X] = NO("the upgrade became a write miss only after an INV (state IM)"),
         [CE_UPGRADE_ACK] = OK(PC_MH, ST_ACCESS_WRITE, ST_COMPLETE),
         [CE_INV] = OK(PC_IM, ST_ACCESS_NONE, ST_SEND_INV_ACK),  /* another writer won */
-        [CE_RECALL] = NO("not an owner"),
+        /* pushed, then upgrading, as the home recalled: answer, and the upgrade
+         * becomes a write miss */
+        [CE_RECALL] = OPT(ADAPT, PC_IM, ST_ACCESS_NONE, ST_SEND_WB_DATA),
         [CE_RELEASE] = OK(PC_SM, ST_END),  /* nothing held (already released) */
         [CE_EVICT] = NO(EVICT_IN_FLIGHT),
         [CE_DATA_E] = NO("an upgrade is answered with UPGRADE_ACK or DATA_X"),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
-        [CE_RECALL_S] = NO("not an owner"),
+        [CE_RECALL_S] = OPT(ADAPT, PC_SM, ST_SEND_WB_DATA),
+        [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_SM),
+        [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_SM),
+        [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
     },
     /* exclusive clean: the owner with read access; the home cannot tell it
      * from M, so it recalls it like M (the WB_DATA is clean, harmless) */
@@ -180,6 +225,9 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
         [CE_RECALL_S] = OPT(DOWNGRADE | EXCL, PC_S, ST_SEND_WB_DATA),  /* read access already */
+        [CE_EPOCH_PUSH] = OPT(ADAPT | EXCL, PC_E, ST_END),
+        [CE_EPOCH_FLUSH] = OPT(ADAPT | EXCL, PC_E, ST_END),
+        [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
     },
     [PC_EH] = {
         [CE_LOAD] = OPT(EXCL, PC_EH, ST_COMPLETE),
@@ -194,6 +242,9 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_E] = NO(NOT_READING),
         [CE_PUT_ACK] = NO(NO_WRITEBACK),
         [CE_RECALL_S] = OPT(DOWNGRADE | EXCL, PC_EH, ST_DEFER),
+        [CE_EPOCH_PUSH] = OPT(ADAPT | EXCL, PC_EH, ST_END),
+        [CE_EPOCH_FLUSH] = OPT(ADAPT | EXCL, PC_EH, ST_END),
+        [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
     },
     /* writeback in flight: the evicted copy is on its way home (PUTX/PUTE) */
     [PC_MI] = {
@@ -211,6 +262,9 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_DATA_E] = NO("no request is in flight: an access in MI waits for the PUT_ACK first"),
         [CE_PUT_ACK] = OPT(EVICTIONS, PC_I, ST_COMPLETE),  /* waiting accesses retry, and miss */
         [CE_RECALL_S] = OPT(EVICTIONS | DOWNGRADE, PC_MI, ST_END),  /* crossed our PUTX/PUTE */
+        [CE_EPOCH_PUSH] = OPT(ADAPT | EVICTIONS, PC_MI, ST_END),
+        [CE_EPOCH_FLUSH] = OPT(ADAPT | EVICTIONS, PC_MI, ST_END),
+        [CE_PUSH_DATA] = NO("the home pushes only to nodes it does not list, and an evicting owner is listed until its PUT_ACK"),
     },
 };
 
@@ -222,9 +276,6 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
     "a read request downgrades the owner only at an owned block (Exclusive); one that finds the " \
     "block busy waits in the queue as a GETS and is classified again when served"
 
-#define MIGRATORY_UNOWNED \
-    "a read is granted exclusive only at a block another node owns (the copy migrates); " \
-    "at an unowned block it is a plain GETS"
 #define MIGRATORY_SHARED \
     "a read of a shared block is a plain GETS: with other readers the block is read-shared, " \
     "and shared grants serve it (the adaptive protocol's fallback)"
@@ -257,7 +308,13 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_GETS_DOWNGRADE] = NO(DOWNGRADE_OWNED),
         [DE_WB_DATA_SHARED] = NO(NO_RECALL),
         /* ---- the adaptive protocol ---- */
-        [DE_GETS_MIGRATORY] = NO(MIGRATORY_UNOWNED),
+        /* flushed home at the end of its last owner's epoch */
+        [DE_GETS_MIGRATORY] = OPT(ADAPT, PD_EXCL, ST_D_OWNER_REQ, ST_D_DATA_X),
+        [DE_PUSH] = NO(NO_OWNER_UNOWNED),
+        [DE_PUSH_RECALLED] = NO(NO_RECALL),
+        [DE_FLUSH] = NO(NO_OWNER_UNOWNED),
+        [DE_FLUSH_RECALLED_S] = NO(NO_RECALL),
+        [DE_FLUSH_RECALLED_X] = NO(NO_RECALL),
     },
     [PD_SHARED] = {
         [DE_GETS] = OK(PD_SHARED, ST_D_ADD_SHARER, ST_D_DATA_S),
@@ -284,6 +341,11 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_WB_DATA_SHARED] = NO(NO_RECALL),
         /* ---- the adaptive protocol ---- */
         [DE_GETS_MIGRATORY] = NO(MIGRATORY_SHARED),
+        [DE_PUSH] = NO("no owner while shared"),
+        [DE_PUSH_RECALLED] = NO(NO_RECALL),
+        [DE_FLUSH] = NO("no owner while shared"),
+        [DE_FLUSH_RECALLED_S] = NO(NO_RECALL),
+        [DE_FLUSH_RECALLED_X] = NO(NO_RECALL),
     },
     [PD_EXCL] = {
         [DE_GETS] = OK(PD_BUSY_RECALL, ST_D_PENDING_S, ST_D_RECALL),
@@ -310,6 +372,14 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_WB_DATA_SHARED] = NO(NO_RECALL),
         /* ---- the adaptive protocol: the owner's copy moves on, as for a write ---- */
         [DE_GETS_MIGRATORY] = OPT(ADAPT, PD_BUSY_RECALL, ST_D_PENDING_X, ST_D_RECALL),
+        /* the end of the owner's epoch: a producer's copy goes on to the
+         * consumers, a migratory block home, so that its next user's miss
+         * does not wait for the owner */
+        [DE_PUSH] = OPT(ADAPT, PD_SHARED, ST_D_INSTALL, ST_D_PUSH_CONSUMERS),
+        [DE_PUSH_RECALLED] = NO(NO_RECALL),
+        [DE_FLUSH] = OPT(ADAPT, PD_UNOWNED, ST_D_INSTALL, ST_D_OWNER_NONE),
+        [DE_FLUSH_RECALLED_S] = NO(NO_RECALL),
+        [DE_FLUSH_RECALLED_X] = NO(NO_RECALL),
     },
     [PD_BUSY_INV] = {
         [DE_GETS] = OK(PD_BUSY_INV, ST_D_QUEUE),
@@ -337,6 +407,11 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_WB_DATA_SHARED] = NO(NO_RECALL),
         /* ---- the adaptive protocol ---- */
         [DE_GETS_MIGRATORY] = NO(MIGRATORY_BUSY),
+        [DE_PUSH] = NO("no owner while invalidating sharers (BusyInv comes from Shared)"),
+        [DE_PUSH_RECALLED] = NO(NO_RECALL),
+        [DE_FLUSH] = NO("no owner while invalidating sharers (BusyInv comes from Shared)"),
+        [DE_FLUSH_RECALLED_S] = NO(NO_RECALL),
+        [DE_FLUSH_RECALLED_X] = NO(NO_RECALL),
     },
     [PD_BUSY_RECALL] = {
         [DE_GETS] = OK(PD_BUSY_RECALL, ST_D_QUEUE),
@@ -367,5 +442,13 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_WB_DATA_SHARED] = OPT(DOWNGRADE, PD_SHARED, ST_D_INSTALL, ST_D_GRANT_DATA_S_SHARED),
         /* ---- the adaptive protocol ---- */
         [DE_GETS_MIGRATORY] = NO(MIGRATORY_BUSY),
+        [DE_PUSH] = NO("a push during a recall crossed it: PUSH(crossed a recall)"),
+        /* the owner kept a read copy: its answer to the RECALL follows and is
+         * served as usual; the pushed data is only installed */
+        [DE_PUSH_RECALLED] = OPT(ADAPT, PD_BUSY_RECALL, ST_D_INSTALL),
+        [DE_FLUSH] = NO("a flush during a recall crossed it: FLUSH(crossed a recall ...)"),
+        /* the flushed copy is the recalled data (the owner drops the RECALL) */
+        [DE_FLUSH_RECALLED_S] = OPT(ADAPT, PD_SHARED, ST_D_INSTALL, ST_D_GRANT_DATA_S),
+        [DE_FLUSH_RECALLED_X] = OPT(ADAPT, PD_EXCL, ST_D_INSTALL, ST_D_GRANT_DATA_X),
     },
 };

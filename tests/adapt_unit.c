@@ -5,7 +5,10 @@
  * back to shared grants, a consumer's read of a producer-consumer block
  * leaves the producer a read copy, the home counts all three, the
  * adaptation's state survives a snapshot, and an engine without the option never
- * grants a read exclusive. */
+ * grants a read exclusive.  At the end of an epoch (proto_epoch_end) a
+ * producer pushes its block to the last consumers and a migratory block's
+ * owner flushes it home, also when the push or flush crosses the home's
+ * recall or a consumer's read. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,6 +172,147 @@ START_TEST(without_adapt_reads_stay_shared)
 }
 END_TEST
 
+static int nsends(int type)
+{
+    int n = 0;
+    for (size_t i = 0; i < acts.n; i++)
+        n += acts.v[i].kind == PA_SEND && (type < 0 || acts.v[i].msg.type == type);
+    return n;
+}
+
+static void epoch_end(int node)
+{
+    ck_assert_int_eq(proto_epoch_end(E[node], &acts), PROTO_OK);
+    pump();
+}
+
+START_TEST(producer_pushes_to_its_consumers)
+{
+    W(1, 2);
+    R(2, 2);
+    R(3, 2);
+    W(1, 2); /* producer-consumer: invalidates nodes 2 and 3, granted for a push */
+    ck_assert(pat(2).producer_consumer);
+    ck_assert_uint_eq(proto_epoch_pending(E[1]), 1);
+    epoch_end(1);
+    ck_assert_uint_eq(proto_epoch_pending(E[1]), 0);
+    ck_assert_int_eq(proto_cache_state_of(E[1], 2), PC_S); /* keeps a read copy */
+    ck_assert_int_eq(proto_cache_state_of(E[2], 2), PC_S);
+    ck_assert_int_eq(proto_cache_state_of(E[3], 2), PC_S);
+    ck_assert_int_eq(proto_dir_state_of(E[0], 2), PD_SHARED);
+    ck_assert_int_eq(sharers_count(proto_dir_sharers(E[0], 2)), 3);
+    ck_assert_uint_eq(counts(0).pushes, 1);
+    ck_assert_uint_eq(counts(0).pushed, 2);
+    /* the consumers' reads hit; the next pass pushes again */
+    ck_assert_int_eq(proto_access(E[2], 2, 0, &acts), PROTO_OK);
+    ck_assert_int_eq(nsends(-1), 0);
+    acts.n = 0;
+    W(1, 2);
+    epoch_end(1);
+    ck_assert_int_eq(proto_cache_state_of(E[2], 2), PC_S);
+    ck_assert_uint_eq(counts(0).pushed, 4);
+    /* a node that only wrote and nobody read since: no push asked */
+    W(2, 5);
+    ck_assert_uint_eq(proto_epoch_pending(E[2]), 0);
+}
+END_TEST
+
+START_TEST(push_declined_by_a_reader_in_flight)
+{
+    make_producer_consumer(2);
+    epoch_end(1); /* pushed: the consumer holds a copy */
+    W(1, 2);      /* pass 2: the consumer is invalidated, a push is asked again */
+    /* the push reaches the home before the consumer's read, and the
+     * consumer while its read is in flight: it declines, its DATA_S follows */
+    ck_assert_int_eq(proto_epoch_end(E[1], &acts), PROTO_OK);
+    enqueue_sends();
+    ck_assert_int_eq(proto_access(E[2], 2, 0, &acts), PROTO_OK);
+    pump();
+    ck_assert_int_eq(proto_cache_state_of(E[2], 2), PC_SH);
+    ck_assert_int_eq(proto_release(E[2], 2, &acts), PROTO_OK);
+    /* listed by the push as a sharer, it acknowledges the next write's INV */
+    W(1, 2);
+    ck_assert_int_eq(proto_cache_state_of(E[2], 2), PC_I);
+    ck_assert(writable(1, 2));
+}
+END_TEST
+
+START_TEST(push_crosses_a_recall)
+{
+    make_producer_consumer(2);
+    /* the consumer's read reaches the home first: the producer is
+     * downgraded (RECALL_S) while its push is on the way */
+    ck_assert_int_eq(proto_access(E[2], 2, 0, &acts), PROTO_OK);
+    enqueue_sends();
+    ck_assert_int_eq(proto_epoch_end(E[1], &acts), PROTO_OK);
+    pump();
+    ck_assert_int_eq(proto_cache_state_of(E[1], 2), PC_S);
+    ck_assert_int_eq(proto_cache_state_of(E[2], 2), PC_SH);
+    ck_assert_int_eq(proto_dir_state_of(E[0], 2), PD_SHARED);
+    ck_assert_int_eq(proto_release(E[2], 2, &acts), PROTO_OK);
+    W(3, 2); /* both copies are invalidated */
+    ck_assert_int_eq(proto_cache_state_of(E[1], 2), PC_I);
+    ck_assert_int_eq(proto_cache_state_of(E[2], 2), PC_I);
+}
+END_TEST
+
+START_TEST(migratory_owner_flushes_home)
+{
+    make_migratory(1);
+    ck_assert_uint_eq(proto_epoch_pending(E[2]), 1);
+    epoch_end(2);
+    ck_assert_int_eq(proto_cache_state_of(E[2], 1), PC_I);
+    ck_assert_int_eq(proto_dir_state_of(E[0], 1), PD_UNOWNED);
+    ck_assert_uint_eq(counts(0).flushes, 1);
+    /* the next reader is served from the home's memory, exclusive: no recall */
+    ck_assert_int_eq(proto_access(E[3], 1, 0, &acts), PROTO_OK);
+    pump();
+    ck_assert(writable(3, 1));
+    ck_assert_int_eq(proto_release(E[3], 1, &acts), PROTO_OK);
+    ck_assert_uint_eq(counts(0).exclusive_reads, 1);
+    W(3, 1);
+    epoch_end(3); /* it wrote: still migratory */
+    ck_assert(pat(1).migratory);
+    /* a reader granted exclusive that does not write flushes a clean copy:
+     * the block falls back to shared grants */
+    R(1, 1);
+    ck_assert(writable(1, 1));
+    sys_clean_wb = 1;
+    epoch_end(1);
+    ck_assert(!pat(1).migratory);
+    ck_assert_uint_eq(counts(0).fallbacks, 1);
+    R(2, 1);
+    ck_assert_int_eq(proto_cache_state_of(E[2], 1), PC_S);
+}
+END_TEST
+
+START_TEST(flush_crosses_a_recall)
+{
+    make_migratory(1);
+    /* node 3's read reaches the home first (recall of node 2), then node
+     * 2's flush, taken as the recalled data; the RECALL finds node 2 in I */
+    ck_assert_int_eq(proto_access(E[3], 1, 0, &acts), PROTO_OK);
+    enqueue_sends();
+    ck_assert_int_eq(proto_epoch_end(E[2], &acts), PROTO_OK);
+    pump();
+    ck_assert(writable(3, 1));
+    ck_assert_int_eq(proto_cache_state_of(E[2], 1), PC_I);
+    ck_assert_int_eq(proto_dir_state_of(E[0], 1), PD_EXCL);
+    ck_assert_int_eq(proto_dir_owner(E[0], 1), 3);
+}
+END_TEST
+
+START_TEST(epoch_end_skips_blocks_taken_away)
+{
+    make_migratory(1);
+    R(3, 1); /* node 2's copy is recalled before its epoch ends */
+    ck_assert_int_eq(proto_epoch_end(E[2], &acts), PROTO_OK);
+    ck_assert_int_eq(nsends(-1), 0);
+    acts.n = 0;
+    ck_assert_int_eq(proto_cache_state_of(E[2], 1), PC_I);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
     Suite *s = suite_create("adapt");
@@ -179,6 +323,12 @@ Suite *unit_suite(void)
     tcase_add_test(tc, adaptation_survives_a_snapshot);
     tcase_add_test(tc, consumer_read_downgrades_the_producer);
     tcase_add_test(tc, without_adapt_reads_stay_shared);
+    tcase_add_test(tc, producer_pushes_to_its_consumers);
+    tcase_add_test(tc, push_declined_by_a_reader_in_flight);
+    tcase_add_test(tc, push_crosses_a_recall);
+    tcase_add_test(tc, migratory_owner_flushes_home);
+    tcase_add_test(tc, flush_crosses_a_recall);
+    tcase_add_test(tc, epoch_end_skips_blocks_taken_away);
     suite_add_tcase(s, tc);
     return s;
 }

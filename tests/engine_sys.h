@@ -40,7 +40,7 @@ static void pump(void)
         proto_msg m = q[qh];
         qh = (qh + 1) % QCAP;
         qn--;
-        if (sys_clean_wb && m.type == PM_WB_DATA)
+        if (sys_clean_wb && (m.type == PM_WB_DATA || m.type == PM_FLUSH))
             m.flags |= PROTO_MSG_CLEAN;
         ck_assert_int_eq(proto_receive(E[m.dst], &m, &acts), PROTO_OK);
         enqueue_sends();

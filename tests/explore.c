@@ -119,7 +119,7 @@ enum { TH_IDLE, TH_FAULTED, TH_WAITING, TH_READY };
 /* Hold record of a thread: none; taken at the wake-up, the access has not
  * retried yet; the access retried (the hold may expire). */
 enum { HOLD_NONE, HOLD_PRE, HOLD_POST };
-enum { T_DELIVER, T_ISSUE, T_CALL, T_WAKE, T_RETRY, T_EXPIRE, T_EVICT };
+enum { T_DELIVER, T_ISSUE, T_CALL, T_WAKE, T_RETRY, T_EXPIRE, T_EVICT, T_EPOCH };
 enum { M_NONE, M_DROP_INV_ACK, M_NO_INSTALL, M_KEEP_ACCESS, M_NONFIFO, M_STALE_HOLDS, M_NOT_INERT,
        M_DROP_PUT_ACK, M_PUTX_NO_DATA, M_SILENT_E_WRITE, M_DOWNGRADE_KEEPS_WRITE, M_NO_INSTALL_X,
        M_DROP_PUTS, M_COUNT };
@@ -149,7 +149,9 @@ typedef struct {
     uint8_t cstate[NN][NB];   /* mirror of the engines' cache states (not encoded: implied) */
     thread_st th[NN][MAXT];
     uint8_t chlen[NN][NN];
-    uint8_t ch[NN][NN][CHCAP]; /* type | block << 5 | fresh << 6 */
+    uint16_t ch[NN][NN][CHCAP]; /* type | block << 5 | fresh << 6 | flags << 8 */
+    uint8_t epoch[NN];        /* the node has blocks to push or flush at its epoch's end
+                                 (not encoded: implied by its engine) */
 } hstate;
 
 typedef struct {
@@ -166,7 +168,8 @@ typedef struct {
 #define MSG_TYPE(c) ((c) & 31)
 #define MSG_BLOCK(c) (((c) >> 5) & 1)
 #define MSG_FRESH(c) (((c) >> 6) & 1)
-#define MSG_MAKE(t, b, f) ((uint8_t)((t) | (b) << 5 | (f) << 6))
+#define MSG_FLAGS(c) ((c) >> 8)   /* a write grant's PROTO_MSG_PUSH, PROTO_MSG_FLUSH */
+#define MSG_MAKE(t, b, f, fl) ((uint16_t)((t) | (b) << 5 | (f) << 6 | (fl) << 8))
 
 /* ---- configuration of one run ---- */
 typedef struct {
@@ -399,8 +402,10 @@ static size_t engine_key(const unsigned char *eb, size_t len, size_t plen, unsig
             memcpy(out + n, p, v), n += v, p += v;
             /* two readers, reading, written after; of the flags only what
              * the adaptive protocol reads (migratory) */
-            out[n++] = *p++ & (cfg.adapt ? 0x71 : 0x70);
+            out[n++] = *p++ & (cfg.adapt ? 0x73 : 0x70);
             out[n++] = *p++; /* the adaptive protocol's state */
+            size_t k = var_len(p); /* its consumers */
+            memcpy(out + n, p, k), n += k, p += k;
         }
     }
     out[0] = (uint8_t)(n - 2);
@@ -431,8 +436,10 @@ static size_t encode(const world *w, unsigned char *out)
             if (s == d)
                 continue;
             out[n++] = h->chlen[s][d];
-            memcpy(out + n, h->ch[s][d], h->chlen[s][d]);
-            n += h->chlen[s][d];
+            for (int k = 0; k < h->chlen[s][d]; k++) {
+                out[n++] = (uint8_t)h->ch[s][d][k];
+                out[n++] = (uint8_t)(h->ch[s][d][k] >> 8);
+            }
         }
     for (int i = 0; i < NN; i++)
         n += engine_key(w->eb[i], w->elen[i], w->plen[i], out + n);
@@ -476,6 +483,9 @@ static int enabled(const world *w, trans *tr)
                 if (cs == PC_S || cs == PC_E || cs == PC_M)
                     tr[n++] = (trans){ T_EVICT, (uint8_t)i, (uint8_t)b, 0 };
             }
+    for (int i = 0; i < NN; i++)
+        if (h->epoch[i])
+            tr[n++] = (trans){ T_EPOCH, (uint8_t)i, 0, 0 };
     return n;
 }
 
@@ -485,8 +495,10 @@ static void describe(const world *w, const trans *t, char *buf, size_t cap)
     const thread_st *th = &h->th[t->node][t->a];
     switch (t->kind) {
     case T_DELIVER: {
-        uint8_t c = h->ch[t->a][t->node][t->b];
-        snprintf(buf, cap, "deliver %s%s %d->%d block %d%s", proto_msg_name(MSG_TYPE(c)),
+        uint16_t c = h->ch[t->a][t->node][t->b];
+        snprintf(buf, cap, "deliver %s%s%s %d->%d block %d%s", proto_msg_name(MSG_TYPE(c)),
+                 MSG_FLAGS(c) == PROTO_MSG_PUSH ? "(push at the epoch's end)"
+                 : MSG_FLAGS(c) == PROTO_MSG_FLUSH ? "(flush at the epoch's end)" : "",
                  proto_msg_has_data(MSG_TYPE(c)) ? (MSG_FRESH(c) ? "(current data)" : "(stale data)")
                                                  : "",
                  t->a, t->node, MSG_BLOCK(c), t->b ? " (out of FIFO order)" : "");
@@ -510,6 +522,9 @@ static void describe(const world *w, const trans *t, char *buf, size_t cap)
     case T_RETRY:
         snprintf(buf, cap, "node %d thread %d retries its %s of block %d", t->node, t->a,
                  th->write ? "write" : "read", th->block);
+        break;
+    case T_EPOCH:
+        snprintf(buf, cap, "node %d ends its epoch (a release: proto_epoch_end)", t->node);
         break;
     case T_EVICT:
         snprintf(buf, cap, "node %d evicts block %d from state %s (proto_evict)", t->node, t->a,
@@ -559,9 +574,9 @@ static int perform(hstate *h, int node, int t)
         for (int s = 0; s < NN; s++)
             for (int d = 0; d < NN; d++)
                 for (int k = 0; k < h->chlen[s][d]; k++) {
-                    uint8_t c = h->ch[s][d][k];
+                    uint16_t c = h->ch[s][d][k];
                     if (MSG_BLOCK(c) == b && proto_msg_has_data(MSG_TYPE(c)))
-                        h->ch[s][d][k] = MSG_MAKE(MSG_TYPE(c), b, 0);
+                        h->ch[s][d][k] = MSG_MAKE(MSG_TYPE(c), b, 0, MSG_FLAGS(c));
                 }
     } else if (!h->fresh[node][b]) {
         return fail("stale read: node %d thread %d reads block %d but its copy does not hold the "
@@ -606,7 +621,8 @@ static int run_actions(hstate *h, int n, int msg_data, int waiter)
             if (h->chlen[n][d] == CHCAP)
                 return fail("actions: channel %d->%d overflows", n, d);
             int f = proto_msg_has_data(a->msg.type) ? h->fresh[n][b] : 0;
-            h->ch[n][d][h->chlen[n][d]++] = MSG_MAKE(a->msg.type, b, f);
+            h->ch[n][d][h->chlen[n][d]++] =
+                MSG_MAKE(a->msg.type, b, f, a->msg.flags & (PROTO_MSG_PUSH | PROTO_MSG_FLUSH));
             break;
         }
         case PA_SET_ACCESS:
@@ -647,7 +663,7 @@ static int run_actions(hstate *h, int n, int msg_data, int waiter)
 static proto_engine *S[NN];
 static proto_actions sacts;
 static unsigned long inert_calls;
-enum { CALL_RECEIVE, CALL_ACCESS, CALL_RELEASE, CALL_EVICT };
+enum { CALL_RECEIVE, CALL_ACCESS, CALL_RELEASE, CALL_EVICT, CALL_EPOCH };
 #define CALL_FAIL (-100) /* engine_call's own check failed; verr says why */
 
 static int same_action(const proto_action *a, const proto_action *b)
@@ -732,11 +748,13 @@ static int engine_call(int n, int kind, const proto_msg *m, uint32_t block, int 
     int rc = kind == CALL_RECEIVE  ? proto_receive(E[n], m, &acts)
              : kind == CALL_ACCESS ? proto_access(E[n], block, write, &acts)
              : kind == CALL_EVICT  ? proto_evict(E[n], block, &acts)
+             : kind == CALL_EPOCH  ? proto_epoch_end(E[n], &acts)
                                    : proto_release(E[n], block, &acts);
     sacts.n = 0;
     int rc2 = kind == CALL_RECEIVE  ? proto_receive(S[n], m, &sacts)
               : kind == CALL_ACCESS ? proto_access(S[n], block, write, &sacts)
               : kind == CALL_EVICT  ? proto_evict(S[n], block, &sacts)
+              : kind == CALL_EPOCH  ? proto_epoch_end(S[n], &sacts)
                                     : proto_release(S[n], block, &sacts);
     inert_calls++;
     if (cfg_mutant == M_NOT_INERT && sacts.n)
@@ -829,8 +847,9 @@ static int apply(world *w, const trans *t)
     switch (t->kind) {
     case T_DELIVER: {
         int s = t->a, msg_data = -1;
-        uint8_t c = h->ch[s][n][t->b];
-        memmove(&h->ch[s][n][t->b], &h->ch[s][n][t->b + 1], h->chlen[s][n] - t->b - 1u);
+        uint16_t c = h->ch[s][n][t->b];
+        memmove(&h->ch[s][n][t->b], &h->ch[s][n][t->b + 1],
+                (h->chlen[s][n] - t->b - 1u) * sizeof c);
         h->ch[s][n][--h->chlen[s][n]] = 0;
         if (((cfg_mutant == M_DROP_INV_ACK && MSG_TYPE(c) == PM_INV_ACK) ||
              (cfg_mutant == M_DROP_PUT_ACK && MSG_TYPE(c) == PM_PUT_ACK) ||
@@ -838,13 +857,13 @@ static int apply(world *w, const trans *t)
             h->dropped = 1;  /* the injected fault: this ack is lost */
             return 0;
         }
-        proto_msg m = { MSG_TYPE(c), s, n, MSG_BLOCK(c), 0 };
+        proto_msg m = { MSG_TYPE(c), s, n, MSG_BLOCK(c), (uint8_t)MSG_FLAGS(c) };
         if (proto_msg_has_data(m.type))
             msg_data = MSG_FRESH(c);
         /* the adaptive protocol's clean writeback, as the runtime finds it:
          * the home's memory still holds the latest write, so the owner did
          * not write since it got the block */
-        if (cfg.adapt && m.type == PM_WB_DATA && h->fresh[n][m.block])
+        if (cfg.adapt && (m.type == PM_WB_DATA || m.type == PM_FLUSH) && h->fresh[n][m.block])
             m.flags |= PROTO_MSG_CLEAN;
         if (cfg_mutant == M_PUTX_NO_DATA && m.type == PM_PUTX)
             msg_data = 0;  /* the injected fault: the writeback carries old data */
@@ -898,6 +917,16 @@ static int apply(world *w, const trans *t)
         if (release_hold(h, n, t->a))
             return -1;
         break;
+    case T_EPOCH: /* a release of the node: its pushes and flushes go */
+        rc = engine_call(n, CALL_EPOCH, NULL, 0, 0);
+        if (rc == CALL_FAIL)
+            return -1;
+        if (rc != PROTO_OK)
+            return fail("engine error: %d (%s) on node %d: %s", rc, rc_name(rc), n,
+                        proto_last_error(E[n]));
+        if (run_actions(h, n, -1, -1))
+            return -1;
+        break;
     case T_EVICT:
         h->evicts--;
         rc = engine_call(n, CALL_EVICT, NULL, t->a, 0);
@@ -937,6 +966,7 @@ static int apply(world *w, const trans *t)
                             "not hold the latest write", b, proto_dir_state_name(ds));
         }
     }
+    h->epoch[n] = proto_epoch_pending(E[n]) > 0;
     size_t l = proto_engine_save(E[n], w->eb[n], EMAX);
     if (l > EMAX)
         return fail("harness: engine snapshot too large (%zu bytes)", l);
@@ -1279,6 +1309,11 @@ static result run(const config *c)
     "a PUTS arrives while its sender is a sharer (an INV_ACK it owes follows it on the same FIFO " \
     "channel); it becomes stale only while queued, and the queue is served in Shared or Exclusive"
 
+/* The adaptive protocol is the DSM runtime's, which neither evicts nor
+ * grants exclusive-clean: no run combines them. */
+#define ADAPT_HW_WHY \
+    "no run combines the adaptive protocol with exclusive-clean grants or evictions (the " \
+    "entry needs both options)"
 
 static const struct {
     int dir, state, event;
@@ -1300,7 +1335,15 @@ static const struct {
     { 1, PD_BUSY_INV, DE_PUTS_STALE, PUTS_WHY },
     { 1, PD_BUSY_RECALL, DE_PUTS_STALE, PUTS_WHY },
     { 1, PD_BUSY_INV, DE_UPGRADE_STALE, UPG_WHY },
-    { 1, PD_BUSY_RECALL, DE_UPGRADE_STALE, UPG_WHY },
+    /* (BusyRecall, UPGRADE(not a sharer)) is reached by the adaptive
+     * protocol only: an owner that pushed (M -> S) upgrades as the home
+     * recalls it for another node */
+    { 0, PC_E, CE_EPOCH_PUSH, ADAPT_HW_WHY },
+    { 0, PC_E, CE_EPOCH_FLUSH, ADAPT_HW_WHY },
+    { 0, PC_EH, CE_EPOCH_PUSH, ADAPT_HW_WHY },
+    { 0, PC_EH, CE_EPOCH_FLUSH, ADAPT_HW_WHY },
+    { 0, PC_MI, CE_EPOCH_PUSH, ADAPT_HW_WHY },
+    { 0, PC_MI, CE_EPOCH_FLUSH, ADAPT_HW_WHY },
     { 1, PD_BUSY_RECALL, DE_UPGRADE_SOLE,
       "the sharer set is empty during a recall (cleared when the owner got the block), and an "
       "UPGRADE arrives while its sender is a sharer: none arrives during a recall" },

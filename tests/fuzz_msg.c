@@ -50,8 +50,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (h.src < 0 || h.src >= lim.nnodes || h.dst != lim.self || h.magic != DSM_MSG_MAGIC)
                 abort();
             if (h.type >= PM_PUTS && h.type < PM_NTYPES &&
-                !(h.type == PM_RECALL_S && lim.downgrades))
-                abort(); /* simulated machines only (but DSM_ADAPT's RECALL_S) */
+                !(h.type >= PM_RECALL_S && lim.downgrades))
+                abort(); /* simulated machines only (but DSM_ADAPT's RECALL_S, PUSH, FLUSH,
+                            PUSH_DATA) */
             if (h.type > 0 && h.type < PM_NTYPES) {
                 if (h.block >= lim.nblocks)
                     abort();

@@ -45,6 +45,10 @@ static void entry(const char *state, const char *event, const char *next,
     if (t->needs) {
         printf(" (only with ");
         cell(proto_needs_name(t->needs));
+        if (t->or_needs) {
+            printf(", or with ");
+            cell(proto_needs_name(t->or_needs));
+        }
         printf(")");
     }
     printf(" |\n");

@@ -1726,13 +1726,14 @@ START_TEST(sharers_representation)
     ck_assert_int_eq(sharers_count(proto_dir_sharers(h, 1)), 3);
     /* a member outside the node range is refused.  The snapshot ends with
      * block 1's entry: its members 3, 5, 7, then its empty queue's length;
-     * then the byte saying no pattern records follow. */
+     * then the empty list of blocks to push at the epoch's end and the byte
+     * saying no pattern records follow. */
     int32_t last, bad = 8;
-    memcpy(&last, s1 + need - 9, 4);
+    memcpy(&last, s1 + need - 13, 4);
     ck_assert_int_eq(last, 7);
     ck_assert_int_eq(s1[need - 1], 0);
     memcpy(s2, s1, need);
-    memcpy(s2 + need - 9, &bad, 4);
+    memcpy(s2 + need - 13, &bad, 4);
     ck_assert_int_eq(proto_engine_load(bv, s2, need), PROTO_EINVAL);
     ck_assert_int_eq(proto_engine_load(bv, s1, need), PROTO_OK);
 
