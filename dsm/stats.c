@@ -317,6 +317,9 @@ static counters *snapshot(dsm_rt *rt)
     snap->scalar[CM_ADAPT_EXCLUSIVE_READS - CM_NBLOCK_METRICS] += adapted.exclusive_reads;
     snap->scalar[CM_ADAPT_FALLBACKS - CM_NBLOCK_METRICS] += adapted.fallbacks;
     snap->scalar[CM_ADAPT_DOWNGRADES - CM_NBLOCK_METRICS] += adapted.downgrades;
+    snap->scalar[CM_ADAPT_PUSHES - CM_NBLOCK_METRICS] += adapted.pushes;
+    snap->scalar[CM_ADAPT_PUSHED - CM_NBLOCK_METRICS] += adapted.pushed;
+    snap->scalar[CM_ADAPT_FLUSHES - CM_NBLOCK_METRICS] += adapted.flushes;
     return snap;
 }
 

@@ -232,10 +232,13 @@ static void report_structure(json_object *root, json_object *s, int top)
 
 /* The adaptive protocol's work (DSM_ADAPT; per_node metrics): what it did,
  * and what it saved: each read granted exclusive spares the upgrade its
- * write would have made, priced at this run's mean upgrade time. */
+ * write would have made, priced at this run's mean upgrade time; each copy
+ * pushed to a consumer spares its read miss if it reads before the next
+ * write (an upper bound), priced at the mean read miss. */
 static void report_adaptation(json_object *nodes)
 {
     uint64_t excl = 0, back = 0, down = 0, upg = 0, upg_wall = 0;
+    uint64_t push = 0, pushed = 0, flush = 0, rd = 0, rd_wall = 0;
     for (size_t n = 0; n < pj_len(nodes); n++) {
         json_object *m = pj_get(pj_at(nodes, n), "metrics");
         excl += pj_u64(m, "adaptExclusiveReads");
@@ -243,8 +246,13 @@ static void report_adaptation(json_object *nodes)
         down += pj_u64(m, "adaptDowngrades");
         upg += pj_u64(m, "stacheWriteRO") + pj_u64(m, "homeWriteRO");
         upg_wall += pj_u64(m, "stacheWriteROWall") + pj_u64(m, "homeWriteROWall");
+        push += pj_u64(m, "adaptPushes");
+        pushed += pj_u64(m, "adaptPushedCopies");
+        flush += pj_u64(m, "adaptFlushes");
+        rd += pj_u64(m, "stacheReadMisses") + pj_u64(m, "homeReadMisses");
+        rd_wall += pj_u64(m, "stacheReadMissWall") + pj_u64(m, "homeReadMissWall");
     }
-    if (!excl && !back && !down)
+    if (!excl && !back && !down && !push && !flush)
         return;
     printf("Adaptive protocol: %llu reads of migratory blocks granted exclusive (upgrades saved",
            (unsigned long long)excl);
@@ -255,6 +263,15 @@ static void report_adaptation(json_object *nodes)
     printf("), %llu fell back to shared grants (the reader had not written), %llu reads of "
            "producer-consumer blocks left the producer a read copy\n",
            (unsigned long long)back, (unsigned long long)down);
+    printf("  at releases: %llu producers' blocks pushed to their consumers (%llu copies, read "
+           "misses saved at most",
+           (unsigned long long)push, (unsigned long long)pushed);
+    if (rd)
+        printf(": about %.3f ms at this run's mean read miss of %.2f us",
+               ms((uint64_t)((double)pushed * (double)rd_wall / (double)rd)),
+               (double)rd_wall / (double)rd / 1e3);
+    printf("), %llu migratory blocks flushed home (their next reader served without a "
+           "recall)\n", (unsigned long long)flush);
 }
 
 static void report(const char *file, json_object *root, int top)

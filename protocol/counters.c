@@ -50,6 +50,9 @@ static const char *const metric_names[CM_NMETRICS] = {
     [CM_ADAPT_EXCLUSIVE_READS] = "adaptExclusiveReads",
     [CM_ADAPT_FALLBACKS] = "adaptFallbacks",
     [CM_ADAPT_DOWNGRADES] = "adaptDowngrades",
+    [CM_ADAPT_PUSHES] = "adaptPushes",
+    [CM_ADAPT_PUSHED] = "adaptPushedCopies",
+    [CM_ADAPT_FLUSHES] = "adaptFlushes",
 };
 
 const char *counters_metric_name(int metric)

@@ -73,6 +73,9 @@ typedef enum counters_metric {
     CM_ADAPT_EXCLUSIVE_READS, /* the adaptive protocol at this home: reads granted exclusive */
     CM_ADAPT_FALLBACKS,       /* ... and reads that fell back to a shared grant */
     CM_ADAPT_DOWNGRADES,      /* ... and reads that downgraded a producer (RECALL_S) */
+    CM_ADAPT_PUSHES,          /* ... producers' pushes at the end of their epochs */
+    CM_ADAPT_PUSHED,          /* ... copies those pushes sent to consumers */
+    CM_ADAPT_FLUSHES,         /* ... migratory blocks flushed home at an epoch's end */
     CM_NMETRICS
 } counters_metric;
 

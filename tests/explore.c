@@ -13,6 +13,9 @@
  * bounds the search), with and without replacement hints, and grant reads of
  * unowned blocks exclusive-clean (excl_clean), and let a read of an owned
  * block leave the owner a read-only copy (downgrade_on_read, RECALL_S).
+ * With the adaptive protocol (--adapt) a node may also end its epoch at any
+ * moment while it has blocks to push or flush (proto_epoch_end: the
+ * runtime's releases), and write grants carry their PUSH/FLUSH flag.
  * States (every engine's proto_engine_save bytes, the channels and the
  * harness state) are kept in a hash set; the search is a depth-first search
  * that restores states with proto_engine_load.
@@ -1624,8 +1627,11 @@ int main(int argc, char **argv)
         { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 0, 0, 0, 0, 1, 0 },
         /* the adaptive protocol: nodes 0 and 1 read then write (migratory),
          * node 2's read is granted exclusive, node 0's third access reads
-         * after a reader that did not write (the fallback); about 1.5 s */
-        { { 1, 1, 1 }, { 3, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0, 1, 1 },
+         * after a reader that did not write (the fallback); the epochs'
+         * ends push and flush, crossing recalls and requests in flight
+         * (node 2's third access reaches a flush crossing a RECALL_S);
+         * about 20 s */
+        { { 1, 1, 1 }, { 3, 2, 3 }, 0, 1, M_NONE, 0, 0, 0, 0, 1, 1 },
     };
     if (mutation)
         return mutation_suite(clean, sizeof clean / sizeof clean[0]);

@@ -4,7 +4,9 @@
 # the migratory counter exclusive (the profile's per_node metric
 # adaptExclusiveReads > 0), the read-shared table fell back to shared
 # grants (adaptFallbacks > 0), the consumer's reads of a produced buffer
-# left the producer a read copy (adaptDowngrades > 0), and dsmprof report
+# left the producer a read copy or, at the producer's barrier, were pushed
+# to the consumer (adaptDowngrades + adaptPushes > 0), the migratory
+# counter was flushed home at the unlocks (adaptFlushes > 0), and dsmprof report
 # says what the adaptation did and saved; with DSM_ADAPT off (the default)
 # the counts are 0.
 top=${top_builddir:-.}
@@ -24,7 +26,8 @@ counts() { # PROFILE -> "exclusive fallbacks", summed over the nodes
 import json, sys
 p = json.load(open(sys.argv[1]))
 m = [n["metrics"] for n in p["per_node"]]
-print(*(sum(x[k] for x in m) for k in ("adaptExclusiveReads", "adaptFallbacks", "adaptDowngrades")))' "$1"
+print(*(sum(x[k] for x in m) for k in ("adaptExclusiveReads", "adaptFallbacks", "adaptDowngrades",
+                                        "adaptPushes", "adaptFlushes")))' "$1"
 }
 
 for adapt in on off; do
@@ -37,16 +40,20 @@ for adapt in on off; do
     [ "$(grep -c 'counter 80 (expected 80), table sum 40320 (expected 40320), consumed \([0-9]*\) (expected \1)' "$out")" = 2 ] ||
         { echo "FAIL: DSM_ADAPT=$adapt: wrong results"; fail=1; }
     set -- $(counts "$dir/p.$adapt.json")
-    echo "DSM_ADAPT=$adapt: $1 reads granted exclusive, $2 fallbacks to shared grants, $3 producers downgraded"
+    echo "DSM_ADAPT=$adapt: $1 reads granted exclusive, $2 fallbacks to shared grants, $3 producers downgraded, $4 pushes, $5 flushes"
     if [ "$adapt" = on ]; then
         [ "$1" -gt 0 ] || { echo "FAIL: no read of the migratory counter was granted exclusive"; fail=1; }
         [ "$2" -gt 0 ] || { echo "FAIL: the read-shared table never fell back to shared grants"; fail=1; }
-        [ "$3" -gt 0 ] || { echo "FAIL: no consumer's read downgraded the buffer's producer"; fail=1; }
+        [ $(($3 + $4)) -gt 0 ] || { echo "FAIL: the buffer's producer was neither downgraded nor pushed to the consumer"; fail=1; }
+        [ "$4" -gt 0 ] || { echo "FAIL: the buffer's producer never pushed at its barrier"; fail=1; }
+        [ "$5" -gt 0 ] || { echo "FAIL: the migratory counter was never flushed home at an unlock"; fail=1; }
         "$dsmprof" report "$dir/p.on.json" > "$dir/report" 2>&1
         grep -E '^Adaptive protocol: [1-9][0-9]* reads of migratory blocks granted exclusive' "$dir/report" ||
             { echo "FAIL: dsmprof report has no line on the adaptation:"; head -5 "$dir/report"; fail=1; }
+        grep -E '^  at releases: [1-9][0-9]* producers.* [1-9][0-9]* migratory blocks flushed home' "$dir/report" ||
+            { echo "FAIL: dsmprof report does not say what the releases pushed and flushed:"; head -5 "$dir/report"; fail=1; }
     else
-        [ "$1 $2 $3" = "0 0 0" ] || { echo "FAIL: DSM_ADAPT=off adapted ($1, $2, $3)"; fail=1; }
+        [ "$1 $2 $3 $4 $5" = "0 0 0 0 0" ] || { echo "FAIL: DSM_ADAPT=off adapted ($1, $2, $3, $4, $5)"; fail=1; }
     fi
 done
 [ $fail = 0 ] && echo "mn_adapt.sh: PASS"
