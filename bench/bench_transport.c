@@ -17,6 +17,7 @@
 #include "core_ops.h"
 #include "dsm.h"
 #include "node.h"
+#include "tasks.h"
 #include "transport/mpi_transport.h"
 
 /* Plain MPI round trip of `bytes` between ranks 0 and 1 (us), the best of
@@ -84,6 +85,10 @@ int main(int argc, char **argv)
     double mpi_rtt = -1, mpi_rtt_yield = -1;
     int under_mpi = dsm_transport_mpi_launched();
     if (under_mpi) {
+        /* dsm_init re-executes the program without address randomisation
+         * (aslr.c): that must happen before MPI is initialised, or the new
+         * image's MPI_Init finds its rank taken */
+        dsm_aslr_off("bench_transport");
         /* MPI first, with the level the transport asks for; dsm_init then
          * finds it initialised, and we finalize it after dsm_finalize */
         const char *bs = getenv("DSM_BLOCK_SIZE");
