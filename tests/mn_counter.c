@@ -8,7 +8,9 @@
  * as well: its value is printed (lost updates are expected) but not checked;
  * it adds racing traffic on a block of its own.
  *
- * Usage: mn_counter [ITERS]   (default 10000 per node)
+ * Usage: mn_counter [ITERS] [started]   (default 10000 per node; "started":
+ * each node says so after the first barrier, for tests that must fault a
+ * job in the middle of its run, tests/tcp_faults.sh)
  * Exit 0 only if every check passed on every node. */
 #include <dsm.h>
 #include <stdio.h>
@@ -45,6 +47,8 @@ int main(int argc, char **argv)
     long bad = 0;
 
     dsm_barrier();
+    if (argc > 2 && argv[2][0] == 's')
+        fprintf(stderr, "mn_counter: node %d: started\n", me);
     double t0 = dsm_wtime();
     for (long i = 0; i < iters; i++) {
         dsm_lock(lock_a);

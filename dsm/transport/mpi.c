@@ -35,7 +35,7 @@
  *    trips, one host at a time, shared by the ranks of a host), so the base
  *    is the same across hosts.
  *  - Liveness across hosts (check_alive): a heartbeat to every peer on
- *    another host each 0.5 s; such a peer silent for 3 s while in the job
+ *    another host each 0.25 s; such a peer silent for 2 s while in the job
  *    ends it with one line naming it.  A host cut off from the network
  *    breaks no connection: without this the job would wait for TCP to give
  *    up (minutes).  A dead process on another host ends its lifelines
@@ -83,8 +83,17 @@
 #define ABORT_GRACE_S 2 /* MPI_Abort may take this long before the rank leaves by itself */
 #define PEER_GRACE_NS 1000000000ULL /* a dead local peer: mpirun's time to end us first */
 #define WATCH_NS 100000000ULL /* how often an idle rank looks at its local peers */
-#define BEAT_NS 500000000ULL /* a heartbeat to every peer on another host this often */
-#define LOST_NS 3000000000ULL /* a peer silent this long is lost */
+/* A peer on another host silent for LOST_NS is lost.  It must name the node
+ * before TCP gives up on a connection to the cut-off host: MPI's own (about
+ * 3 s after its first unanswered segment at tcp_retries2=2, as on the test
+ * bed; the rank then dies with OpenMPI's message, naming no node) and
+ * mpirun's to its daemon (keepalive: 3 s idle, then 3 probes 1 s apart);
+ * and the job's end, LOST_NS + a beat + mpirun's wait for its daemon (about
+ * 3 s), must stay well under the 10 s of doc/cluster.md.  It must exceed
+ * the silence of a live peer: 8 beats, so a crowded machine's late
+ * scheduling or a slow link's queue (tests/tcp_faults.sh) is not a loss. */
+#define BEAT_NS 250000000ULL /* a heartbeat to every peer on another host this often */
+#define LOST_NS 2000000000ULL
 #define LIFELINE_NS 200000ULL /* how often a polling thread looks at the lifelines */
 #define MPI_HDR_SLACK 64 /* room for MPI's own header in its eager limit */
 
@@ -275,9 +284,8 @@ static void send_alive(dsm_transport *t, uint64_t word)
  * (powered off) breaks no connection on our side: TCP retries for minutes
  * and MPI waits with it.  So every rank sends a heartbeat to every peer on
  * another host each BEAT_NS (from whichever thread polls or waits: the
- * progress thread does at least every 500 ms), and such a peer of which
- * nothing came for LOST_NS
- * while we are in the job ends it, with one line naming it.  A peer that
+ * progress thread's waits sleep at most 1 ms at a time), and such a peer
+ * of which nothing came for LOST_NS while we are in the job ends it, with one line naming it.  A peer that
  * leaves (dsm_finalize) says so first and is no longer watched.  Any
  * thread may call it; one every BEAT_NS does the work. */
 static void check_alive(dsm_transport *t)
