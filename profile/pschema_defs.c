@@ -250,6 +250,8 @@ static const pschema_field sim_fields[] = {
     COUNT("machine.sample_length"),
     STR("machine.sample_offset"),
     STR("machine.read_recall"),
+    COUNT("machine.outstanding"),
+    COUNT("machine.load_use"),
     STR("machine.placement"),
     OBJ("machine.model_options"),
     { "machine.model_options.*", PS_STRING, 0, 0, 0, NULL, NULL },

@@ -100,6 +100,8 @@ static json_object *machine_json(const simprof_run *r)
     add_u64(o, "sample_length", p->sample_length);
     add(o, "sample_offset", jstr(p->sample_random ? "random" : "start"));
     add(o, "read_recall", jstr(p->downgrade_on_read ? "keep" : "drop"));
+    add_u64(o, "outstanding", p->outstanding); /* the processor's overlapped misses */
+    add_u64(o, "load_use", p->load_use);
     add(o, "placement", jstr(p->placement == SIM_PLACE_FIRST_TOUCH   ? "first_touch"
                              : p->placement == SIM_PLACE_ROUND_ROBIN ? "round_robin"
                                                                     : "program"));

@@ -8,9 +8,10 @@
 # `dsmprof flashpoint RUN CONTROL --check=MISS,SHARE,TIME[,RELATIVE]`:
 #   noproc  total misses within 3% (the small radix: 6%, below), every bin's
 #           share of each count within 7
-#           points, parallel time less than 10% slower (lines 221, 289, 293);
-#           for FFT the two top bins' shares of the ten metrics within the
-#           paper's relative 7% (Table 3)
+#           points, parallel time less than 10% slower (lines 221, 289, 293;
+#           the small radix: twice its measured overhead, below); for FFT
+#           the two top bins' shares of the ten metrics within 12% relative
+#           (the paper's 7%, Table 3; why 12, below)
 #   proc    the same with a time limit of about twice the measured overhead
 #           (doc/simulation.md), and procedure commands charged (the run
 #           reports some, the control none)
@@ -23,7 +24,7 @@
 # (dsm_sim_section_begin/end around its timed phase, as SPLASH-2 times it).
 # Then the paper's configuration: the four at their SPLASH-2 sizes on 16
 # processors, FP-NoProc against the control (misses 3%, shares 7 points,
-# FFT's relative 7%, time 10%).
+# FFT's relative share limit, time 10%).
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
 dsmprof=$top/dsmprof
@@ -82,9 +83,9 @@ handler_row() { # REPORT CLASS FIELD (3: control L/O, 5: run L/O)
     awk -v c="$2" -v f="$3" '$1 == c { print $f; exit }' "$1"
 }
 
-app() { # MISS_LIMIT PROC_LIMIT NAME ARGS...
-    miss_limit=$1 proc_limit=$2 name=$3
-    shift 3
+app() { # MISS_LIMIT NOPROC_LIMIT PROC_LIMIT NAME ARGS...
+    miss_limit=$1 noproc_limit=$2 proc_limit=$3 name=$4
+    shift 4
     echo "=== $name $*"
     for mode in control noproc proc; do
         simulate $mode "$name" "$@" || return
@@ -92,12 +93,13 @@ app() { # MISS_LIMIT PROC_LIMIT NAME ARGS...
     # The paper's control is the DP protocol with the simulator's
     # statistics (fp_mode=control; fp_mode=dp is the same machine).  Each
     # FlashPoint mode is checked against it: misses within 3%, bin shares
-    # within 7 points, time under 10% (noproc) and under PROC_LIMIT% (proc);
-    # for FFT, the application of the paper's Table 3, the two top bins'
-    # shares of all ten metrics within its relative 7% too.
+    # within 7 points, time under NOPROC_LIMIT% (the paper's 10%, but the
+    # small radix) and under PROC_LIMIT% (proc); for FFT, the application
+    # of the paper's Table 3, the two top bins' shares of all ten metrics
+    # within $fft_rel% relative too (the paper's 7%, below).
     rel=
-    [ "$name" = fft ] && rel=,7
-    check "$name" noproc "$miss_limit,7,10$rel" --top 2 || return
+    [ "$name" = fft ] && rel=,$fft_rel
+    check "$name" noproc "$miss_limit,7,$noproc_limit$rel" --top 2 || return
     check "$name" proc "$miss_limit,7,$proc_limit$rel" --top 2 || return
     ctl=$(row "$dir/$name.proc.report" "Parallel section time" 1)
     noproc=$(row "$dir/$name.noproc.report" "Parallel section time" 2)
@@ -171,15 +173,22 @@ miss_limit_fails() {
 }
 
 # FP-Proc's limits: about twice the measured overhead (doc/simulation.md,
-# "Measured perturbations"), so a model change that doubles it fails.  The
-# miss limit is the paper's 3%, but 6% for the small radix: with the write
-# buffer the monitoring's timing changes which processor's histogram
-# update comes first (4.5% fewer misses in noproc, 2 K misses in all; the
-# paper's radix differs by up to 13% in remote reads, Table 1).
-app 3 12 fft --m=10
-app 3 3 lu --n=64 --b=16
-app 6 8 radix --keys=8192 --radix=64 --bits=12
-app 3 8 ocean --n=48 --iters=10
+# "Measured perturbations"), so a model change that doubles it fails; 3%
+# where it is under 1.5%.  The miss limit is the paper's 3%, but 6% for the
+# small radix: with overlapped misses the monitoring's timing changes which
+# processor's histogram update comes first (2 K misses in all; the paper's
+# radix differs by up to 13% in remote reads, Table 1).  The small radix
+# (a 68 K-cycle section) is also the one whose FP-NoProc overhead passes the
+# paper's 10% (+13.8%; +6.1% at the paper's size, below): its limit is
+# twice that.  FFT's relative share limit: the paper's 7% held while loads
+# waited for their misses (3.6%); with overlapped loads x's share of the
+# local latencies moves by 8.5% (4 processors) and 10.4% (the paper's
+# configuration), doc/simulation.md.
+fft_rel=12
+app 3 10 15 fft --m=10
+app 3 10 3 lu --n=64 --b=16
+app 6 28 28 radix --keys=8192 --radix=64 --bits=12
+app 3 10 3 ocean --n=48 --iters=10
 miss_limit_fails
 
 # The paper's configuration (section 3.2.1: 16 processors; FFT 256K points,
@@ -194,7 +203,7 @@ paper() {
         simulate $mode "$name" "$@" || break
     done
     rel=
-    [ "$name" = fft ] && rel=,7
+    [ "$name" = fft ] && rel=,$fft_rel
     [ -f "$dir/$name.noproc.json" ] && check "$name" noproc "3,7,10$rel" --top 2 &&
         grep -E '^  (All misses|Parallel section time|(Read|Write) latency average|PILocalGet|NILocalGet) ' "$dir/$name.noproc.report"
     procs=4

@@ -20,7 +20,10 @@
  *     misses, and its JSON section (profile/flashpoint_json.c): Table 3's
  *     invalidation misses, the measured section's tables and Table 4;
  *   - the write buffer (outstanding=4): stores overlap, a full buffer, a
- *     load of a buffered line and a fence wait. */
+ *     load of a buffered line and a fence wait, stores to a line join;
+ *   - overlapped loads (load_use=16): loads go on until their value is
+ *     used, a load joins a line in flight, a store to it, the limit and a
+ *     fence wait, and overlapped loads finish sooner than waited ones. */
 #include "check_main.h"
 #include <json.h>
 #include <stdio.h>
@@ -529,8 +532,8 @@ static void log_miss(void *arg, const sim_miss *miss)
         log->v[log->n++] = *miss;
 }
 
-/* A flash machine in FlashPoint mode `mode`, with one more option (NULL:
- * none), all memory homed at node 0, misses logged. */
+/* A flash machine in FlashPoint mode `mode`, with more options (NULL:
+ * none; "key=value,key=value"), all memory homed at node 0, misses logged. */
 static sim_machine *machine_with(int nprocs, const char *mode, const char *option,
                                  miss_log *log)
 {
@@ -542,8 +545,10 @@ static sim_machine *machine_with(int nprocs, const char *mode, const char *optio
     /* the processor waits for every miss unless a test asks for the write
      * buffer: the hand-computed latencies below are of single misses */
     ck_assert_int_eq(sim_params_set(&p, "outstanding=1", err, sizeof err), 0);
-    if (option)
-        ck_assert_msg(sim_params_set(&p, option, err, sizeof err) == 0, "%s", err);
+    char opts[256];
+    snprintf(opts, sizeof opts, "%s", option ? option : "");
+    for (char *save = NULL, *kv = strtok_r(opts, ",", &save); kv; kv = strtok_r(NULL, ",", &save))
+        ck_assert_msg(sim_params_set(&p, kv, err, sizeof err) == 0, "%s", err);
     sim_machine *m = sim_create(&p, BASE, BYTES, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
     ck_assert_int_eq(sim_place(m, BASE, BYTES, 0), 0);
@@ -912,7 +917,8 @@ END_TEST
 START_TEST(write_buffer_overlaps_stores)
 {
     miss_log log;
-    sim_machine *m = machine_with(2, "control", "outstanding=4", &log); /* home 0 */
+    /* loads wait for their misses (load_use=0): only the stores overlap */
+    sim_machine *m = machine_with(2, "control", "outstanding=4,load_use=0", &log); /* home 0 */
     ck_assert_uint_eq(sim_get_params(m)->outstanding, 4);
     for (int i = 0; i < 3; i++) {
         ck_assert_int_eq(sim_ref(m, 1, BASE + (uintptr_t)i * 128, 8, 1, -1), SIM_HIT);
@@ -939,11 +945,89 @@ START_TEST(write_buffer_overlaps_stores)
     ck_assert_int_eq(log.n, 6);
     ck_assert_uint_eq(sim_clock(m, 1), log.v[5].issue + log.v[5].latency);
     ck_assert_int_eq(sim_fence(m, 1), SIM_HIT);
+    /* stores to a line whose buffered store is in flight join it */
+    ck_assert_int_eq(sim_ref(m, 1, BASE + 10 * 128, 8, 1, -1), SIM_HIT);
+    ck_assert_int_eq(sim_ref(m, 1, BASE + 10 * 128 + 8, 8, 1, -1), SIM_HIT);
+    ck_assert_int_eq(sim_fence(m, 1), SIM_STALL);
+    run_to_completion(m, 2);
+    ck_assert_int_eq(log.n, 7); /* one miss for the two stores */
     sim_destroy(m);
     /* outstanding=1: every store miss waits */
     m = machine_with(2, "control", "outstanding=1", &log);
     ck_assert_int_eq(sim_ref(m, 1, BASE, 8, 1, -1), SIM_STALL);
     run_to_completion(m, 2);
+    sim_destroy(m);
+}
+END_TEST
+
+/* References that hit without touching the region (outside it): the
+ * processor's clock and reference count move as for hits. */
+static void other_references(sim_machine *m, int proc, int n)
+{
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(sim_ref(m, proc, BASE - 4096, 8, 0, -1), SIM_HIT);
+}
+
+/* The R10000's overlapped loads (load_use, flash's default 16, with
+ * outstanding=4): a load miss that ends its reference is issued and the
+ * processor goes on; a load of the line in flight joins it; the processor
+ * waits for the load at the load_use-th reference after it, when a store
+ * needs the line the load fetches, when the misses in flight are at the
+ * limit, and at a fence.  Two overlapped remote loads complete closer
+ * together than two that wait for each other. */
+START_TEST(loads_overlap_until_used)
+{
+    miss_log log;
+    sim_machine *m = machine_with(2, "control", "outstanding=4", &log); /* home 0 */
+    ck_assert_uint_eq(sim_get_params(m)->load_use, 16);
+    ck_assert_int_eq(sim_ref(m, 1, BASE, 8, 0, -1), SIM_HIT);
+    ck_assert_int_eq(sim_ref(m, 1, BASE + 128, 8, 0, -1), SIM_HIT);
+    ck_assert_int_eq(sim_ref(m, 1, BASE + 8, 8, 0, -1), SIM_HIT); /* joins the first */
+    ck_assert_int_eq(sim_stalled(m, 1), 0);
+    other_references(m, 1, 13); /* the first load and 15 references after it */
+    ck_assert_int_eq(log.n, 0);
+    sim_time before = sim_clock(m, 1);
+    ck_assert_uint_eq(before, 16);
+    /* the 16th reference after the first load needs its value */
+    ck_assert_int_eq(sim_ref(m, 1, BASE - 4096, 8, 0, -1), SIM_STALL);
+    run_to_completion(m, 2);
+    ck_assert_int_ge(log.n, 1);
+    ck_assert_uint_eq(log.v[0].addr, BASE);
+    ck_assert_uint_eq(log.v[0].issue, 0);
+    ck_assert_uint_ge(sim_clock(m, 1), log.v[0].latency);
+    ck_assert_uint_gt(log.v[0].latency, before); /* it did wait */
+    ck_assert_int_eq(sim_fence(m, 1), log.n == 2 ? SIM_HIT : SIM_STALL);
+    run_to_completion(m, 2);
+    ck_assert_int_eq(log.n, 2); /* two misses for the three loads */
+    /* both in flight at once: the second issued before the first completed */
+    ck_assert_uint_lt(log.v[1].issue, log.v[0].issue + log.v[0].latency);
+    sim_time overlapped = log.v[1].issue + log.v[1].latency;
+    /* a store to a line a load is fetching waits for the load */
+    ck_assert_int_eq(sim_ref(m, 1, BASE + 2 * 128, 8, 0, -1), SIM_HIT);
+    ck_assert_int_eq(sim_ref(m, 1, BASE + 2 * 128, 8, 1, -1), SIM_STALL);
+    run_to_completion(m, 2);
+    ck_assert_int_eq(sim_fence(m, 1), SIM_STALL); /* the store went on as an upgrade */
+    run_to_completion(m, 2);
+    /* four loads: three go on, the fourth (the limit) waits */
+    int n = log.n;
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(sim_ref(m, 1, BASE + (uintptr_t)(4 + i) * 128, 8, 0, -1), SIM_HIT);
+    ck_assert_int_eq(sim_ref(m, 1, BASE + 7 * 128, 8, 0, -1), SIM_STALL);
+    run_to_completion(m, 2);
+    if (sim_fence(m, 1) == SIM_STALL)
+        run_to_completion(m, 2);
+    ck_assert_int_eq(sim_fence(m, 1), SIM_HIT);
+    ck_assert_int_eq(log.n, n + 4);
+    sim_destroy(m);
+    /* load_use=0: the same two loads wait for each other */
+    m = machine_with(2, "control", "outstanding=4,load_use=0", &log);
+    ck_assert_int_eq(sim_ref(m, 1, BASE, 8, 0, -1), SIM_STALL);
+    run_to_completion(m, 2);
+    ck_assert_int_eq(sim_ref(m, 1, BASE + 128, 8, 0, -1), SIM_STALL);
+    run_to_completion(m, 2);
+    ck_assert_int_eq(log.n, 2);
+    ck_assert_uint_ge(log.v[1].issue, log.v[0].issue + log.v[0].latency);
+    ck_assert_uint_gt(log.v[1].issue + log.v[1].latency, overlapped);
     sim_destroy(m);
 }
 END_TEST
@@ -972,6 +1056,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, collector_on_machine);
     tcase_add_test(tc, collector_counts_the_section);
     tcase_add_test(tc, write_buffer_overlaps_stores);
+    tcase_add_test(tc, loads_overlap_until_used);
     suite_add_tcase(s, tc);
     return s;
 }

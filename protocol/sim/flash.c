@@ -279,7 +279,8 @@ static void flash_defaults(sim_params *p)
     p->hit_cycles = 1;
     p->replacement_hints = 1;       /* dynamic pointer allocation keeps its lists short with them */
     p->excl_clean = 0;
-    p->outstanding = 4;             /* the R10000's outstanding misses (write buffer: 3 stores) */
+    p->outstanding = 4;             /* the R10000's outstanding misses (3 posted, 1 waited for) */
+    p->load_use = 16;               /* the R10000's address queue: a load and 15 references after it */
 }
 
 static void *flash_create(const sim_params *p, char *err, size_t errlen)

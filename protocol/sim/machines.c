@@ -161,6 +161,13 @@ int sim_params_set(sim_params *p, const char *kv, char *err, size_t errlen)
         p->outstanding = (uint32_t)v;
         return 0;
     }
+    if (!strcmp(key, "load_use")) {
+        uint64_t v;
+        if (sim_parse_bounded(key, value, 0, SIM_MAX_LOAD_USE, &v, err, errlen))
+            return -1;
+        p->load_use = (uint32_t)v;
+        return 0;
+    }
     if (!strcmp(key, "sample_offset")) {
         if (strcmp(value, "start") && strcmp(value, "random")) {
             snprintf(err, errlen, "option 'sample_offset' takes start or random, got '%s'", value);

@@ -54,13 +54,17 @@ enum { DEP_NEVER = 0, DEP_REPLACED, DEP_INVALIDATED, DEP_UNKNOWN };
 #define SIM_MAX_DEPTH 16
 #define SIM_MAX_COLLECTORS 8
 
-/* One miss in flight of a processor: the one it stalls on, or a store the
- * write buffer holds while the processor goes on (message-timed machines,
- * sim_params.outstanding > 1). */
+/* One miss in flight of a processor: the one it stalls on, or one it went
+ * on past (message-timed machines, sim_params.outstanding > 1): a store the
+ * write buffer holds, or a load whose value is not needed yet (load_use). */
 typedef struct sim_pending {
     uint8_t active;          /* a miss in flight on `block` */
     uint8_t is_write;
-    uint8_t posted;          /* a buffered store: the processor did not wait for it */
+    uint8_t posted;          /* the processor did not wait for it (a buffered store, or
+                                a load not yet used) */
+    uint64_t use_by;         /* the processor needs the line's value at its reference
+                                number use_by (sim_fast.refs): a posted load, or a
+                                store a later load joined; 0: never (a store) */
     int done;                /* the miss has been granted */
     int served;              /* the home has sent the grant */
     uint64_t req_seq;        /* order in which its request reached the home (0: not yet) */
@@ -81,6 +85,7 @@ typedef struct sim_proc {
     sim_pending stall;       /* the miss the processor waits for */
     sim_pending posted[SIM_MAX_POSTED]; /* stores in the write buffer */
     int nposted;             /* active entries of posted[] */
+    int nuse;                /* ... of which with a use_by */
     uint32_t wait_block;     /* stalled until the buffered store to this line
                                 completes (SIM_LINE_EMPTY: not waiting on one) */
     int had_miss;            /* the reference in progress missed at least once */
@@ -143,6 +148,8 @@ struct sim_machine {
     int failed;
     char err[256];
 };
+
+static void fast_path_update(const sim_machine *m, sim_proc *pr);
 
 static void fail(sim_machine *m, int rc, const char *fmt, ...)
 {
@@ -476,7 +483,7 @@ int sim_on_ref(sim_machine *m, sim_ref_fn fn, void *arg)
     m->ref_fn = fn;
     m->ref_arg = arg;
     for (int p = 0; p < m->nprocs; p++)
-        m->procs[p].f.bytes = 0; /* the inline hit path declines: every reference comes here */
+        fast_path_update(m, &m->procs[p]); /* the inline hit path declines: all come here */
     return 0;
 }
 
@@ -945,6 +952,11 @@ static void finish_miss(sim_machine *m, int p, sim_pending *q, sim_time t)
     }
     q->posted = 0;
     pr->nposted--;
+    if (q->use_by) {
+        q->use_by = 0;
+        pr->nuse--;
+        fast_path_update(m, pr);
+    }
     if (pr->wait_block == q->block || (pr->wait_block == WAIT_DRAIN && !pr->nposted)) {
         pr->wait_block = SIM_LINE_EMPTY;
         resume_ref(m, p, t > pr->f.clock ? t : pr->f.clock);
@@ -1047,6 +1059,7 @@ static void pending_start(sim_proc *pr, sim_pending *q, uint32_t block, uintptr_
     q->posted = q != &pr->stall;
     q->done = q->served = 0;
     q->req_seq = 0;
+    q->use_by = 0;
     q->block = block;
     q->miss_addr = addr;
     q->miss_len = len;
@@ -1183,6 +1196,40 @@ static int issue_request(sim_machine *m, int p, sim_pending *q, int home, sim_ti
     return m->failed ? m->failed : q->posted ? SIM_POSTED : SIM_STALL;
 }
 
+/* The inline hit path declines while a posted miss awaits its use (every
+ * reference must then count toward its deadline in sim_ref) or while an
+ * observer sees every reference (sim_on_ref). */
+static void fast_path_update(const sim_machine *m, sim_proc *pr)
+{
+    pr->f.bytes = m->ref_fn || pr->nuse ? 0 : m->bytes;
+}
+
+/* The processor needs the value of posted miss q load_use references from
+ * now (the reference in progress counted), unless an earlier load already
+ * set an earlier deadline. */
+static void need_value(sim_machine *m, sim_proc *pr, sim_pending *q)
+{
+    if (q->use_by)
+        return;
+    q->use_by = pr->f.refs + m->p.load_use;
+    pr->nuse++;
+    fast_path_update(m, pr);
+}
+
+/* The posted miss whose value the processor needs by now (the earliest
+ * deadline at or before its reference count), or NULL. */
+static sim_pending *value_due(sim_proc *pr)
+{
+    sim_pending *due = NULL;
+    for (int i = 0; i < SIM_MAX_POSTED; i++) {
+        sim_pending *q = &pr->posted[i];
+        if (q->active && q->use_by && q->use_by <= pr->f.refs &&
+            (!due || q->use_by < due->use_by))
+            due = q;
+    }
+    return due;
+}
+
 /* Processor p misses (or upgrades: l is its read-only copy) on `block` at
  * time t, for the bytes [addr, addr+len) of its reference. */
 static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uint32_t len,
@@ -1200,10 +1247,13 @@ static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uin
         fail(m, PROTO_EINVAL, "line %u has no home", block);
         return m->failed;
     }
-    /* a store that ends its reference goes to the write buffer when an
-     * entry is free (message timed: a fixed-latency miss is over at once) */
+    /* a miss that ends its reference is one the processor goes on past when
+     * an entry is free (message timed: a fixed-latency miss is over at
+     * once): a store into the write buffer, a load until its value is
+     * needed (load_use references later) */
     sim_pending *q = &pr->stall;
-    if (!m->fixed && pr->is_write && !pr->rest_size && pr->nposted < (int)m->p.outstanding - 1)
+    if (!m->fixed && (pr->is_write || m->p.load_use) && !pr->rest_size &&
+        pr->nposted < (int)m->p.outstanding - 1)
         for (int i = 0; i < SIM_MAX_POSTED; i++)
             if (!pr->posted[i].active) {
                 q = &pr->posted[i];
@@ -1212,6 +1262,8 @@ static int start_miss(sim_machine *m, int p, uint32_t block, uintptr_t addr, uin
     int bin = bin_of(m, addr);
     open_miss_record(m, p, q, block, addr, home, bin, l != NULL, t);
     pending_start(pr, q, block, addr, len);
+    if (q->posted && !pr->is_write)
+        need_value(m, pr, q);
     if (!l)
         claim_way(m, p, way, block, bin, t);
     return m->fixed ? serve_fixed_miss(m, p, home, t) : issue_request(m, p, q, home, t);
@@ -1274,9 +1326,22 @@ static int walk_ref(sim_machine *m, int p, sim_time t)
                 sim_line_use(&pr->f.cache, l);
             continue;
         }
-        /* a line whose buffered store is in flight: wait for it */
-        if (pr->nposted && pending_of(pr, block))
-            return wait_for_posted(pr, block, len);
+        /* a line whose miss the processor went on past is in flight: a
+         * reference it serves joins it (a store to a buffered store's line,
+         * a load when loads go on: the value is needed load_use references
+         * from now at the latest); a store to a line a load is fetching
+         * waits for it (it then asks for the write) */
+        sim_pending *inflight = pr->nposted ? pending_of(pr, block) : NULL;
+        if (inflight) {
+            if (!inflight->posted || (pr->is_write && !inflight->is_write) ||
+                (!pr->is_write && !m->p.load_use))
+                return wait_for_posted(pr, block, len);
+            if (!pr->is_write)
+                need_value(m, pr, inflight);
+            if (pr->f.track_bytes && l)
+                sim_line_touch(l, pr->f.cache.touch_shift, in_line, len);
+            continue;
+        }
         sim_line *upgrade = l && l->perm != PROTO_ACCESS_NONE ? l : NULL, *way = NULL;
         if (!upgrade && !(way = victim_way(pr, block))) {
             /* every way of the set waits for a buffered store: the oldest */
@@ -1399,6 +1464,26 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
     if (sim_ref_fast(&pr->f, addr, size, is_write))
         return SIM_HIT;
     sim_fast_count(&pr->f);
+    if (pr->nuse) {
+        /* a posted load's value is used by now (every reference counts,
+         * in the region or not): the processor waits for it and makes
+         * this reference then (R10000: the load is at the head of the
+         * address queue, which the references after it have filled) */
+        if (sim_next_event(m) <= pr->f.clock && sim_run_until(m, pr->f.clock))
+            return m->failed;
+        m->now = pr->f.clock;
+        sim_pending *due = value_due(pr);
+        if (due) {
+            pr->rest_addr = addr;
+            pr->rest_size = size;
+            pr->is_write = (uint8_t)is_write;
+            pr->procedure = procedure;
+            pr->had_miss = 0;
+            pr->wait_block = due->block;
+            pr->f.stalled = 1;
+            return SIM_STALL;
+        }
+    }
     uint64_t off = addr - m->base;
     if (addr < m->base || off >= m->bytes || size == 0) {
         pr->f.clock += m->p.hit_cycles;

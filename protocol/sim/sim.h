@@ -108,6 +108,7 @@ typedef struct sim_miss {
 #define SIM_MAX_ASSOC 65536u
 #define SIM_MAX_PAGE_SIZE (1u << 30)
 #define SIM_MAX_OUTSTANDING 16u               /* outstanding= */
+#define SIM_MAX_LOAD_USE 4096u                /* load_use= */
 
 /* Page placement (option placement=): program (sim_place's homes, the
  * default), first_touch (a page's home is the processor whose miss touches
@@ -141,6 +142,9 @@ typedef struct sim_params {
                                 machines): the one it waits for, and stores held by
                                 its write buffer while it goes on; 0 or 1: it waits
                                 for every miss (the fixed-latency machines always) */
+    uint32_t load_use;       /* with outstanding > 1: the references a processor makes
+                                after a load miss before it needs the value (then it
+                                waits for the miss); 0: a load miss always waits */
     int reschedule_sync;     /* reschedule=sync (1): the front end switches processors
                                 only at synchronisation, as MemSpy 5.1.1 (and when a
                                 processor must wait for an event); miss (0): also at
