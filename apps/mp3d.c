@@ -6,8 +6,9 @@
  * cell's earlier visitor, which turns the particle's transverse velocity.
  *   orig    particles are spread over the whole tunnel, each processor
  *           moving a block of them; every move also updates statistics that
- *           nobody reads (a per-cell move count and a global one), as the
- *           original program's "variables updated but never read"
+ *           nobody reads (the cell's move count, x momentum and energy
+ *           flux), as the original program's "variables updated but never
+ *           read"
  *   mp3d    the same without the unread statistics
  *   mmp3d   mp3d with the particles partitioned by space: a processor's
  *           particles start in its own columns of the tunnel (y, z), whose
@@ -27,6 +28,7 @@
  * do not see local variables whose address is not taken). */
 #pragma GCC optimize("O0")
 #include <dsm.h>
+#include <float.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,17 +43,24 @@ static int tunnel_x = 32, tunnel_y = 8, tunnel_z = 8;
 #define TZ tunnel_z
 #define NCELLS (TX * TY * TZ)
 
+/* Single precision, as SPLASH's MP3D keeps its particles and cells: a
+ * particle is 32 B, two lines. */
+typedef float real;
+
 typedef struct cell {
     int count;       /* particles in the cell */
     int visits;      /* moves into it so far: the collision partner's turn */
     int moves;       /* orig: moves through it, never read */
-    int pad[13];
+    int pad0;
+    real flux[2];    /* orig: x momentum and energy carried through it,
+                        never read (the cell's next 16 B line) */
+    int pad[10];
 } cell;
 
 typedef struct particle {
-    double x, y, z, vx, vy, vz;
+    real x, y, z, vx, vy, vz;
     int cell;
-    int pad[3];
+    int pad;
 } particle;
 
 /* The shared arrays, reached through file-scope pointers as SPLASH's
@@ -60,9 +69,19 @@ typedef struct particle {
  * value). */
 static cell *cells;
 static particle *parts;
-static int *global_moves;
 
-static int cell_of(double x, double y, double z)
+/* An unread statistic's update: a load and a store (relaxed atomics, so
+ * that processors racing on it in a native run stay defined; nobody reads
+ * the sum). */
+static void accumulate(real *sum, real v)
+{
+    real old;
+    __atomic_load(sum, &old, __ATOMIC_RELAXED);
+    old += v;
+    __atomic_store(sum, &old, __ATOMIC_RELAXED);
+}
+
+static int cell_of(real x, real y, real z)
 {
     int cx = (int)x, cy = (int)y, cz = (int)z;
     return (cy * TZ + cz) * TX + cx;
@@ -78,14 +97,17 @@ static double rnd(uint64_t seed, uint64_t k)
     return (double)(z >> 11) / 9007199254740992.0;
 }
 
-static double reflect(double v, double *pos, double lo, double hi)
+/* v, kept below hi (single precision rounds 8 - 1e-9 up to 8) */
+static real below(real v, real hi) { return v < hi ? v : hi - hi * FLT_EPSILON; }
+
+static real reflect(real v, real *pos, real lo, real hi)
 {
     if (*pos < lo) {
         *pos = 2 * lo - *pos;
         return -v;
     }
     if (*pos >= hi) {
-        *pos = 2 * hi - *pos - 1e-9;
+        *pos = below(2 * hi - *pos, hi);
         return -v;
     }
     return v;
@@ -115,8 +137,7 @@ int main(int argc, char **argv)
     }
     cells = dsm_alloc(NCELLS * sizeof(cell), "cells");
     parts = dsm_alloc((size_t)n * sizeof(particle), "particles");
-    global_moves = dsm_alloc(sizeof(int), "global_moves");
-    if (!cells || !parts || !global_moves) {
+    if (!cells || !parts) {
         fprintf(stderr, "mp3d: out of shared memory\n");
         return 1;
     }
@@ -129,13 +150,13 @@ int main(int argc, char **argv)
         particle *p = &parts[k];
         if (kind == 2) { /* in one of my columns */
             int col = col_lo + (int)(rnd(1, (uint64_t)k) * (col_hi - col_lo));
-            p->y = col / TZ + rnd(2, (uint64_t)k);
-            p->z = col % TZ + rnd(3, (uint64_t)k);
+            p->y = below((real)(col / TZ + rnd(2, (uint64_t)k)), (real)(col / TZ + 1));
+            p->z = below((real)(col % TZ + rnd(3, (uint64_t)k)), (real)(col % TZ + 1));
         } else {
-            p->y = rnd(2, (uint64_t)k) * TY;
-            p->z = rnd(3, (uint64_t)k) * TZ;
+            p->y = below((real)(rnd(2, (uint64_t)k) * TY), (real)TY);
+            p->z = below((real)(rnd(3, (uint64_t)k) * TZ), (real)TZ);
         }
-        p->x = rnd(4, (uint64_t)k) * TX;
+        p->x = below((real)(rnd(4, (uint64_t)k) * TX), (real)TX);
         p->vx = 0.5 + rnd(5, (uint64_t)k);
         p->vy = (rnd(6, (uint64_t)k) - 0.5) * 0.1;
         p->vz = (rnd(7, (uint64_t)k) - 0.5) * 0.1;
@@ -147,7 +168,7 @@ int main(int argc, char **argv)
     for (int s = 0; s < steps; s++) {
         for (int k = lo; k < hi; k++) {
             particle *p = &parts[k];
-            double x = p->x + p->vx, y = p->y + p->vy, z = p->z + p->vz;
+            real x = p->x + p->vx, y = p->y + p->vy, z = p->z + p->vz;
             if (x >= TX)
                 x -= TX;
             p->vy = reflect(p->vy, &y, 0, TY);
@@ -162,14 +183,15 @@ int main(int argc, char **argv)
                 p->cell = c;
                 /* every other visitor collides: its transverse velocity turns */
                 if (__atomic_fetch_add(&cells[c].visits, 1, __ATOMIC_SEQ_CST) & 1) {
-                    double t = p->vy;
+                    real t = p->vy;
                     p->vy = -p->vz;
                     p->vz = t;
                 }
             }
-            if (kind == 0) { /* updated, never read */
+            if (kind == 0) { /* updated, never read: per cell, no global */
                 __atomic_fetch_add(&cells[c].moves, 1, __ATOMIC_SEQ_CST);
-                __atomic_fetch_add(global_moves, 1, __ATOMIC_SEQ_CST);
+                accumulate(&cells[c].flux[0], p->vx);
+                accumulate(&cells[c].flux[1], p->vx * p->vx + p->vy * p->vy + p->vz * p->vz);
             }
         }
         dsm_barrier();

@@ -3,26 +3,25 @@
 # 5.11-5.13, Table 5.3) on the simulated Alewife: apps/sor zgrid, mgrid and
 # cgrid, 256 x 256, 10 steps, 16 processors, with the data cache hit ratio of
 # doc/quickstep/alewife.qs through dsmrun --quickstep.  Checked: a small run
-# of each version verifies its result; cgrid's hit ratio is above 90% on
-# every processor and at least 15 points above zgrid's and mgrid's on every
-# processor (the paper: cgrid 98-99%, mgrid 92-97%, zgrid 69-86%), and cgrid
-# takes less than half the simulated cycles of either (the paper's Table 5.3
-# has cgrid fastest).  zgrid against mgrid is printed, not checked: with 8 B
-# elements and 16 B lines neither can keep its rows in the 64 KB cache from
-# one step to the next, so both miss on every line of the four rows a row
-# update streams (doc/simulation.md).
+# of each version verifies its result; zgrid's hit ratio is within the
+# paper's 69-86% on every processor; cgrid's is at least 96% (the paper's
+# 98-99 less 2) and 15 points above zgrid's and mgrid's on every processor;
+# cgrid takes the fewest simulated cycles (Table 5.3).  mgrid's ratio (the
+# paper's 92-97%) and zgrid against mgrid in time are printed, not checked:
+# with 8 B elements and 16 B lines mgrid makes zgrid's misses
+# (doc/simulation.md).
 # Then MP3D's three versions (section 5.1, Tables 5.1-5.2, Figs. 5.1-5.10;
-# apps/mp3d.c), 6000 particles, 6 steps, 16 processors: the data cache hit
-# ratio rises orig < mp3d < mmp3d (Table 5.1), the packets sent and the
-# invalidations received fall orig > mp3d > mmp3d (Figs. 5.1-5.3, 5.8-5.10),
-# the share of remote shared accesses is highest for orig (Table 5.2) and
-# the average remote latency lowest for mmp3d (Figs. 5.4-5.6); means over the
-# processors.  With private references simulated (stack, file-scope data:
-# the CMMU's local-local accesses), the figures are checked against the
-# paper's with tolerances: each version's hit ratio within 5 points of
-# Table 5.1's (93, 95.5, 96.5), its share of unshared accesses within 40-65%
-# and of local shared accesses within 30-50% (Table 5.2: 51-61% and 32-38%),
-# remote shared at most 20%.
+# apps/mp3d.c), 18000 particles (the paper's), 6 steps, 16 processors, means over the
+# processors: the data cache hit ratio rises orig < mp3d < mmp3d, each
+# within 5 points of Table 5.1's (93, 95.5, 96.5); each version's average
+# remote latency within its range of Figs. 5.4-5.6 (orig 53-66, mp3d
+# 54-72, mmp3d 34-56 cycles); the share of remote shared accesses falls
+# from orig (highest, at most 20%) and the share of unshared accesses rises
+# from orig (Table 5.2); the packets sent and the invalidations received
+# fall orig > mp3d > mmp3d (Figs. 5.1-5.3, 5.8-5.10); each version's
+# unshared share within 40-65% and local shared within 30-50% (Table 5.2:
+# 51-61% and 32-38%).  The local shared share's direction (the paper's
+# falls slightly, ours rises) is printed, not checked.
 top=${top_builddir:-.}
 srcdir=${srcdir:-.}
 dsmrun=$top/dsmrun
@@ -56,16 +55,21 @@ for v in zgrid mgrid cgrid; do
     echo "sor $v: hit ratio $(sort -k2 -n "$dir/$v.hr" | awk 'NR == 1 { lo = $2 } { hi = $2 } END { printf "%.1f-%.1f%%", lo, hi }'), $(cat "$dir/$v.cycles") cycles"
 done
 [ -s "$dir/cgrid.hr" ] && [ -s "$dir/zgrid.hr" ] && [ -s "$dir/mgrid.hr" ] || exit 1
-n=$(awk '$2 > 90 { n++ } END { print n + 0 }' "$dir/cgrid.hr")
-[ "$n" = 16 ] || fail "cgrid: hit ratio above 90% on $n of 16 processors"
+n=$(awk '$2 >= 69 && $2 <= 86 { n++ } END { print n + 0 }' "$dir/zgrid.hr")
+[ "$n" = 16 ] || fail "zgrid: hit ratio within the paper's 69-86% on $n of 16 processors"
+n=$(awk '$2 >= 96 { n++ } END { print n + 0 }' "$dir/cgrid.hr")
+[ "$n" = 16 ] || fail "cgrid: hit ratio at least 96% on $n of 16 processors"
+n=$(awk '$2 >= 92 && $2 <= 97 { n++ } END { print n + 0 }' "$dir/mgrid.hr")
+echo "sor mgrid: hit ratio within the paper's 92-97% on $n of 16 processors (not checked)"
 for v in zgrid mgrid; do
     sort -k1,1 "$dir/cgrid.hr" >"$dir/c.sorted"
     sort -k1,1 "$dir/$v.hr" >"$dir/o.sorted"
     n=$(join "$dir/c.sorted" "$dir/o.sorted" | awk '$2 >= $3 + 15 { n++ } END { print n + 0 }')
     [ "$n" = 16 ] || fail "cgrid's hit ratio 15 points above $v's on $n of 16 processors"
     c=$(cat "$dir/cgrid.cycles") o=$(cat "$dir/$v.cycles")
-    [ -n "$c" ] && [ -n "$o" ] && [ $((2 * c)) -lt "$o" ] || fail "cgrid $c cycles, not under half of $v's $o"
+    [ -n "$c" ] && [ -n "$o" ] && [ "$c" -lt "$o" ] || fail "cgrid $c cycles, not under $v's $o"
 done
+echo "sor: zgrid $(cat "$dir/zgrid.cycles") cycles, mgrid $(cat "$dir/mgrid.cycles") (paper: zgrid 5,542,931 above mgrid 5,200,530; not checked)"
 
 # --- MP3D ------------------------------------------------------------------------
 mp3d=$top/apps/mp3d
@@ -78,7 +82,7 @@ field() { # RAW STAT ROW F
 }
 for v in orig mp3d mmp3d; do
     if ! ${to:+$to -k 5 120} "$dsmrun" --machine=alewife -n 16 --quickstep="$config:$stats" \
-        --quickstep-out="$dir/$v.raw" "$mp3d" $v 6000 6 >"$dir/$v.log" 2>&1 ||
+        --quickstep-out="$dir/$v.raw" "$mp3d" $v 18000 6 >"$dir/$v.log" 2>&1 ||
         ! grep -q "mp3d: result OK" "$dir/$v.log"; then
         cat "$dir/$v.log"
         fail "mp3d $v on the simulated Alewife"
@@ -104,6 +108,9 @@ for v in orig mp3d mmp3d; do
         fail "mp3d $v: hit ratio $hr%, not within 5 points of the paper's $paper%"
     awk -v u="$ushare" -v l="$lshare" -v r="$share" 'BEGIN { exit !(u >= 40 && u <= 65 && l >= 30 && l <= 50 && r <= 20) }' ||
         fail "mp3d $v: unshared $ushare% (40-65), local shared $lshare% (30-50), remote shared $share% (at most 20)"
+    range=$(case $v in orig) echo "53 66" ;; mp3d) echo "54 72" ;; *) echo "34 56" ;; esac)
+    awk -v l="$lat" -v r="$range" 'BEGIN { split(r, b, " "); exit !(l >= b[1] && l <= b[2]) }' ||
+        fail "mp3d $v: remote latency $lat cycles, not within the paper's $range"
 done
 # orig, mp3d, mmp3d are lines 1, 2, 3; columns: hit latency share packets invalidations
 order() { # COLUMN up|down WHAT
@@ -117,4 +124,7 @@ awk '{ v[NR] = $3 } END { exit !(v[3] < v[1] && v[3] < v[2]) }' "$dir/mp3d.txt" 
     fail "remote latency not lowest for mmp3d"
 awk '{ v[NR] = $4 } END { exit !(v[1] > v[2] && v[1] > v[3]) }' "$dir/mp3d.txt" ||
     fail "remote shared share not highest for orig"
+awk '{ v[NR] = $7 } END { exit !(v[1] < v[2] && v[1] < v[3]) }' "$dir/mp3d.txt" ||
+    fail "unshared share not lowest for orig: $(awk '{ printf "%s ", $7 }' "$dir/mp3d.txt")"
+echo "mp3d: local shared share orig, mp3d, mmp3d: $(awk '{ printf "%s ", $8 }' "$dir/mp3d.txt")(paper 36-38, 33-35, 32-35; not checked)"
 exit $status

@@ -107,9 +107,10 @@ qs 64 Network.RDATA_Distances "$dir/b64.raw" bench5 40 100 && {
 }
 
 # --- bench11: timeslices, Fig. 4.4 -------------------------------------------
-# The slice is half the first local loop (900 stores of one cycle), so that
+# The slice is half the first local loop (900 stores of 3 cycles: the store
+# and its instructions, hit_cycles), so that
 # loop fills a whole slice whatever the start-up takes.
-slice=450 qs 8 Cache_Statistics.Cached_Remote_Global_Data_Accesses "$dir/b11.raw" bench11 10 1000 && {
+slice=1350 qs 8 Cache_Statistics.Cached_Remote_Global_Data_Accesses "$dir/b11.raw" bench11 10 1000 && {
     shape=$(rows "$dir/b11.raw" Cache_Statistics.Cached_Remote_Global_Data_Accesses | awk '
         { v[$4, $5] = $2; if ($5 + 1 > ns) ns = $5 + 1; if ($4 + 1 > np) np = $4 + 1 }
         END {

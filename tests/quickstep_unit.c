@@ -452,16 +452,17 @@ START_TEST(test_limitless_on_machine)
      * processor 5 (3 hops) differ by the hops both ways */
     ck_assert_uint_eq(lat[6] - lat[2], 500 + 2 * (sim_alewife_hops(0, 6) - 1));
     ck_assert_uint_eq(lat[5] - lat[1], 2 * 2);
-    /* alewife.c's arithmetic: a clean read 1 hop away costs 37 cycles, 2 hops 39 */
-    ck_assert_uint_eq(lat[1], 37);
-    ck_assert_uint_eq(lat[3], 39);
-    /* a local miss of node 0 costs local_miss (11) */
+    /* alewife.c's arithmetic: a clean read 1 hop away costs 37 cycles, 2 hops
+     * 39, each + 2 of the processor's instructions before it (instr) */
+    ck_assert_uint_eq(lat[1], 37 + 2);
+    ck_assert_uint_eq(lat[3], 39 + 2);
+    /* a local miss of node 0 costs local_miss (11) + instr */
     sim_set_clock(m, 0, 100000);
     sim_time t0 = sim_clock(m, 0);
     ck_assert_int_eq(sim_ref(m, 0, base + 4096, 4, 0, -1), SIM_STALL);
     while (sim_stalled(m, 0))
         ck_assert_int_eq(sim_run_until(m, sim_next_event(m)), 0);
-    ck_assert_uint_eq(sim_clock(m, 0) - t0, 11);
+    ck_assert_uint_eq(sim_clock(m, 0) - t0, 11 + 2);
     /* RREQ by hops, at the senders */
     qs_monitor *q = sim_alewife_monitor(model);
     for (int proc = 1; proc < 8; proc++)
@@ -522,19 +523,20 @@ START_TEST(test_private_memory)
     ck_assert_int_eq(sim_place(m, base, bytes, 0), 0);
     ck_assert(sim_has_private_memory(m));
     ck_assert_int_eq(sim_on_ref(m, count_private, NULL), 0);
-    ck_assert_uint_eq(shared_ref(m, 0, base), 11); /* a local shared miss */
-    ck_assert_uint_eq(shared_ref(m, 0, base), 1);
+    /* every reference also pays instr = 2 cycles of instructions */
+    ck_assert_uint_eq(shared_ref(m, 0, base), 11 + 2); /* a local shared miss */
+    ck_assert_uint_eq(shared_ref(m, 0, base), 1 + 2);
     sim_time t0 = sim_clock(m, 0);
     ck_assert_int_eq(sim_ref_private(m, 0, priv, 8, 0), SIM_STALL); /* a miss: decide */
     ck_assert(!sim_stalled(m, 0));
-    ck_assert_uint_eq(sim_clock(m, 0) - t0, 11);
+    ck_assert_uint_eq(sim_clock(m, 0) - t0, 11 + 2);
     ck_assert_int_eq(sim_ref_private(m, 0, priv + 4, 4, 1), SIM_HIT);
-    ck_assert_uint_eq(sim_clock(m, 0) - t0, 12);
+    ck_assert_uint_eq(sim_clock(m, 0) - t0, 13 + 3);
     /* the private line took set 0: the shared line misses again, and back */
-    ck_assert_uint_eq(shared_ref(m, 0, base), 11);
+    ck_assert_uint_eq(shared_ref(m, 0, base), 11 + 2);
     t0 = sim_clock(m, 0);
     ck_assert_int_eq(sim_ref_private(m, 0, priv + 12, 8, 0), SIM_STALL); /* two lines */
-    ck_assert_uint_eq(sim_clock(m, 0) - t0, 22);
+    ck_assert_uint_eq(sim_clock(m, 0) - t0, 2 * (11 + 2));
     ck_assert_uint_eq(sim_private_references(m), 3);
     ck_assert_uint_eq(sim_private_misses(m), 3);
     ck_assert_int_eq(private_seen, 4);
@@ -572,21 +574,52 @@ START_TEST(test_overflow_trap_charged)
     ck_assert_int_eq(sim_place(m, base, bytes, 0), 0);
     qs_monitor *q = sim_alewife_monitor(sim_timing_model(m));
     qs_set_histogram(q, 0x90020008u, 1); /* RDATA received, by hops */
-    ck_assert_uint_eq(shared_ref(m, 0, base), 11);
+    ck_assert_uint_eq(shared_ref(m, 0, base), 13); /* local_miss + instr */
     for (uint32_t i = 0; i < (1u << 20); i++) /* the 20-bit register wraps once */
         qs_packet(q, 0, 0, QS_RDATA, 2, 1);
     ck_assert_uint_eq(qs_overflow_traps(q, 0), 1);
-    ck_assert_uint_eq(shared_ref(m, 0, base + 16), 11 + 300);
-    ck_assert_uint_eq(shared_ref(m, 0, base + 32), 11);
+    ck_assert_uint_eq(shared_ref(m, 0, base + 16), 13 + 300);
+    ck_assert_uint_eq(shared_ref(m, 0, base + 32), 13);
     sim_set_clock(m, 1, 10000); /* node 0's controller is idle by then */
-    ck_assert_uint_eq(shared_ref(m, 1, base + 48), 37); /* node 1 took no trap */
+    ck_assert_uint_eq(shared_ref(m, 1, base + 48), 39); /* node 1 took no trap */
     for (uint32_t i = 0; i < (1u << 20); i++)
         qs_packet(q, 0, 0, QS_RDATA, 2, 1);
     sim_set_clock(m, 0, 20000); /* after node 0 served processor 1 */
     sim_time t0 = sim_clock(m, 0);
     ck_assert_int_eq(sim_ref_private(m, 0, 0x7f0000000000, 8, 0), SIM_STALL);
-    ck_assert_uint_eq(sim_clock(m, 0) - t0, 11 + 300);
+    ck_assert_uint_eq(sim_clock(m, 0) - t0, 13 + 300);
     sim_destroy(m);
+}
+END_TEST
+
+/* Instruction time (alewife.c): every reference pays instr = hit_cycles - 1
+ * cycles of the processor's instructions, hit or miss; hit_cycles=1 turns
+ * it off (the miss costs its memory system alone), hit_cycles=5 doubles it.
+ * The instructions are the processor's: they do not occupy the CMMU, so a
+ * request from another node reaching it meanwhile is not delayed. */
+START_TEST(test_instruction_time)
+{
+    const uintptr_t base = 0x10000000;
+    const size_t bytes = 1 << 20;
+    static const struct {
+        const char *opt;
+        sim_time hit, local, remote;
+    } cases[] = {{NULL, 3, 13, 39}, {"hit_cycles=1", 1, 11, 37}, {"hit_cycles=5", 5, 15, 41}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        sim_params p;
+        char err[256];
+        ck_assert_int_eq(sim_params_for("alewife", 2, &p, err, sizeof err), 0);
+        if (cases[c].opt)
+            ck_assert_int_eq(sim_params_set(&p, cases[c].opt, err, sizeof err), 0);
+        sim_machine *m = sim_create(&p, base, bytes, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        ck_assert_int_eq(sim_place(m, base, bytes, 0), 0);
+        ck_assert_uint_eq(shared_ref(m, 0, base), cases[c].local);
+        ck_assert_uint_eq(shared_ref(m, 0, base), cases[c].hit);
+        sim_set_clock(m, 1, 10000);
+        ck_assert_uint_eq(shared_ref(m, 1, base + 16), cases[c].remote);
+        sim_destroy(m);
+    }
 }
 END_TEST
 
@@ -608,6 +641,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, test_limitless_on_machine);
     tcase_add_test(tc, test_private_memory);
     tcase_add_test(tc, test_overflow_trap_charged);
+    tcase_add_test(tc, test_instruction_time);
     suite_add_tcase(s, tc);
     return s;
 }
