@@ -559,7 +559,7 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
         dsm_fatal("transport", "malformed message from node %d: %s", h->src, why);
     if (h->type > 0 && h->type < PM_NTYPES) {
         proto_msg m = { (uint8_t)h->type, h->src, h->dst, h->block,
-                        (uint8_t)(h->flags & PROTO_MSG_READS) };
+                        (uint8_t)(h->flags & PROTO_MSG_READS), 0 };
         /* the adaptive protocol: a recalled copy equal to the home's (the
          * data it granted) was not written; the engine never sees data */
         if (rt->cfg.adapt && h->type == PM_WB_DATA && h->len == rt->region.block_size &&

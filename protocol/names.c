@@ -2,6 +2,9 @@
  * error messages, reports and the table generated into doc/protocol.md. */
 #include "engine_internal.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #define NAME(arr, i) (((i) >= 0 && (size_t)(i) < sizeof(arr) / sizeof(arr[0]) && arr[i]) ? arr[i] : "?")
 
 static const char *const cache_states[PC_NSTATES] = {
@@ -13,6 +16,8 @@ static const char *const cache_events[CE_NEVENTS] = {
     [CE_UPGRADE_ACK] = "UPGRADE_ACK", [CE_INV] = "INV",
     [CE_RECALL] = "RECALL", [CE_RELEASE] = "Release", [CE_EVICT] = "Evict",
     [CE_DATA_E] = "DATA_E", [CE_PUT_ACK] = "PUT_ACK", [CE_RECALL_S] = "RECALL_S",
+    [CE_FWD_GETS] = "FWD_GETS", [CE_FWD_GETX] = "FWD_GETX", [CE_FWD_DATA_S] = "FWD_DATA_S",
+    [CE_FWD_DATA_X] = "FWD_DATA_X",
 };
 static const char *const dir_states[PD_NSTATES] = {
     [PD_UNOWNED] = "Unowned", [PD_SHARED] = "Shared", [PD_EXCL] = "Exclusive",
@@ -34,6 +39,8 @@ static const char *const dir_events[DE_NEVENTS] = {
     [DE_GETS_DOWNGRADE] = "GETS(owner downgrades)",
     [DE_WB_DATA_SHARED] = "WB_DATA(for GETS, owner downgraded)",
     [DE_GETS_MIGRATORY] = "GETS(migratory: granted exclusive)",
+    [DE_GETS_FWD] = "GETS(owned: forwarded)", [DE_GETX_FWD] = "GETX(owned: forwarded)",
+    [DE_SHWB] = "SHWB", [DE_XFER] = "XFER",
 };
 static const char *const msgs[PM_NTYPES] = {
     [PM_GETS] = "GETS", [PM_GETX] = "GETX", [PM_UPGRADE] = "UPGRADE", [PM_DATA_S] = "DATA_S",
@@ -41,6 +48,8 @@ static const char *const msgs[PM_NTYPES] = {
     [PM_INV_ACK] = "INV_ACK", [PM_RECALL] = "RECALL",
     [PM_WB_DATA] = "WB_DATA", [PM_PUTS] = "PUTS", [PM_PUTX] = "PUTX", [PM_PUTE] = "PUTE",
     [PM_PUT_ACK] = "PUT_ACK", [PM_DATA_E] = "DATA_E", [PM_RECALL_S] = "RECALL_S",
+    [PM_FWD_GETS] = "FWD_GETS", [PM_FWD_GETX] = "FWD_GETX", [PM_FWD_DATA_S] = "FWD_DATA_S",
+    [PM_FWD_DATA_X] = "FWD_DATA_X", [PM_SHWB] = "SHWB", [PM_XFER] = "XFER",
 };
 static const char *const steps[ST_NSTEPS] = {
     [ST_END] = "end",
@@ -84,6 +93,14 @@ static const char *const steps[ST_NSTEPS] = {
     [ST_D_RECALL_S] = "send RECALL_S to owner",
     [ST_D_PENDING_SHARED] = "pending := requester (read, the owner keeps a copy)",
     [ST_D_GRANT_DATA_S_SHARED] = "send DATA_S to pending, sharers := {owner, pending}",
+    [ST_SEND_FWD_DATA_S] = "send FWD_DATA_S (with data) to the requester",
+    [ST_SEND_FWD_DATA_X] = "send FWD_DATA_X (with data) to the requester",
+    [ST_SEND_SHWB] = "send SHWB (with data) to home",
+    [ST_SEND_XFER] = "send XFER to home",
+    [ST_D_FWD_S] = "send FWD_GETS (for requester) to owner",
+    [ST_D_FWD_X] = "send FWD_GETX (for requester) to owner",
+    [ST_D_SHARE_OWNER] = "sharers := {owner, pending}",
+    [ST_D_OWNER_PENDING] = "owner := pending, sharers := {}",
 };
 
 const char *proto_cache_state_name(int s) { return NAME(cache_states, s); }
@@ -96,7 +113,7 @@ const char *proto_step_name(int step) { return NAME(steps, step); }
 int proto_msg_has_data(int type)
 {
     return type == PM_DATA_S || type == PM_DATA_X || type == PM_WB_DATA || type == PM_PUTX ||
-           type == PM_DATA_E;
+           type == PM_DATA_E || type == PM_FWD_DATA_S || type == PM_FWD_DATA_X || type == PM_SHWB;
 }
 
 const char *proto_needs_name(int needs)
@@ -120,5 +137,17 @@ const char *proto_needs_name(int needs)
         "replacement_hints, excl_clean, downgrade_on_read",
         "evictions, replacement_hints, excl_clean, downgrade_on_read",
     };
-    return needs >= 0 && needs < 16 ? names[needs] : "?";
+    if (needs >= 0 && needs < 16)
+        return names[needs];
+    /* the later options, after the first four's names */
+    static _Thread_local char buf[160];
+    static const char *const more[] = { "adapt", "three_hop" };
+    if (needs < 0 || needs >= 16 << 2)
+        return "?";
+    snprintf(buf, sizeof buf, "%s", names[needs & 15]);
+    for (int i = 0; i < 2; i++)
+        if (needs & 16 << i)
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? ", " : "",
+                     more[i]);
+    return buf;
 }
