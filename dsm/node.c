@@ -575,7 +575,7 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
     if (h->type > 0 && h->type < PM_NTYPES) {
         proto_msg m = { (uint8_t)h->type, h->src, h->dst, h->block,
                         (uint8_t)(h->flags & (PROTO_MSG_READS | PROTO_MSG_PUSH |
-                                              PROTO_MSG_FLUSH)) };
+                                              PROTO_MSG_FLUSH)), 0 };
         /* the adaptive protocol: a recalled copy equal to the home's (the
          * data it granted) was not written; the engine never sees data */
         if (rt->cfg.adapt && (h->type == PM_WB_DATA || h->type == PM_FLUSH) &&

@@ -152,13 +152,23 @@ proto_engine *proto_engine_create_shared(const proto_config *cfg, proto_engine *
     e->excl_clean = cfg->excl_clean != 0;
     e->downgrade_on_read = cfg->downgrade_on_read != 0;
     e->adapt = cfg->adapt != 0;
+    e->three_hop = cfg->three_hop != 0;
+    /* a forwarded request leaves the owner a read copy or nothing, decided by
+     * the owner's table rows: the recalls of downgrade_on_read and of the
+     * adaptive protocol go through the home, and the two are not combined */
+    if (e->three_hop && (e->downgrade_on_read || e->adapt)) {
+        free(e);
+        return NULL;
+    }
+    e->fwd_req = -1;
     /* the adaptive protocol downgrades the producer of a producer-consumer
      * block when a consumer reads: the downgrade entries are its too */
     e->opts = (e->adapt ? PROTO_NEEDS_ADAPT | PROTO_NEEDS_DOWNGRADE : 0) |
               (e->evictions ? PROTO_NEEDS_EVICTIONS : 0) |
               (e->replacement_hints ? PROTO_NEEDS_HINTS : 0) |
               (e->excl_clean ? PROTO_NEEDS_EXCL_CLEAN : 0) |
-              (e->downgrade_on_read ? PROTO_NEEDS_DOWNGRADE : 0);
+              (e->downgrade_on_read ? PROTO_NEEDS_DOWNGRADE : 0) |
+              (e->three_hop ? PROTO_NEEDS_THREE_HOP : 0);
     e->sharers_ops = cfg->sharers_ops;
     if (homes_from) {
         e->homes = homes_from->homes;
@@ -223,13 +233,15 @@ void proto_engine_destroy(proto_engine *e)
     free(e->last_accessed);
     free(e->selfq);
     free(e->epoch);
+    free(e->dfwd);
     free(e);
 }
 
 size_t proto_engine_footprint(const proto_engine *e, size_t *home_table_bytes)
 {
     size_t n = sizeof *e + sizeof *e->cchunk * cache_chunks(e->nblocks) +
-               sizeof *e->dchunk * dir_chunks(e->nblocks) + e->selfq_cap * sizeof *e->selfq;
+               sizeof *e->dchunk * dir_chunks(e->nblocks) + e->selfq_cap * sizeof *e->selfq +
+               e->dfwd_cap * sizeof *e->dfwd;
     if (e->last_accessed)
         n += sizeof *e->last_accessed * (size_t)e->nnodes;
     for (size_t c = 0; c < cache_chunks(e->nblocks); c++)
@@ -364,7 +376,8 @@ static uint8_t msg_flags(const proto_engine *e, int type)
     return type == PM_DATA_X || type == PM_UPGRADE_ACK ? e->grant_flags : 0;
 }
 
-static int send_msg(proto_engine *e, proto_actions *out, int type, int dst, uint32_t block)
+static int send_msg_req(proto_engine *e, proto_actions *out, int type, int dst, uint32_t block,
+                        int req)
 {
     if (dst == e->self) {
         e->self_msgs++;
@@ -386,6 +399,7 @@ static int send_msg(proto_engine *e, proto_actions *out, int type, int dst, uint
         selfq_put_ends(q, e->self, dst);
         q->block = block;
         q->flags = msg_flags(e, type);
+        q->req = (uint16_t)req;
         return PROTO_OK;
     }
     proto_action *a = emit_slot(out);
@@ -399,7 +413,35 @@ static int send_msg(proto_engine *e, proto_actions *out, int type, int dst, uint
     a->msg.dst = dst;
     a->msg.block = block;
     a->msg.flags = msg_flags(e, type);
+    a->msg.req = (uint16_t)req;
     return PROTO_OK;
+}
+
+static int send_msg(proto_engine *e, proto_actions *out, int type, int dst, uint32_t block)
+{
+    return send_msg_req(e, out, type, dst, block, 0);
+}
+
+/* ---- forwarded requests deferred by a hold: their requesters ---- */
+
+static int dfwd_push(proto_engine *e, uint32_t block, int32_t req)
+{
+    if (e->ndfwd == e->dfwd_cap && GROWABLE_RESERVE(e->dfwd, e->dfwd_cap, e->ndfwd + 1))
+        return PROTO_ENOMEM;
+    e->dfwd[e->ndfwd++] = (struct deferred_fwd){ block, req };
+    return PROTO_OK;
+}
+
+/* The requester deferred for `block` (removed from the list), or -1. */
+static int32_t dfwd_take(proto_engine *e, uint32_t block)
+{
+    for (size_t i = 0; i < e->ndfwd; i++)
+        if (e->dfwd[i].block == block) {
+            int32_t req = e->dfwd[i].req;
+            e->dfwd[i] = e->dfwd[--e->ndfwd];
+            return req;
+        }
+    return -1;
 }
 
 static int simple_action(proto_actions *out, int kind, uint32_t block, int access)
@@ -465,6 +507,10 @@ static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, in
     case ST_SEND_PUTE: return send_msg(e, out, PM_PUTE, home, block);
     case ST_SEND_PUSH: return send_msg(e, out, PM_PUSH, home, block);
     case ST_SEND_FLUSH: return send_msg(e, out, PM_FLUSH, home, block);
+    case ST_SEND_FWD_DATA_S: return send_msg(e, out, PM_FWD_DATA_S, e->fwd_req, block);
+    case ST_SEND_FWD_DATA_X: return send_msg(e, out, PM_FWD_DATA_X, e->fwd_req, block);
+    case ST_SEND_SHWB: return send_msg(e, out, PM_SHWB, home, block);
+    case ST_SEND_XFER: return send_msg(e, out, PM_XFER, home, block);
     case ST_ACCESS_NONE: return simple_action(out, PA_SET_ACCESS, block, PROTO_ACCESS_NONE);
     case ST_ACCESS_READ: return simple_action(out, PA_SET_ACCESS, block, PROTO_ACCESS_READ);
     case ST_ACCESS_WRITE: return simple_action(out, PA_SET_ACCESS, block, PROTO_ACCESS_WRITE);
@@ -482,7 +528,13 @@ static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, in
                           "a message is deferred for the block already (the home sends a held "
                           "block one INV or RECALL, and waits for its answer)");
         if (deferred_set(e, block,
-                         ev == CE_INV ? PM_INV : ev == CE_RECALL_S ? PM_RECALL_S : PM_RECALL))
+                         ev == CE_INV        ? PM_INV
+                         : ev == CE_RECALL_S ? PM_RECALL_S
+                         : ev == CE_FWD_GETS ? PM_FWD_GETS
+                         : ev == CE_FWD_GETX ? PM_FWD_GETX
+                                             : PM_RECALL))
+            return PROTO_ENOMEM;
+        if ((ev == CE_FWD_GETS || ev == CE_FWD_GETX) && dfwd_push(e, block, e->fwd_req))
             return PROTO_ENOMEM;
         e->ndeferred++;
         return PROTO_OK;
@@ -492,6 +544,8 @@ static int cache_step(proto_engine *e, int step, uint32_t block, int msg_src, in
             return PROTO_OK;
         deferred_set(e, block, 0);  /* the chunk exists: it holds the type */
         e->ndeferred--;
+        if (type == PM_FWD_GETS || type == PM_FWD_GETX)
+            e->fwd_req = dfwd_take(e, block);
         return cache_event(e, block, cache_event_of(type), home, out);
     }
     default:
@@ -544,11 +598,13 @@ static int dir_classify(proto_engine *e, dir_chunk *c, const dir_entry *d, uint3
             return DE_GETS_DOWNGRADE;
         if (e->excl_clean && d->state == PD_UNOWNED)
             return DE_GETS_EXCL_CLEAN;
+        if (e->three_hop && d->state == PD_EXCL)
+            return DE_GETS_FWD;
         return e->downgrade_on_read && d->state == PD_EXCL ? DE_GETS_DOWNGRADE : DE_GETS;
-    case PM_GETX: return DE_GETX;
+    case PM_GETX: return e->three_hop && d->state == PD_EXCL ? DE_GETX_FWD : DE_GETX;
     case PM_UPGRADE:
         if (!sharers_contains(&d->sharers, from))
-            return DE_UPGRADE_STALE;
+            return e->three_hop && d->state == PD_EXCL ? DE_GETX_FWD : DE_UPGRADE_STALE;
         return sharers_count(&d->sharers) == 1 ? DE_UPGRADE_SOLE : DE_UPGRADE_OTHERS;
     case PM_INV_ACK:
         if (d->acks > 1)
@@ -581,6 +637,8 @@ static int dir_classify(proto_engine *e, dir_chunk *c, const dir_entry *d, uint3
             return x ? DE_PUTX_RECALLED_S : DE_PUTE_RECALLED_S;
         return x ? DE_PUTX_RECALLED_X : DE_PUTE_RECALLED_X;
     }
+    case PM_SHWB: return DE_SHWB;
+    case PM_XFER: return DE_XFER;
     default: return -1;
     }
 }
@@ -715,6 +773,22 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
         return send_msg(e, out, PM_DATA_S, to, block);
     }
     case ST_D_PUSH_CONSUMERS: return push_consumers(e, d, block, out);
+    case ST_D_FWD_S: return send_msg_req(e, out, PM_FWD_GETS, d->owner, block, req);
+    case ST_D_FWD_X: return send_msg_req(e, out, PM_FWD_GETX, d->owner, block, req);
+    case ST_D_SHARE_OWNER:
+        sharers_clear(&d->sharers);
+        sharers_add(&d->sharers, d->owner);  /* it answered the read and kept a copy */
+        sharers_add(&d->sharers, d->pending);
+        d->owner = -1;
+        d->pending = -1;
+        d->grant = GRANT_NONE;
+        return PROTO_OK;
+    case ST_D_OWNER_PENDING:
+        sharers_clear(&d->sharers);
+        d->owner = d->pending;
+        d->pending = -1;
+        d->grant = GRANT_NONE;
+        return PROTO_OK;
     default:
         snprintf(e->err, sizeof e->err, "protocol: step %d is not a directory step", step);
         return PROTO_EREJECT;
@@ -744,6 +818,10 @@ static int dir_event(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
     if (writeback && (st == PD_EXCL || st == PD_BUSY_RECALL) && from != d->owner)
         return reject(e, "directory", proto_dir_state_name(st), proto_dir_event_name(ev), block,
                       from, "the sender is not the block's owner");
+    /* the news of a forwarded request comes from its requester only */
+    if ((type == PM_SHWB || type == PM_XFER) && st == PD_BUSY_RECALL && from != d->pending)
+        return reject(e, "directory", proto_dir_state_name(st), proto_dir_event_name(ev), block,
+                      from, "the sender is not the forwarded request's requester");
     /* An ack counts only from a node the home invalidated and has not heard
      * from: the sharers still listed (each ack removes its sender), but the
      * upgrading requester, which was not sent an INV.  Counting any ack
@@ -805,7 +883,8 @@ static int is_home_msg(int type)
 {
     return type == PM_GETS || type == PM_GETX || type == PM_UPGRADE || type == PM_INV_ACK ||
            type == PM_WB_DATA || type == PM_PUTS || type == PM_PUTX || type == PM_PUTE ||
-           type == PM_PUSH || type == PM_FLUSH;
+           type == PM_PUSH || type == PM_FLUSH ||
+           type == PM_SHWB || type == PM_XFER;
 }
 
 static int cache_event_of(int type)
@@ -820,6 +899,10 @@ static int cache_event_of(int type)
     case PM_PUT_ACK: return CE_PUT_ACK;
     case PM_RECALL_S: return CE_RECALL_S;
     case PM_PUSH_DATA: return CE_PUSH_DATA;
+    case PM_FWD_GETS: return CE_FWD_GETS;
+    case PM_FWD_GETX: return CE_FWD_GETX;
+    case PM_FWD_DATA_S: return CE_FWD_DATA_S;
+    case PM_FWD_DATA_X: return CE_FWD_DATA_X;
     default: return -1;
     }
 }
@@ -885,7 +968,26 @@ static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
                  m->type);
         return PROTO_EINVAL;
     }
-    if (m->src != engine_home_of(e, m->block)) {
+    int fwd = ev == CE_FWD_GETS || ev == CE_FWD_GETX;
+    int from_owner = ev == CE_FWD_DATA_S || ev == CE_FWD_DATA_X;
+    if ((fwd || from_owner) && !e->three_hop) {
+        snprintf(e->err, sizeof e->err,
+                 "protocol: node %d got %s for block %u from node %d, but three-hop "
+                 "interventions are off",
+                 e->self, proto_msg_name(m->type), m->block, m->src);
+        return PROTO_EINVAL;
+    }
+    if (fwd) {
+        if (m->req >= e->nnodes || m->req == e->self) {
+            snprintf(e->err, sizeof e->err,
+                     "protocol: node %d got %s for block %u naming requester %d", e->self,
+                     proto_msg_name(m->type), m->block, m->req);
+            return PROTO_EINVAL;
+        }
+        e->fwd_req = m->req;
+    }
+    /* the owner's answer to a forwarded request comes from the owner */
+    if (!from_owner && m->src != engine_home_of(e, m->block)) {
         snprintf(e->err, sizeof e->err,
                  "protocol: node %d got %s for block %u from node %d, which is not its home",
                  e->self, proto_msg_name(m->type), m->block, m->src);
@@ -912,6 +1014,7 @@ static int run_self_queue(proto_engine *e, proto_actions *out)
         selfq_get_ends(q, &m.src, &m.dst);
         m.block = q->block;
         m.flags = q->flags;
+        m.req = q->req;
         e->selfq_head = (e->selfq_head + 1) & (e->selfq_cap - 1);
         e->selfq_len--;
         int rc = dispatch(e, &m, out);
@@ -1129,6 +1232,23 @@ size_t proto_engine_save(const proto_engine *e, void *buf, size_t cap)
             put_aug(&w, a ? &a[b & (DIR_CHUNK - 1)] : &fresh);
         }
     }
+    /* The requesters of forwarded requests deferred by holds (three_hop),
+     * by block so that equal states save equal bytes; nothing at all when
+     * there are none, so snapshots without them read as before. */
+    if (e->ndfwd) {
+        put_var(&w, e->ndfwd);
+        uint32_t last = 0;
+        for (size_t k = 0; k < e->ndfwd; k++) {
+            const struct deferred_fwd *next = NULL;
+            for (size_t i = 0; i < e->ndfwd; i++)
+                if ((k == 0 || e->dfwd[i].block > last) &&
+                    (!next || e->dfwd[i].block < next->block))
+                    next = &e->dfwd[i];
+            put_var(&w, next->block);
+            put_var(&w, (uint64_t)next->req);
+            last = next->block;
+        }
+    }
     return w.n;
 }
 
@@ -1307,6 +1427,20 @@ int proto_engine_load(proto_engine *e, const void *buf, size_t len)
         c->aug[b & (DIR_CHUNK - 1)] = a;
     }
 #undef GET
+    e->ndfwd = 0;
+    if (p < end) {
+        uint32_t n;
+        if (get_var32(&p, end, &n) || n == 0 || n > e->ndeferred) /* written only when some */
+            return PROTO_EINVAL;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t block, req;
+            if (get_var32(&p, end, &block) || get_var32(&p, end, &req) || block >= e->nblocks ||
+                req >= (uint32_t)e->nnodes)
+                return PROTO_EINVAL;
+            if (dfwd_push(e, block, (int32_t)req))
+                return PROTO_ENOMEM;
+        }
+    }
     e->selfq_len = e->selfq_head = 0;
     return p == end ? PROTO_OK : PROTO_EINVAL;
 }

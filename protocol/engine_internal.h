@@ -57,6 +57,15 @@ enum proto_step {
     ST_SEND_FLUSH,      /* send the copy home, keeping nothing (FLUSH) */
     ST_D_PUSH_CONSUMERS, /* sharers := {owner} + the last consumers, owner := none, and
                             PUSH_DATA to each consumer */
+    /* three-hop interventions (three_hop) */
+    ST_SEND_FWD_DATA_S, /* owner: send a read copy to the forwarded request's requester */
+    ST_SEND_FWD_DATA_X, /* owner: send the line, and ownership, to the requester */
+    ST_SEND_SHWB,       /* requester: send the line the owner sent to the home */
+    ST_SEND_XFER,       /* requester: tell the home the owner handed it the line */
+    ST_D_FWD_S,         /* forward req's read request to the owner */
+    ST_D_FWD_X,         /* forward req's write request to the owner */
+    ST_D_SHARE_OWNER,   /* sharers := {owner, pending}: the owner kept a read copy */
+    ST_D_OWNER_PENDING, /* owner := pending, sharers := {} */
     ST_NSTEPS
 };
 
@@ -135,6 +144,13 @@ struct proto_engine {
     int excl_clean;
     int downgrade_on_read;
     int adapt;              /* the adaptive protocol (proto_config.adapt) */
+    int three_hop;          /* three-hop interventions (proto_config.three_hop) */
+    int32_t fwd_req;        /* the requester of the forwarded request being handled */
+    /* Forwarded requests deferred by a hold keep their requester here: a
+     * few at most (one per held block), so a short list beside the chunks'
+     * deferred types rather than a field per block. */
+    struct deferred_fwd { uint32_t block; int32_t req; } *dfwd;
+    size_t ndfwd, dfwd_cap;
     proto_adapt_counts adapt_counts;
     int opts;               /* the same as PROTO_NEEDS_* bits: the table entries allowed */
     const dsm_sharers_ops *sharers_ops;

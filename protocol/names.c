@@ -17,6 +17,8 @@ static const char *const cache_events[CE_NEVENTS] = {
     [CE_DATA_E] = "DATA_E", [CE_PUT_ACK] = "PUT_ACK", [CE_RECALL_S] = "RECALL_S",
     [CE_EPOCH_PUSH] = "EpochEnd(push)", [CE_EPOCH_FLUSH] = "EpochEnd(flush)",
     [CE_PUSH_DATA] = "PUSH_DATA",
+    [CE_FWD_GETS] = "FWD_GETS", [CE_FWD_GETX] = "FWD_GETX", [CE_FWD_DATA_S] = "FWD_DATA_S",
+    [CE_FWD_DATA_X] = "FWD_DATA_X",
 };
 static const char *const dir_states[PD_NSTATES] = {
     [PD_UNOWNED] = "Unowned", [PD_SHARED] = "Shared", [PD_EXCL] = "Exclusive",
@@ -41,6 +43,8 @@ static const char *const dir_events[DE_NEVENTS] = {
     [DE_PUSH] = "PUSH(owner)", [DE_PUSH_RECALLED] = "PUSH(crossed a recall)",
     [DE_FLUSH] = "FLUSH(owner)", [DE_FLUSH_RECALLED_S] = "FLUSH(crossed a recall for GETS)",
     [DE_FLUSH_RECALLED_X] = "FLUSH(crossed a recall for GETX)",
+    [DE_GETS_FWD] = "GETS(owned: forwarded)", [DE_GETX_FWD] = "GETX(owned: forwarded)",
+    [DE_SHWB] = "SHWB", [DE_XFER] = "XFER",
 };
 static const char *const msgs[PM_NTYPES] = {
     [PM_GETS] = "GETS", [PM_GETX] = "GETX", [PM_UPGRADE] = "UPGRADE", [PM_DATA_S] = "DATA_S",
@@ -49,6 +53,8 @@ static const char *const msgs[PM_NTYPES] = {
     [PM_WB_DATA] = "WB_DATA", [PM_PUTS] = "PUTS", [PM_PUTX] = "PUTX", [PM_PUTE] = "PUTE",
     [PM_PUT_ACK] = "PUT_ACK", [PM_DATA_E] = "DATA_E", [PM_RECALL_S] = "RECALL_S",
     [PM_PUSH] = "PUSH", [PM_FLUSH] = "FLUSH", [PM_PUSH_DATA] = "PUSH_DATA",
+    [PM_FWD_GETS] = "FWD_GETS", [PM_FWD_GETX] = "FWD_GETX", [PM_FWD_DATA_S] = "FWD_DATA_S",
+    [PM_FWD_DATA_X] = "FWD_DATA_X", [PM_SHWB] = "SHWB", [PM_XFER] = "XFER",
 };
 static const char *const steps[ST_NSTEPS] = {
     [ST_END] = "end",
@@ -96,6 +102,14 @@ static const char *const steps[ST_NSTEPS] = {
     [ST_SEND_FLUSH] = "send FLUSH (with data) to home",
     [ST_D_PUSH_CONSUMERS] = "sharers := {owner} + last consumers, owner := none, send PUSH_DATA "
                             "to each consumer",
+    [ST_SEND_FWD_DATA_S] = "send FWD_DATA_S (with data) to the requester",
+    [ST_SEND_FWD_DATA_X] = "send FWD_DATA_X (with data) to the requester",
+    [ST_SEND_SHWB] = "send SHWB (with data) to home",
+    [ST_SEND_XFER] = "send XFER to home",
+    [ST_D_FWD_S] = "send FWD_GETS (for requester) to owner",
+    [ST_D_FWD_X] = "send FWD_GETX (for requester) to owner",
+    [ST_D_SHARE_OWNER] = "sharers := {owner, pending}",
+    [ST_D_OWNER_PENDING] = "owner := pending, sharers := {}",
 };
 
 const char *proto_cache_state_name(int s) { return NAME(cache_states, s); }
@@ -108,16 +122,17 @@ const char *proto_step_name(int step) { return NAME(steps, step); }
 int proto_msg_has_data(int type)
 {
     return type == PM_DATA_S || type == PM_DATA_X || type == PM_WB_DATA || type == PM_PUTX ||
-           type == PM_DATA_E || type == PM_PUSH || type == PM_FLUSH || type == PM_PUSH_DATA;
+           type == PM_DATA_E || type == PM_PUSH || type == PM_FLUSH || type == PM_PUSH_DATA ||
+           type == PM_FWD_DATA_S || type == PM_FWD_DATA_X || type == PM_SHWB;
 }
 
 const char *proto_needs_name(int needs)
 {
     /* the PROTO_NEEDS_* bits in bit order, composed once per mask */
     static const char *const bits[] = { "evictions", "replacement_hints", "excl_clean",
-                                        "downgrade_on_read", "adapt" };
+                                        "downgrade_on_read", "adapt", "three_hop" };
     enum { NBITS = sizeof bits / sizeof bits[0] };
-    static _Thread_local char names[1 << NBITS][80];
+    static _Thread_local char names[1 << NBITS][96];
     if (needs < 0 || needs >= 1 << NBITS)
         return "?";
     char *out = names[needs];

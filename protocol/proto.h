@@ -47,6 +47,8 @@
  *    block is answered DATA_E; the reader holds it in E (read access) and
  *    its first store upgrades silently to M.  The directory treats it as the
  *    owner (EXCL), so another reader recalls it.
+ *  - three-hop interventions (proto_config.three_hop): see proto_config and
+ *    doc/protocol.md, "Three-hop interventions".
  *  - downgrade on read (proto_config.downgrade_on_read): a read request at a
  *    block another node owns recalls it with RECALL_S instead of RECALL; the
  *    owner sends its data and keeps a read-only copy (M or E -> S, the held
@@ -104,6 +106,11 @@ typedef enum proto_cache_event {
                        writes is sent home and on to its consumers; it keeps a read copy */
     CE_EPOCH_FLUSH, /* this node's epoch ended: a migratory block it owns goes home */
     CE_PUSH_DATA,   /* the home pushes a read copy the node did not ask for */
+    /* three-hop interventions (three_hop) */
+    CE_FWD_GETS,    /* the home forwards a read request to this owner */
+    CE_FWD_GETX,    /* the home forwards a write request to this owner */
+    CE_FWD_DATA_S,  /* read grant with data, straight from the previous owner */
+    CE_FWD_DATA_X,  /* write grant with data, straight from the previous owner */
     CE_NEVENTS
 } proto_cache_event;
 
@@ -151,6 +158,11 @@ typedef enum proto_dir_event {
     DE_FLUSH,            /* the owner's flushed copy: the block is unowned */
     DE_FLUSH_RECALLED_S, /* a flush that crossed a recall for a read request */
     DE_FLUSH_RECALLED_X, /* a flush that crossed a recall for a write request */
+    /* three-hop interventions (proto_config.three_hop) */
+    DE_GETS_FWD,         /* read request at an owned block: forwarded to the owner */
+    DE_GETX_FWD,         /* write request (or stale upgrade) at an owned block: forwarded */
+    DE_SHWB,             /* the reader served by the owner: sharing write-back */
+    DE_XFER,             /* the writer served by the owner: ownership transfer */
     DE_NEVENTS
 } proto_dir_event;
 
@@ -178,7 +190,14 @@ typedef enum proto_msg_type {
     PM_FLUSH,       /* owner -> home (adapt): the data at the end of the owner's epoch; it
                        keeps nothing */
     PM_PUSH_DATA,   /* home -> consumer (adapt): a read copy it did not ask for */
-    PM_NTYPES       /* 20: message types fit in 5 bits (tests/explore relies on it) */
+    PM_FWD_GETS,    /* home -> owner (three_hop): a read request, answer it (req) */
+    PM_FWD_GETX,    /* home -> owner (three_hop): a write request, answer it (req) */
+    PM_FWD_DATA_S,  /* owner -> requester: read grant, carries data */
+    PM_FWD_DATA_X,  /* owner -> requester: write grant, carries data */
+    PM_SHWB,        /* requester -> home: sharing write-back of the line the owner sent,
+                       carries data */
+    PM_XFER,        /* requester -> home: the owner handed it the line (no data) */
+    PM_NTYPES       /* 26: message types fit in 5 bits (tests/explore relies on it) */
 } proto_msg_type;
 
 typedef struct proto_msg {
@@ -187,6 +206,7 @@ typedef struct proto_msg {
     int32_t dst;
     uint32_t block;
     uint8_t flags;    /* PROTO_MSG_*: what the request tells the augmentation */
+    uint16_t req;     /* FWD_GETS/FWD_GETX: the requester the owner answers */
 } proto_msg;
 
 /* A write request (GETX, UPGRADE) whose access also reads the block (a
@@ -258,6 +278,12 @@ typedef struct proto_config {
                                producer-consumer downgrades its producer (RECALL_S)
                                rather than recalling it (needs the augmentation on;
                                doc/patterns.md) */
+    int three_hop;          /* three-hop interventions (the SGI Origin's): a request at an
+                               owned block is forwarded to the owner (FWD_GETS/FWD_GETX),
+                               which answers the requester itself (FWD_DATA_S/FWD_DATA_X);
+                               the requester then tells the home (SHWB with the line /
+                               XFER).  Not with downgrade_on_read or adapt (their owner
+                               recalls go through the home) */
     const dsm_sharers_ops *sharers_ops; /* directory sharer sets; NULL: bit vector */
 } proto_config;
 
@@ -435,7 +461,8 @@ enum {
     PROTO_NEEDS_HINTS = 2,      /* proto_config.replacement_hints */
     PROTO_NEEDS_EXCL_CLEAN = 4, /* proto_config.excl_clean */
     PROTO_NEEDS_DOWNGRADE = 8,  /* proto_config.downgrade_on_read */
-    PROTO_NEEDS_ADAPT = 16      /* proto_config.adapt */
+    PROTO_NEEDS_ADAPT = 16,     /* proto_config.adapt */
+    PROTO_NEEDS_THREE_HOP = 32  /* proto_config.three_hop */
 };
 typedef struct proto_table_entry {
     uint8_t valid;

@@ -23,7 +23,19 @@
  * Downgrade on read (downgrade_on_read): a GETS at an Exclusive block sends
  * RECALL_S; the owner answers WB_DATA and keeps a read copy (M/E -> S), and
  * the home lists both as sharers.  A PUTX/PUTE crossing it is served as for
- * a RECALL (the evicted copy is gone: the reader is the only sharer). */
+ * a RECALL (the evicted copy is gone: the reader is the only sharer).
+ *
+ * Three-hop interventions (three_hop, the columns at the end of each table):
+ * a request at an owned block is forwarded to the owner (FWD_GETS/FWD_GETX,
+ * naming the requester); the owner answers the requester directly
+ * (FWD_DATA_S, keeping a read copy; FWD_DATA_X, keeping nothing), and the
+ * requester, once it has the line, tells the home (SHWB with the line, the
+ * sharing write-back; XFER, the ownership transfer).  The home stays busy
+ * (BusyRecall) until then, so none of its later INVs or forwards can
+ * overtake the owner's data at the requester (they travel on another pair's
+ * channel).  A forward crossing the owner's PUTX/PUTE is dropped by the
+ * owner in MI, and the home answers the requester from the writeback, as
+ * for a recall. */
 #include "engine_internal.h"
 
 #define OK(nx, ...) { 1, nx, { __VA_ARGS__ }, NULL, 0 }
@@ -38,6 +50,7 @@
 #define EXCL PROTO_NEEDS_EXCL_CLEAN
 #define DOWNGRADE PROTO_NEEDS_DOWNGRADE
 #define ADAPT PROTO_NEEDS_ADAPT
+#define THREE PROTO_NEEDS_THREE_HOP
 
 #define EVICT_IN_FLIGHT \
     "the cache evicts only settled blocks (S, E, M), never one with a request or writeback in flight"
@@ -45,6 +58,14 @@
     "a held grant must first serve the access that faulted for it; the cache evicts S, E, M only"
 #define NO_WRITEBACK "no writeback is in flight"
 #define NOT_READING "no read request is in flight"
+#define FWD_NOT_WRITING "no write request is in flight"
+#define FWD_NOT_OWNER "the home forwards requests to the owner only"
+#define FWD_NOT_OWNER_I \
+    "the home forwards to the owner only, and an evicting owner waits in MI until its PUT_ACK, " \
+    "which FIFO delivery brings after any forward"
+#define FWD_NOT_OWNER_YET \
+    "not an owner yet: the home forwards to a new owner only after its XFER, sent once the " \
+    "line is in"
 #define DROPPED_INV_ACK OPT(EVICTIONS, PC_I, ST_SEND_INV_ACK) /* see the header: a dropped copy */
 /* The adaptive protocol's epoch end (proto_epoch_end): only an owner with a
  * modified copy (M) pushes or flushes; in any other state the block was
@@ -266,9 +287,63 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EPOCH_FLUSH] = OPT(ADAPT | EVICTIONS, PC_MI, ST_END),
         [CE_PUSH_DATA] = NO("the home pushes only to nodes it does not list, and an evicting owner is listed until its PUT_ACK"),
     },
+    /* ---- three-hop interventions (three_hop): see the header ---- */
+    [PC_I][CE_FWD_GETS] = NO(FWD_NOT_OWNER_I),
+    [PC_I][CE_FWD_GETX] = NO(FWD_NOT_OWNER_I),
+    [PC_I][CE_FWD_DATA_S] = NO(NOT_READING),
+    [PC_I][CE_FWD_DATA_X] = NO(FWD_NOT_WRITING),
+    [PC_S][CE_FWD_GETS] = NO(FWD_NOT_OWNER),
+    [PC_S][CE_FWD_GETX] = NO(FWD_NOT_OWNER),
+    [PC_S][CE_FWD_DATA_S] = NO(NOT_READING),
+    [PC_S][CE_FWD_DATA_X] = NO(FWD_NOT_WRITING),
+    /* the owner answers the requester itself and keeps a read copy */
+    [PC_M][CE_FWD_GETS] = OPT(THREE, PC_S, ST_ACCESS_READ, ST_SEND_FWD_DATA_S),
+    [PC_M][CE_FWD_GETX] = OPT(THREE, PC_I, ST_ACCESS_NONE, ST_SEND_FWD_DATA_X),
+    [PC_M][CE_FWD_DATA_S] = NO(NOT_READING),
+    [PC_M][CE_FWD_DATA_X] = NO(FWD_NOT_WRITING),
+    [PC_IS][CE_FWD_GETS] = NO(FWD_NOT_OWNER),
+    [PC_IS][CE_FWD_GETX] = NO(FWD_NOT_OWNER),
+    /* the owner's answer; the home, still busy, learns it from us */
+    [PC_IS][CE_FWD_DATA_S] = OPT(THREE, PC_SH, ST_INSTALL, ST_ACCESS_READ, ST_COMPLETE,
+                                 ST_SEND_SHWB),
+    [PC_IS][CE_FWD_DATA_X] = NO("a read request is answered with a read copy"),
+    [PC_IM][CE_FWD_GETS] = NO(FWD_NOT_OWNER_YET),
+    [PC_IM][CE_FWD_GETX] = NO(FWD_NOT_OWNER_YET),
+    [PC_IM][CE_FWD_DATA_S] = NO("a write request is answered with DATA_X or FWD_DATA_X"),
+    [PC_IM][CE_FWD_DATA_X] = OPT(THREE, PC_MH, ST_INSTALL, ST_ACCESS_WRITE, ST_COMPLETE,
+                                 ST_SEND_XFER),
+    [PC_SH][CE_FWD_GETS] = NO(FWD_NOT_OWNER),
+    [PC_SH][CE_FWD_GETX] = NO(FWD_NOT_OWNER),
+    [PC_SH][CE_FWD_DATA_S] = NO(NOT_READING),
+    [PC_SH][CE_FWD_DATA_X] = NO(FWD_NOT_WRITING),
+    [PC_MH][CE_FWD_GETS] = OPT(THREE, PC_MH, ST_DEFER),
+    [PC_MH][CE_FWD_GETX] = OPT(THREE, PC_MH, ST_DEFER),
+    [PC_MH][CE_FWD_DATA_S] = NO(NOT_READING),
+    [PC_MH][CE_FWD_DATA_X] = NO(FWD_NOT_WRITING),
+    [PC_SM][CE_FWD_GETS] = NO(FWD_NOT_OWNER),
+    [PC_SM][CE_FWD_GETX] = NO(FWD_NOT_OWNER),
+    [PC_SM][CE_FWD_DATA_S] = NO("an upgrade is answered with UPGRADE_ACK or DATA_X"),
+    [PC_SM][CE_FWD_DATA_X] = NO("the upgrade became a write miss only after an INV (state IM)"),
+    [PC_E][CE_FWD_GETS] = OPT(THREE | EXCL, PC_S, ST_SEND_FWD_DATA_S),  /* read access already */
+    [PC_E][CE_FWD_GETX] = OPT(THREE | EXCL, PC_I, ST_ACCESS_NONE, ST_SEND_FWD_DATA_X),
+    [PC_E][CE_FWD_DATA_S] = NO(NOT_READING),
+    [PC_E][CE_FWD_DATA_X] = NO(FWD_NOT_WRITING),
+    [PC_EH][CE_FWD_GETS] = OPT(THREE | EXCL, PC_EH, ST_DEFER),
+    [PC_EH][CE_FWD_GETX] = OPT(THREE | EXCL, PC_EH, ST_DEFER),
+    [PC_EH][CE_FWD_DATA_S] = NO(NOT_READING),
+    [PC_EH][CE_FWD_DATA_X] = NO(FWD_NOT_WRITING),
+    /* the forward crossed our PUTX/PUTE: the home answers from it */
+    [PC_MI][CE_FWD_GETS] = OPT(THREE | EVICTIONS, PC_MI, ST_END),
+    [PC_MI][CE_FWD_GETX] = OPT(THREE | EVICTIONS, PC_MI, ST_END),
+    [PC_MI][CE_FWD_DATA_S] = NO("no request is in flight: an access in MI waits for the PUT_ACK first"),
+    [PC_MI][CE_FWD_DATA_X] = NO("no request is in flight: an access in MI waits for the PUT_ACK first"),
 };
 
 #define NO_RECALL "no recall in progress"
+#define FWD_OWNED \
+    "forwarded only at an owned block (Exclusive); a request that finds the block busy waits in " \
+    "the queue and is classified again when served"
+#define NO_FWD "no forwarded request in progress (its requester answers it in BusyRecall only)"
 #define NO_OWNER_UNOWNED \
     "no owner when unowned (an owner's writeback is acknowledged only after the home took it)"
 #define EXCL_CLEAN_UNOWNED "a read request is granted exclusive-clean only at an unowned block"
@@ -451,4 +526,26 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_FLUSH_RECALLED_S] = OPT(ADAPT, PD_SHARED, ST_D_INSTALL, ST_D_GRANT_DATA_S),
         [DE_FLUSH_RECALLED_X] = OPT(ADAPT, PD_EXCL, ST_D_INSTALL, ST_D_GRANT_DATA_X),
     },
+    /* ---- three-hop interventions (three_hop): see the header ---- */
+    [PD_UNOWNED][DE_GETS_FWD] = NO(FWD_OWNED),
+    [PD_UNOWNED][DE_GETX_FWD] = NO(FWD_OWNED),
+    [PD_UNOWNED][DE_SHWB] = NO(NO_FWD),
+    [PD_UNOWNED][DE_XFER] = NO(NO_FWD),
+    [PD_SHARED][DE_GETS_FWD] = NO(FWD_OWNED),
+    [PD_SHARED][DE_GETX_FWD] = NO(FWD_OWNED),
+    [PD_SHARED][DE_SHWB] = NO(NO_FWD),
+    [PD_SHARED][DE_XFER] = NO(NO_FWD),
+    [PD_EXCL][DE_GETS_FWD] = OPT(THREE, PD_BUSY_RECALL, ST_D_PENDING_S, ST_D_FWD_S),
+    [PD_EXCL][DE_GETX_FWD] = OPT(THREE, PD_BUSY_RECALL, ST_D_PENDING_X, ST_D_FWD_X),
+    [PD_EXCL][DE_SHWB] = NO(NO_FWD),
+    [PD_EXCL][DE_XFER] = NO(NO_FWD),
+    [PD_BUSY_INV][DE_GETS_FWD] = NO(FWD_OWNED),
+    [PD_BUSY_INV][DE_GETX_FWD] = NO(FWD_OWNED),
+    [PD_BUSY_INV][DE_SHWB] = NO(NO_FWD),
+    [PD_BUSY_INV][DE_XFER] = NO(NO_FWD),
+    [PD_BUSY_RECALL][DE_GETS_FWD] = NO(FWD_OWNED),
+    [PD_BUSY_RECALL][DE_GETX_FWD] = NO(FWD_OWNED),
+    /* the requester has the owner's line: the owner kept a read copy */
+    [PD_BUSY_RECALL][DE_SHWB] = OPT(THREE, PD_SHARED, ST_D_INSTALL, ST_D_SHARE_OWNER),
+    [PD_BUSY_RECALL][DE_XFER] = OPT(THREE, PD_EXCL, ST_D_OWNER_PENDING),
 };

@@ -12,7 +12,9 @@
  * in S, E or M at any moment (proto_evict; a budget of evictions per run
  * bounds the search), with and without replacement hints, and grant reads of
  * unowned blocks exclusive-clean (excl_clean), and let a read of an owned
- * block leave the owner a read-only copy (downgrade_on_read, RECALL_S).
+ * block leave the owner a read-only copy (downgrade_on_read, RECALL_S), and
+ * forward requests at owned blocks to the owner, which answers the requester
+ * directly (three_hop, the Origin's interventions).
  * With the adaptive protocol (--adapt) a node may also end its epoch at any
  * moment while it has blocks to push or flush (proto_epoch_end: the
  * runtime's releases), and write grants carry their PUSH/FLUSH flag.
@@ -173,6 +175,16 @@ typedef struct {
 #define MSG_FRESH(c) (((c) >> 6) & 1)
 #define MSG_FLAGS(c) ((c) >> 8)   /* a write grant's PROTO_MSG_PUSH, PROTO_MSG_FLUSH */
 #define MSG_MAKE(t, b, f, fl) ((uint16_t)((t) | (b) << 5 | (f) << 6 | (fl) << 8))
+/* A forwarded request (three_hop) carries no data: its bit 6 names the
+ * requester, the higher (1) or lower (0) of the two nodes other than its
+ * destination (the owner is never the requester). */
+static int is_fwd(int type) { return type == PM_FWD_GETS || type == PM_FWD_GETX; }
+static int fwd_req_bit(int dst, int req) { return req == (dst == NN - 1 ? NN - 2 : NN - 1); }
+static int fwd_req_of(int dst, int bit)
+{
+    int lo = dst == 0 ? 1 : 0, hi = dst == NN - 1 ? NN - 2 : NN - 1;
+    return bit ? hi : lo;
+}
 
 /* ---- configuration of one run ---- */
 typedef struct {
@@ -190,6 +202,10 @@ typedef struct {
                          key_patterns; the shadow then checks the snapshot, not inertness) */
 } config;
 static config cfg;
+/* Three-hop interventions (proto_config.three_hop): the suite's runs of
+ * THREE_HOP_RUNS and --three-hop.  Beside the config rather than in it, so
+ * that the configurations above need not spell it. */
+static int cfg_three_hop;
 #define cfg_threads MAXT  /* thread slots encoded per node */
 #define cfg_mutant cfg.mutant
 #define cfg_blocks cfg.blocks
@@ -207,7 +223,7 @@ static int is_request_event(int ev)
 {
     return ev == DE_GETS || ev == DE_GETX || ev == DE_UPGRADE_SOLE || ev == DE_UPGRADE_OTHERS ||
            ev == DE_UPGRADE_STALE || ev == DE_GETS_EXCL_CLEAN || ev == DE_GETS_DOWNGRADE ||
-           ev == DE_GETS_MIGRATORY;
+           ev == DE_GETS_MIGRATORY || ev == DE_GETS_FWD || ev == DE_GETX_FWD;
 }
 
 static void trace_hook(void *arg, int side, int state, int event)
@@ -624,6 +640,12 @@ static int run_actions(hstate *h, int n, int msg_data, int waiter)
             if (h->chlen[n][d] == CHCAP)
                 return fail("actions: channel %d->%d overflows", n, d);
             int f = proto_msg_has_data(a->msg.type) ? h->fresh[n][b] : 0;
+            if (is_fwd(a->msg.type)) {
+                if (a->msg.req >= NN || a->msg.req == d)
+                    return fail("actions: node %d: %s to %d names requester %d", n,
+                                proto_msg_name(a->msg.type), d, a->msg.req);
+                f = fwd_req_bit(d, a->msg.req);
+            }
             h->ch[n][d][h->chlen[n][d]++] =
                 MSG_MAKE(a->msg.type, b, f, a->msg.flags & (PROTO_MSG_PUSH | PROTO_MSG_FLUSH));
             break;
@@ -860,7 +882,9 @@ static int apply(world *w, const trans *t)
             h->dropped = 1;  /* the injected fault: this ack is lost */
             return 0;
         }
-        proto_msg m = { MSG_TYPE(c), s, n, MSG_BLOCK(c), (uint8_t)MSG_FLAGS(c) };
+        proto_msg m = { MSG_TYPE(c), s, n, MSG_BLOCK(c), (uint8_t)MSG_FLAGS(c), 0 };
+        if (is_fwd(m.type))
+            m.req = (uint16_t)fwd_req_of(n, MSG_FRESH(c));
         if (proto_msg_has_data(m.type))
             msg_data = MSG_FRESH(c);
         /* the adaptive protocol's clean writeback, as the runtime finds it:
@@ -1139,7 +1163,8 @@ static result explore(void)
     for (int i = 0; i < NN; i++) {
         proto_config c = { .self = i, .nnodes = NN, .nblocks = NB, .evictions = cfg.evicts > 0,
                            .replacement_hints = cfg.hints, .excl_clean = cfg.excl,
-                           .downgrade_on_read = cfg.downgrade, .adapt = cfg.adapt };
+                           .downgrade_on_read = cfg.downgrade, .adapt = cfg.adapt,
+                           .three_hop = cfg_three_hop };
         E[i] = proto_engine_create(&c);
         if (!E[i] || proto_set_home(E[i], 0, 1, home_of[0]) || proto_set_home(E[i], 1, 1, home_of[1])) {
             fprintf(stderr, "explore: cannot create the engines\n");
@@ -1240,11 +1265,11 @@ static result run(const config *c)
     cfg = *c;
     fmt_list(c->threads, th, sizeof th);
     fmt_list(c->budget, bu, sizeof bu);
-    char opts[96];
-    snprintf(opts, sizeof opts, "%s%.0d%s%s%s%s%s", c->evicts ? " --evicts " : "", c->evicts,
+    char opts[112];
+    snprintf(opts, sizeof opts, "%s%.0d%s%s%s%s%s%s", c->evicts ? " --evicts " : "", c->evicts,
              c->hints ? " --hints" : "", c->excl ? " --excl-clean" : "",
              c->downgrade ? " --downgrade" : "", c->key_patterns ? " --key-patterns" : "",
-             c->adapt ? " --adapt" : "");
+             c->adapt ? " --adapt" : "", cfg_three_hop ? " --three-hop" : "");
     printf("explore --threads %s --budget %s --homes 0%d --blocks %d%s%s%s\n"
            "  %d nodes, block 0 homed at node 0, block 1 at node %d; threads per node %s; "
            "accesses per node %s, to %s",
@@ -1261,6 +1286,8 @@ static result run(const config *c)
         printf("; the pattern detection's state is part of a state's identity");
     if (c->adapt)
         printf("; adaptive protocol (reads of migratory blocks granted exclusive)");
+    if (cfg_three_hop)
+        printf("; three-hop interventions (the owner answers forwarded requests)");
     printf("\n");
     fflush(stdout);
     result r = explore();
@@ -1339,8 +1366,11 @@ static const struct {
     { 1, PD_BUSY_RECALL, DE_PUTS_STALE, PUTS_WHY },
     { 1, PD_BUSY_INV, DE_UPGRADE_STALE, UPG_WHY },
     /* (BusyRecall, UPGRADE(not a sharer)) is reached by the adaptive
-     * protocol only: an owner that pushed (M -> S) upgrades as the home
-     * recalls it for another node */
+     * protocol (an owner that pushed (M -> S) upgrades as the home recalls it
+     * for another node) and with three_hop (an owner that answered a
+     * forwarded read is a sharer before the home, waiting for the reader's
+     * SHWB, lists it; its UPGRADE waits in the queue and is classified again
+     * when served) */
     { 0, PC_E, CE_EPOCH_PUSH, ADAPT_HW_WHY },
     { 0, PC_E, CE_EPOCH_FLUSH, ADAPT_HW_WHY },
     { 0, PC_EH, CE_EPOCH_PUSH, ADAPT_HW_WHY },
@@ -1418,6 +1448,7 @@ static void usage_to(FILE *f)
             "                          then coverage: \"caught by: CHECK\" (tests/mutants.sh)\n"
             "       explore [--threads T|T0,T1,T2] [--budget K|K0,K1,K2] [--homes 00|01]\n"
             "               [--blocks 1|2] [--evicts N] [--hints] [--excl-clean] [--downgrade]\n"
+            "               [--three-hop]\n"
             "               [--key-patterns] [--adapt] [--mutant NAME]\n"
             "  --threads  application threads per node, 1 or 2 (default 1)\n"
             "  --budget   accesses each node starts (default 2)\n"
@@ -1429,6 +1460,8 @@ static void usage_to(FILE *f)
             "  --excl-clean  reads of unowned blocks are granted exclusive-clean (E)\n"
             "  --downgrade   a read of an owned block leaves the owner a read copy\n"
             "             (downgrade_on_read: RECALL_S, M/E -> S)\n"
+            "  --three-hop   requests at owned blocks are forwarded to the owner, which\n"
+            "             answers the requester (three_hop: FWD_GETS/FWD_GETX, SHWB/XFER)\n"
             "  --adapt       the adaptive protocol: a read of a block detected migratory\n"
             "             is granted exclusive (implies --key-patterns)\n"
             "  --key-patterns  states that differ in the pattern detection's state are\n"
@@ -1499,6 +1532,23 @@ static int passed(int expect_violation, const result *r)
         { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 0, 0, 1, 0, 0 }, \
         { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 1, 0, 0 },
 
+/* The runs with three-hop interventions (cfg_three_hop): one thread per
+ * node, both placements of the homes (forwards to a remote owner, the
+ * owner's line to a third node, a home that is owner or requester, a held
+ * MH deferring a forward); an eviction with hints (a forward crossing the
+ * owner's PUTX in MI, an owner that answered a read announcing the drop of
+ * its copy while the home waits for the SHWB); two threads on two nodes
+ * with exclusive-clean grants and evictions (E and EH forwarded to, a PUTE
+ * crossing a forward).  The last alone applies every three-hop entry; the
+ * larger runs (budgets 3, 2 evictions with hints) were checked by hand. */
+#define THREE_HOP_RUNS \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 0, 0, 0, 0, 0, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 0, 0, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 1, 0, 0, 0, 0 }, \
+        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 0, 0, 0 },
+static const config three_hop_runs[] = { THREE_HOP_RUNS };
+#define NTHREE_HOP_RUNS (sizeof three_hop_runs / sizeof three_hop_runs[0])
+
 /* The check that reported the last violation: its message up to the ':',
  * and for an engine error which of the engine's refusals it was. */
 static const char *violation_check(void)
@@ -1537,13 +1587,17 @@ static int mutation_suite(const config *suite, size_t nsuite)
         { { 1, 1, 1 }, { 3, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0, 1, 1 }, /* adaptive */
     };
     size_t nquick = sizeof quick / sizeof quick[0];
-    for (size_t i = 0; i < nquick + nsuite; i++) {
-        result r = run(i < nquick ? &quick[i] : &suite[i - nquick]);
+    for (size_t i = 0; i < nquick + nsuite + NTHREE_HOP_RUNS; i++) {
+        cfg_three_hop = i >= nquick + nsuite;
+        result r = run(i < nquick             ? &quick[i]
+                       : i < nquick + nsuite ? &suite[i - nquick]
+                                             : &three_hop_runs[i - nquick - nsuite]);
         if (r.violation) {
             printf("caught by: %s\n", violation_check());
             return 1;
         }
     }
+    cfg_three_hop = 0;
     if (report_coverage()) {
         printf("caught by: table coverage\n");
         return 1;
@@ -1582,6 +1636,8 @@ int main(int argc, char **argv)
             c.key_patterns = 1;
         } else if (!strcmp(argv[i], "--adapt")) {
             c.adapt = c.key_patterns = 1;
+        } else if (!strcmp(argv[i], "--three-hop")) {
+            cfg_three_hop = 1;
         } else if (!strcmp(argv[i], "--mutation") && argc == 2) {
             mutation = 1;
             single = 0;
@@ -1640,6 +1696,12 @@ int main(int argc, char **argv)
         result r = run(&clean[i]);
         ok &= passed(0, &r);
     }
+    for (size_t i = 0; i < NTHREE_HOP_RUNS; i++) {
+        cfg_three_hop = 1;
+        result r = run(&three_hop_runs[i]);
+        ok &= passed(0, &r);
+    }
+    cfg_three_hop = 0;
     if (report_coverage()) {
         printf("FAIL: valid table entries not applied by any run\n");
         ok = 0;

@@ -19,7 +19,9 @@
  *     silent upgrade, recall and PUTE), rejected evictions, a sharer-set
  *     representation with its own storage behind dsm_sharers_ops, and
  *     downgrades on read (RECALL_S from M, MH, E, EH, crossing a PUTX, at
- *     the home; refused when the option is off).
+ *     the home; refused when the option is off), three-hop interventions
+ *     (FWD_GETS answered by the owner, SHWB; a held owner deferring FWD_GETX
+ *     with its requester through a snapshot, XFER; refused when off).
  * The exhaustive interleavings are tests/explore's job. */
 #include "proto.h"
 
@@ -47,7 +49,7 @@ static proto_engine *mk_home(int self, int nnodes, uint32_t nblocks, int home)
 
 static proto_msg msg(int type, int src, int dst, uint32_t block)
 {
-    proto_msg m = { (uint8_t)type, src, dst, block, 0 };
+    proto_msg m = { (uint8_t)type, src, dst, block, 0, 0 };
     return m;
 }
 
@@ -1747,6 +1749,119 @@ START_TEST(sharers_representation)
 }
 END_TEST
 
+/* ---- three-hop interventions ---- */
+
+static proto_engine *mk_3hop(int self, int three_hop)
+{
+    proto_config c = { .self = self, .nnodes = 3, .nblocks = 2, .evictions = 1,
+                       .three_hop = three_hop };
+    proto_engine *e = proto_engine_create(&c);
+    ck_assert_msg(e != NULL, "proto_engine_create failed");
+    ck_assert_int_eq(proto_set_home(e, 0, 2, 0), PROTO_OK);
+    return e;
+}
+
+/* Delivers action i of a (a PA_SEND) to engine e. */
+static int deliver_action(proto_engine *e, const proto_actions *a, size_t i, proto_actions *out)
+{
+    proto_msg m = a->v[i].msg;
+    out->n = 0;
+    return proto_receive(e, &m, out);
+}
+
+START_TEST(three_hop_read_and_write)
+{
+    proto_engine *e[3] = { mk_3hop(0, 1), mk_3hop(1, 1), mk_3hop(2, 1) };
+    proto_actions a, b;
+    proto_actions_init(&a);
+    proto_actions_init(&b);
+    /* node 1 owns block 0 (M) */
+    ck_assert_int_eq(access_blk(e[1], 0, 1, &a), PROTO_OK);
+    ck_assert_int_eq(deliver_action(e[0], &a, 0, &b), PROTO_OK);
+    is_send(&b, 0, PM_DATA_X, 0, 1, 0);
+    ck_assert_int_eq(deliver_action(e[1], &b, 0, &a), PROTO_OK);
+    ck_assert_int_eq(release_blk(e[1], 0, &a), PROTO_OK);
+    ck_assert_int_eq(proto_cache_state_of(e[1], 0), PC_M);
+    /* node 2 reads: the home forwards to the owner, naming node 2 */
+    ck_assert_int_eq(access_blk(e[2], 0, 0, &a), PROTO_OK);
+    ck_assert_int_eq(deliver_action(e[0], &a, 0, &b), PROTO_OK);
+    ck_assert_uint_eq(b.n, 1);
+    is_send(&b, 0, PM_FWD_GETS, 0, 1, 0);
+    ck_assert_int_eq(b.v[0].msg.req, 2);
+    ck_assert_int_eq(proto_dir_state_of(e[0], 0), PD_BUSY_RECALL);
+    /* the owner answers node 2 itself and keeps a read copy */
+    ck_assert_int_eq(deliver_action(e[1], &b, 0, &a), PROTO_OK);
+    is_access(&a, 0, PROTO_ACCESS_READ, 0);
+    is_send(&a, 1, PM_FWD_DATA_S, 1, 2, 0);
+    ck_assert_int_eq(proto_cache_state_of(e[1], 0), PC_S);
+    /* the reader installs it and tells the home (sharing write-back) */
+    ck_assert_int_eq(deliver_action(e[2], &a, 1, &b), PROTO_OK);
+    is_kind(&b, 0, PA_INSTALL, 0);
+    is_send(&b, 3, PM_SHWB, 2, 0, 0);
+    ck_assert_int_eq(proto_cache_state_of(e[2], 0), PC_SH);
+    ck_assert_int_eq(deliver_action(e[0], &b, 3, &a), PROTO_OK);
+    ck_assert_int_eq(proto_dir_state_of(e[0], 0), PD_SHARED);
+    ck_assert(sharers_contains(proto_dir_sharers(e[0], 0), 1) &&
+              sharers_contains(proto_dir_sharers(e[0], 0), 2));
+    /* block 1: node 2 holds it in MH when node 1's write is forwarded */
+    ck_assert_int_eq(access_blk(e[2], 1, 1, &a), PROTO_OK);
+    ck_assert_int_eq(deliver_action(e[0], &a, 0, &b), PROTO_OK);
+    ck_assert_int_eq(deliver_action(e[2], &b, 0, &a), PROTO_OK);
+    ck_assert_int_eq(proto_cache_state_of(e[2], 1), PC_MH);
+    ck_assert_int_eq(access_blk(e[1], 1, 1, &a), PROTO_OK);
+    ck_assert_int_eq(deliver_action(e[0], &a, 0, &b), PROTO_OK);
+    is_send(&b, 0, PM_FWD_GETX, 0, 2, 1);
+    ck_assert_int_eq(deliver_action(e[2], &b, 0, &a), PROTO_OK);
+    ck_assert_uint_eq(a.n, 0); /* deferred by the hold */
+    ck_assert_uint_eq(proto_deferred_messages(e[2]), 1);
+    /* the requester it names survives a snapshot */
+    size_t need = proto_engine_save(e[2], NULL, 0);
+    unsigned char *snap = malloc(need);
+    ck_assert_uint_eq(proto_engine_save(e[2], snap, need), need);
+    proto_engine_destroy(e[2]);
+    e[2] = mk_3hop(2, 1);
+    ck_assert_int_eq(proto_engine_load(e[2], snap, need), PROTO_OK);
+    free(snap);
+    ck_assert_int_eq(release_blk(e[2], 1, &a), PROTO_OK);
+    is_access(&a, 0, PROTO_ACCESS_NONE, 1);
+    is_send(&a, 1, PM_FWD_DATA_X, 2, 1, 1);
+    ck_assert_int_eq(deliver_action(e[1], &a, 1, &b), PROTO_OK);
+    ck_assert_int_eq(proto_cache_state_of(e[1], 1), PC_MH);
+    is_send(&b, 3, PM_XFER, 1, 0, 1);
+    ck_assert_int_eq(deliver_action(e[0], &b, 3, &a), PROTO_OK);
+    ck_assert_int_eq(proto_dir_state_of(e[0], 1), PD_EXCL);
+    ck_assert_int_eq(proto_dir_owner(e[0], 1), 1);
+    for (int i = 0; i < 3; i++)
+        proto_engine_destroy(e[i]);
+    proto_actions_free(&a);
+    proto_actions_free(&b);
+}
+END_TEST
+
+START_TEST(three_hop_off_refuses)
+{
+    proto_engine *e = mk_3hop(1, 0);
+    proto_actions a;
+    proto_actions_init(&a);
+    proto_msg m = msg(PM_FWD_GETS, 0, 1, 0);
+    m.req = 2;
+    ck_assert_int_eq(proto_receive(e, &m, &a), PROTO_EINVAL);
+    ck_assert_ptr_nonnull(strstr(proto_last_error(e), "three-hop"));
+    ck_assert_int_eq(recv_msg(e, PM_FWD_DATA_S, 2, 1, 0, &a), PROTO_EINVAL);
+    proto_engine_destroy(e);
+    /* on, a forward must not name the owner itself */
+    e = mk_3hop(1, 1);
+    m.req = 1;
+    ck_assert_int_eq(proto_receive(e, &m, &a), PROTO_EINVAL);
+    proto_engine_destroy(e);
+    /* not combined with the recalls of downgrade_on_read and adapt */
+    proto_config c = { .self = 0, .nnodes = 3, .nblocks = 2, .three_hop = 1,
+                       .downgrade_on_read = 1 };
+    ck_assert_ptr_null(proto_engine_create(&c));
+    proto_actions_free(&a);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
     Suite *s = suite_create("protocol");
@@ -1793,6 +1908,8 @@ Suite *unit_suite(void)
     tcase_add_test(tc, downgrade_off_refuses_recall_s);
     tcase_add_test(tc, shared_home_table);
     tcase_add_test(tc, lazy_per_block_state);
+    tcase_add_test(tc, three_hop_read_and_write);
+    tcase_add_test(tc, three_hop_off_refuses);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -52,15 +52,17 @@
  * its pipeline until its reply leaves, blocked while a request waits for
  * the data path, refresh, and idle the rest; utilisation is 1 - idle.
  *
- * Interventions: the engine serves a line owned elsewhere by a recall
- * through the home (RECALL to the owner, WB_DATA back, the reply to the
- * requester: 4 messages).  The Origin forwards the request to the owner,
- * which answers the requester itself and sends the home a revision (3
- * hops).  With three_hop=1 (default) the timing is the Origin's: the
- * owner's data is routed from the owner's node to the requester's, leaving
- * when the owner sent WB_DATA, and the revision (with the line for a read,
- * a header for a write) holds the links to the home at that time while the
- * engine gets it at once; three_hop=0 times the engine's 4 messages.
+ * Interventions: with three_hop=1 (default) the engines run the protocol's
+ * three-hop interventions (proto_config.three_hop, engine_config below):
+ * the home forwards a request at an owned line to the owner (FWD_GETS /
+ * FWD_GETX, 1 packet), whose Hub answers the requester itself (FWD_DATA_S /
+ * FWD_DATA_X, a line reply).  The Origin's owner also sends the home a
+ * revision (the line for a read, a header for a write) in parallel; the
+ * engine's requester sends it (SHWB / XFER) once it has the line, so that
+ * the home, busy until then, never overtakes the reply.  Its links are
+ * timed as the Origin's revision: from the owner's node, leaving with the
+ * reply.  three_hop=0 runs the engine's recall through the home (RECALL,
+ * WB_DATA, the home's reply: 4 messages).
  *
  * Pure like the rest of protocol/: no I/O, no threads, no clocks. */
 #include "origin.h"
@@ -422,6 +424,8 @@ static void observe(origin *o, const proto_msg *m)
         break;
     case PM_RECALL:
     case PM_RECALL_S:
+    case PM_FWD_GETS:
+    case PM_FWD_GETX:
         if ((r = rec_for_block(o, m->block))) {
             r->recall = 1;
             r->recall_clean = o->egrant_block[s] == m->block && o->egrant_proc[s] == m->dst;
@@ -680,26 +684,19 @@ static sim_time origin_net_delay(void *model, const proto_msg *m, uint32_t bytes
     }
     if (o->silent_clean && m->type == PM_PUT_ACK && o->pute_block[s] == m->block)
         return 0;
-    if (o->three_hop && m->type == PM_WB_DATA && rec_for_block(o, m->block)) {
-        /* the owner answers the requester itself (forwarded request) and
-         * sends the home a revision in parallel: its links are held at
-         * their time, the engine has it at once */
-        int req = o->last_req_proc[s];
+    if (m->type == PM_FWD_DATA_S || m->type == PM_FWD_DATA_X) {
+        /* the owner's reply: the Origin's revision leaves with it */
         o->fwd_block[s] = m->block;
-        o->fwd_req[s] = req;
+        o->fwd_req[s] = m->dst;
         o->fwd_from[s] = a;
         o->fwd_time[s] = head;
-        if (a != b)
-            route(o, a, b, o->cur[req].is_write ? 0 : 1, head, tail);
-        return 0;
     }
-    if (data && o->fwd_req[s] == m->dst && o->fwd_block[s] == m->block) {
-        /* the home's reply to a forwarded request: it is the owner's */
+    if ((m->type == PM_SHWB || m->type == PM_XFER) && o->fwd_block[s] == m->block &&
+        o->fwd_req[s] == m->src) {
+        /* the revision, timed from the owner's node at the reply's time */
         o->fwd_req[s] = -1;
         ps_t from = o->fwd_time[s];
-        ps_t arrive = o->fwd_from[s] == b ? from : route(o, o->fwd_from[s], b, 1, from, from);
-        o->pend_tail[m->dst] = arrive;
-        o->pend_block[m->dst] = m->block;
+        ps_t arrive = o->fwd_from[s] == b ? from : route(o, o->fwd_from[s], b, data, from, from);
         return cycles_between(o, send_time, arrive);
     }
     if (data && o->pend_block[m->dst] == m->block && o->pend_tail[m->dst] > head)
@@ -745,7 +742,8 @@ static ps_t route(origin *o, int a, int b, int data, ps_t head, ps_t tail)
 static int is_request(int t) { return t == PM_GETS || t == PM_GETX || t == PM_UPGRADE; }
 static int is_grant(int t)
 {
-    return t == PM_DATA_S || t == PM_DATA_X || t == PM_DATA_E || t == PM_UPGRADE_ACK;
+    return t == PM_DATA_S || t == PM_DATA_X || t == PM_DATA_E || t == PM_UPGRADE_ACK ||
+           t == PM_FWD_DATA_S || t == PM_FWD_DATA_X;
 }
 
 static sim_time origin_handler(void *model, int node, const proto_msg *m, int is_home,
@@ -798,12 +796,9 @@ static sim_time origin_handler(void *model, int node, const proto_msg *m, int is
         o->pend_block[m->src] = m->block;
         return cycles_between(o, start, head);
     }
-    if (is_home && (m->type == PM_PUTX || m->type == PM_WB_DATA)) {
+    if (is_home && (m->type == PM_PUTX || m->type == PM_WB_DATA || m->type == PM_SHWB)) {
         ps_t head;
         md_serve(o, hub, t + xbar, 1, &head);
-        unsigned s = slot(m->block);
-        if (m->type == PM_WB_DATA && o->fwd_block[s] == m->block && o->fwd_req[s] >= 0)
-            return 0; /* a revision: the reply is the owner's, it waits for nothing here */
         return cycles_between(o, start, head);
     }
     if (o->silent_clean && m->type == PM_PUTE)
@@ -812,10 +807,18 @@ static sim_time origin_handler(void *model, int node, const proto_msg *m, int is
         o->pute_block[slot(m->block)] = UINT32_MAX;
         return 0;
     }
-    if (is_home && (m->type == PM_PUTS || m->type == PM_PUTE || m->type == PM_INV_ACK)) {
+    if (is_home && (m->type == PM_PUTS || m->type == PM_PUTE || m->type == PM_INV_ACK ||
+                    m->type == PM_XFER)) {
         ps_t head;
         md_serve(o, hub, t + xbar, 0, &head);
         return cycles_between(o, start, head);
+    }
+    if ((m->type == PM_FWD_DATA_S || m->type == PM_FWD_DATA_X) && m->src / 2 == hub) {
+        /* the other processor of this Hub owned it: its line crosses SysAD
+         * twice through the Hub (no snooping between the two) */
+        ps_t end = bus_take(o, hub, t + xbar, t + xbar, o->bus_line_ps);
+        rec_finish(o, node, end);
+        return cycles_between(o, start, end);
     }
     if (is_grant(m->type) && m->src / 2 == hub) { /* from this Hub's memory */
         ps_t end = o->cur[node].active && o->cur[node].block == m->block ? o->cur[node].end : t;
@@ -837,12 +840,24 @@ static sim_time origin_handler(void *model, int node, const proto_msg *m, int is
         ps_t end = bus_command(o, hub, t + pi);
         return cycles_between(o, start, end);
     }
-    if (m->type == PM_RECALL || m->type == PM_RECALL_S) { /* intervention */
+    if (m->type == PM_RECALL || m->type == PM_RECALL_S || m->type == PM_FWD_GETS ||
+        m->type == PM_FWD_GETX) { /* intervention */
         ps_t look = bus_command(o, hub, t + pi) + o->intervention_ns * 1000;
         ps_t end = bus_take(o, hub, look, look, o->bus_line_ps);
         return cycles_between(o, start, end);
     }
     return cycles_between(o, start, t + pi); /* PUT_ACK and the like */
+}
+
+/* three_hop: the engines forward requests at owned lines to their owners;
+ * the owner's read copy then stays (FWD_GETS leaves it a sharer), so the
+ * recall's downgrade option is not used with it (the engine refuses both). */
+static void origin_engine_config(const void *model, proto_config *cfg)
+{
+    const origin *o = model;
+    cfg->three_hop = o->three_hop != 0;
+    if (cfg->three_hop)
+        cfg->downgrade_on_read = 0;
 }
 
 static double origin_clock_hz(const void *model)
@@ -865,6 +880,7 @@ const sim_timing_ops sim_timing_origin = {
     .handler = origin_handler,
     .procedure_switch = NULL,
     .clock_hz_of = origin_clock_hz, /* cpu_mhz: dsm_wtime's seconds */
+    .engine_config = origin_engine_config,
 };
 
 /* ---- the profiler's view ---- */

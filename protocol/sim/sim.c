@@ -317,6 +317,8 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
         cfg.excl_clean = p->excl_clean;
         cfg.downgrade_on_read = p->downgrade_on_read;
         cfg.sharers_ops = m->ops->sharers_ops;
+        if (m->ops->engine_config)
+            m->ops->engine_config(m->model, &cfg);
         /* one home table for all the processors' engines (place_lines) */
         pr->eng = proto_engine_create_shared(&cfg, i ? m->procs[0].eng : NULL);
         if (!pr->dep || !pr->eng)
@@ -711,6 +713,7 @@ static inline void msg_copy(proto_msg *restrict d, const volatile proto_msg *res
     d->src = s->src;
     d->dst = s->dst;
     d->block = s->block;
+    d->req = s->req;
 }
 
 /* The ring's capacity is a power of two: an index is masked, not divided. */
@@ -747,7 +750,8 @@ static void inq_drain(sim_machine *m, sim_time t)
 
 static int is_grant(int type)
 {
-    return type == PM_DATA_S || type == PM_DATA_X || type == PM_UPGRADE_ACK || type == PM_DATA_E;
+    return type == PM_DATA_S || type == PM_DATA_X || type == PM_UPGRADE_ACK || type == PM_DATA_E ||
+           type == PM_FWD_DATA_S || type == PM_FWD_DATA_X;
 }
 
 static int is_request(int type)

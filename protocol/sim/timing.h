@@ -144,6 +144,11 @@ typedef struct sim_timing_ops {
      * controller on message-timed machines (sim_ref_private). */
     sim_time (*private_miss)(void *model, int proc, int is_write, sim_time t,
                              sim_time *occupancy);
+
+    /* Optional (NULL: the parameters' options only): the model's say in the
+     * engines' protocol options, after its options were set (the Origin's
+     * three-hop interventions, proto_config.three_hop). */
+    void (*engine_config)(const void *model, proto_config *cfg);
 } sim_timing_ops;
 
 /* The registry: NULL-terminated, in the order sim_machine_names lists. */
