@@ -10,8 +10,9 @@
  * the wrapper copies the windows to the thread's dsm_blk_sigsave slot,
  * which dsm_blk_set scans too (access.c, thread_windows_name), runs the
  * program's handler, and puts the windows back before it returns.  Without
- * a checked module the calls go straight to libc's.  The argument is in
- * doc/protocol.md, "Signal handlers in block mode". */
+ * a checked module the calls go to libc's.  In both modes they tell the
+ * runtime which asynchronous signals have a handler (sig_gate.c).  The
+ * argument is in doc/protocol.md, "Signal handlers in block mode". */
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <errno.h>
@@ -23,8 +24,10 @@
 
 #include "access.h"
 #include "error.h"
+#include "node.h"
+#include "sig_gate.h"
 
-typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
+typedef dsm_sigaction_fn sigaction_fn;
 
 /* What the program installed for each signal the wrapper stands in for;
  * written under `lock` before the kernel sees the wrapper. */
@@ -37,7 +40,7 @@ static struct program_action program[NSIG];
  * a spin lock taken with every signal blocked, never a mutex. */
 static atomic_flag busy = ATOMIC_FLAG_INIT;
 
-static void lock(sigset_t *old)
+void dsm_sig_lock(sigset_t *old)
 {
     sigset_t all;
     sigfillset(&all);
@@ -46,13 +49,13 @@ static void lock(sigset_t *old)
         sched_yield();
 }
 
-static void unlock(const sigset_t *old)
+void dsm_sig_unlock(const sigset_t *old)
 {
     atomic_flag_clear(&busy);
     pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
-static sigaction_fn *libc_sigaction(void)
+sigaction_fn *dsm_libc_sigaction(void)
 {
     static _Atomic(sigaction_fn *) real;
     sigaction_fn *f = atomic_load(&real);
@@ -191,51 +194,63 @@ static void as_program_sees(int sig, struct sigaction *old)
     }
 }
 
+/* The wrapper in place of the program's handler (block mode). */
+static int install_wrapped(sigaction_fn *real, int sig, const struct sigaction *act,
+                           struct sigaction *old)
+{
+    /* the old action as the program sees it, before `program` changes */
+    struct sigaction prev;
+    if (old) {
+        int rc = real(sig, NULL, &prev);
+        if (rc != 0)
+            return rc;
+        as_program_sees(sig, &prev);
+    }
+    struct sigaction ours = *act;
+    if (act->sa_flags & SA_SIGINFO) {
+        atomic_store(&program[sig].action, act->sa_sigaction);
+        atomic_store(&program[sig].handler, NULL);
+    } else {
+        atomic_store(&program[sig].handler, act->sa_handler);
+        atomic_store(&program[sig].action, NULL);
+    }
+    ours.sa_flags |= SA_SIGINFO; /* the rest (SA_RESETHAND, SA_NODEFER, mask) as asked */
+    ours.sa_sigaction = wrapper;
+    int rc = real(sig, &ours, NULL);
+    if (rc == 0 && old)
+        *old = prev;
+    return rc;
+}
+
 DSM_API int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-    sigaction_fn *real = libc_sigaction();
-    if (!dsm_blk_checked || sig <= 0 || sig >= NSIG) {
-        /* page mode, unchecked programs, bad numbers: libc's, untouched
-         * (but never show a wrapper installed while block mode was on) */
+    sigaction_fn *real = dsm_libc_sigaction();
+    if (sig <= 0 || sig >= NSIG || (!act && !dsm_blk_checked)) {
+        /* bad numbers, a look in page mode: libc's, untouched (but never
+         * show a wrapper installed while block mode was on) */
         int rc = real(sig, act, old);
         if (rc == 0 && old)
             as_program_sees(sig, old);
         return rc;
     }
     sigset_t mask;
-    lock(&mask);
+    dsm_sig_lock(&mask);
+    int fn = act && is_function(act);
+    /* a handler may run inside the runtime's sections from now on: they
+     * block signals again (sig_gate.c) before it is installed */
+    if (fn)
+        dsm_sig_gate_install(sig, dsm_rt_busy());
     int rc;
-    if (act && is_function(act)) {
-        /* the old action as the program sees it, before `program` changes */
-        struct sigaction prev;
-        if (old) {
-            rc = real(sig, NULL, &prev);
-            if (rc != 0) {
-                unlock(&mask);
-                return rc;
-            }
-            as_program_sees(sig, &prev);
-        }
-        struct sigaction ours = *act;
-        if (act->sa_flags & SA_SIGINFO) {
-            atomic_store(&program[sig].action, act->sa_sigaction);
-            atomic_store(&program[sig].handler, NULL);
-        } else {
-            atomic_store(&program[sig].handler, act->sa_handler);
-            atomic_store(&program[sig].action, NULL);
-        }
-        ours.sa_flags |= SA_SIGINFO; /* the rest (SA_RESETHAND, SA_NODEFER, mask) as asked */
-        ours.sa_sigaction = wrapper;
-        rc = real(sig, &ours, NULL);
+    if (fn && dsm_blk_checked) {
+        rc = install_wrapped(real, sig, act, old);
+    } else {
+        rc = real(sig, act, old);
         if (rc == 0 && old)
-            *old = prev;
-        unlock(&mask);
-        return rc;
+            as_program_sees(sig, old);
     }
-    rc = real(sig, act, old);
-    if (rc == 0 && old)
-        as_program_sees(sig, old);
-    unlock(&mask);
+    if (rc == 0 && act && !fn)
+        dsm_sig_gate_removed(sig);
+    dsm_sig_unlock(&mask);
     return rc;
 }
 

@@ -15,7 +15,7 @@ libdsm_internal_la_SOURCES = \
 	dsm/msg.h dsm/msg.c \
 	dsm/fault.c \
 	dsm/decode.h dsm/decode.c \
-	dsm/access.h dsm/access.c dsm/blk_signal.c \
+	dsm/access.h dsm/access.c dsm/blk_signal.c dsm/sig_gate.h dsm/sig_gate.c \
 	dsm/alloc.c \
 	dsm/sync.c dsm/syncid.h dsm/idmap.h dsm/idmap.c \
 	dsm/stats.h dsm/stats.c \

@@ -22,6 +22,7 @@
 #include "error.h"
 #include "futex.h"
 #include "msg.h"
+#include "sig_gate.h"
 #include "tasks.h"
 
 dsm_rt *dsm_g;
@@ -106,22 +107,32 @@ const sigset_t *dsm_rt_async_signals(void)
 /* This thread's state: how deep in the runtime; whether it sleeps in
  * dsm_rt_wait with its own mask back (parked: it holds nothing, a handler
  * may fault); the mask to give back; whether leaving restores it (not in
- * the fault handler, whose return does); a runtime thread, masked for good. */
-static __thread int sig_depth, sig_parked, sig_restore, sig_runtime_thread;
+ * the fault handler, whose return does); whether the section runs with the
+ * program's mask because no handler of the program can run (open:
+ * sig_gate.c counts it inside while it is not parked); a runtime thread,
+ * masked for good. */
+static __thread int sig_depth, sig_parked, sig_restore, sig_open, sig_runtime_thread;
 static __thread sigset_t sig_mask;
+
+int dsm_rt_busy(void) { return sig_runtime_thread || sig_depth; }
 
 /* The order of the steps below matters: a signal may come between any
  * two, and its handler may fault; the thread must look busy only while the
- * signals are blocked. */
+ * signals are blocked (or no handler can run: the gate passed). */
 void dsm_rt_enter(void)
 {
     if (sig_runtime_thread)
         return;
     if (!sig_depth) {
-        sigset_t old;
-        pthread_sigmask(SIG_BLOCK, dsm_rt_async_signals(), &old);
-        sig_mask = old;
-        sig_restore = 1;
+        if (dsm_sig_gate_pass()) {
+            sig_open = 1;
+            sig_restore = 0;
+        } else {
+            sigset_t old;
+            pthread_sigmask(SIG_BLOCK, dsm_rt_async_signals(), &old);
+            sig_mask = old;
+            sig_restore = 1;
+        }
     }
     sig_depth++;
 }
@@ -130,33 +141,58 @@ void dsm_rt_leave(void)
 {
     if (sig_runtime_thread || --sig_depth)
         return;
-    if (sig_restore)
+    if (sig_open) {
+        sig_open = 0;
+        dsm_sig_gate_leave();
+    } else if (sig_restore) {
         pthread_sigmask(SIG_SETMASK, &sig_mask, NULL);
+    }
 }
 
-/* Around a sleep in dsm_rt_wait: the program's handlers may run. */
+/* Around a sleep in dsm_rt_wait: the program's handlers may run.  An open
+ * section leaves the gate's count while it sleeps (an installer must not
+ * wait for a sleeper); coming back, it blocks the signals if the gate shut
+ * meanwhile, and a blocked one stays open if no handler is left. */
 static void sig_park(int on)
 {
     if (sig_runtime_thread || !sig_depth)
         return;
     if (on) {
         sig_parked = 1;
-        pthread_sigmask(SIG_SETMASK, &sig_mask, NULL);
-    } else {
-        pthread_sigmask(SIG_BLOCK, dsm_rt_async_signals(), NULL);
-        sig_parked = 0;
+        if (sig_open)
+            dsm_sig_gate_leave();
+        else
+            pthread_sigmask(SIG_SETMASK, &sig_mask, NULL);
+        return;
     }
+    if (!dsm_sig_gate_pass()) {
+        sigset_t old;
+        pthread_sigmask(SIG_BLOCK, dsm_rt_async_signals(), &old);
+        if (sig_open) {
+            /* open until now: its mask was never saved, leaving restores it */
+            sig_mask = old;
+            sig_restore = 1;
+        }
+        sig_open = 0;
+    } else {
+        /* the mask now is sig_mask, as leaving would set it (and the fault
+         * handler's return: its interrupted mask) */
+        sig_open = 1;
+        sig_restore = 0;
+    }
+    sig_parked = 0;
 }
 
 int dsm_rt_fault_enter(const sigset_t *interrupted, dsm_rt_sigframe *outer)
 {
-    *outer = (dsm_rt_sigframe){ sig_depth, sig_parked, sig_restore, sig_mask };
+    *outer = (dsm_rt_sigframe){ sig_depth, sig_parked, sig_restore, sig_open, sig_mask };
     if (sig_runtime_thread)
         return 0;
     if (sig_depth && !sig_parked)
         return -1;
     /* a level of its own, also when it interrupted a sleep in the runtime:
-     * its sleeps give back the mask of the handler that faulted */
+     * its sleeps give back the mask of the handler that faulted.  Blocked
+     * by the kernel already (fault.c's sa_mask): not open. */
     sigset_t mask;
     if (interrupted)
         mask = *interrupted;
@@ -165,6 +201,7 @@ int dsm_rt_fault_enter(const sigset_t *interrupted, dsm_rt_sigframe *outer)
     sig_mask = mask;
     sig_restore = !interrupted;
     sig_parked = 0;
+    sig_open = 0;
     sig_depth = 1;
     return 0;
 }
@@ -173,13 +210,16 @@ void dsm_rt_fault_leave(const dsm_rt_sigframe *outer)
 {
     if (sig_runtime_thread)
         return;
-    int restore = sig_restore;
+    int restore = sig_restore, open = sig_open;
     sigset_t mask = sig_mask;
     sig_depth = outer->depth;
     sig_parked = outer->parked;
     sig_restore = outer->restore;
+    sig_open = outer->open;
     sig_mask = outer->mask;
-    if (restore)
+    if (open)
+        dsm_sig_gate_leave();
+    else if (restore)
         pthread_sigmask(SIG_SETMASK, &mask, NULL);
 }
 
@@ -838,6 +878,7 @@ int dsm_rt_start(dsm_rt *rt)
     pthread_mutex_init(&rt->lock_lock, NULL);
     pthread_mutex_init(&rt->alloc_lock, NULL);
     dsm_rt_spin_policy(rt, dsm_rt_host_nodes(rt), dsm_rt_cores());
+    dsm_sig_gate_init(rt->cfg.sigmask_always);
     proto_actions_init(&rt->acts);
     /* room for the largest fan-out (an INV per node) so the fault path never grows it */
     rt->acts.cap = (size_t)rt->nnodes + 16;

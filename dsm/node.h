@@ -166,6 +166,8 @@ uint32_t dsm_rt_thread_serial(void);
  * engine lock. */
 void dsm_rt_enter(void);
 void dsm_rt_leave(void);
+/* The calling thread is inside the runtime (a section, or its own thread). */
+int dsm_rt_busy(void);
 /* The signals blocked that way: all but the synchronous ones (SIGSEGV,
  * SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS). */
 const sigset_t *dsm_rt_async_signals(void);
@@ -175,7 +177,7 @@ const sigset_t *dsm_rt_async_signals(void);
  * the runtime (a handler of a signal the runtime does not block faulted):
  * the fault cannot be served. */
 typedef struct dsm_rt_sigframe {
-    int depth, parked, restore;
+    int depth, parked, restore, open;
     sigset_t mask;
 } dsm_rt_sigframe;
 int dsm_rt_fault_enter(const sigset_t *interrupted, dsm_rt_sigframe *outer);

@@ -22,6 +22,7 @@ typedef struct dsm_config {
     unsigned spin_us;        /* DSM_SPIN_US: spin before blocking, microseconds, or
                                 DSM_SET_AUTO_VALUE: chosen by the node (node.c) */
     unsigned hold_us;        /* DSM_HOLD_US: keep a fresh grant at least this long */
+    int sigmask_always;      /* DSM_SIGMASK=auto|always (sig_gate.c) */
     int homes_cyclic;        /* DSM_HOMES=blocked|cyclic for dsm_alloc */
     int malloc_spread;       /* DSM_MALLOC_HOMES=caller|round-robin for dsm_malloc */
     int patterns;            /* DSM_PATTERNS=on|off: sharing-pattern detection */

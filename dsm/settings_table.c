@@ -78,6 +78,12 @@ const dsm_setting dsm_settings[] = {
       .doc = "a fresh grant is kept at least this long after its faulting access left the "
              "fault handler, so that two writers cannot take a block from each other between "
              "grant and retry" },
+    { .name = "DSM_SIGMASK", .kind = DSM_SET_WORDS, .words = "auto|always", .dflt = "auto",
+      .field = F(sigmask_always), .group = DSM_GROUP_RUNTIME,
+      .doc = "whether a thread blocks the program's asynchronous signals while it is inside "
+             "the runtime (two system calls per entry): `auto` only while the program has a "
+             "handler for one (installed through `sigaction` or `signal`), `always` in every "
+             "entry (a handler installed by other means, such as the raw system call)" },
     /* checked by the transport registry (dsm/transport/registry.c), which
      * knows which transports this library was built with */
     { .name = "DSM_TRANSPORT", .kind = DSM_SET_WORDS, .words = "shm|mpi|verbs",

@@ -5,6 +5,10 @@
 #    by run_mn.sh's --timeout), no lost data, on 2 nodes.
 # 2. A handler that faults while its thread is busy inside the runtime
 #    (tests/mn_sigbusy.c) ends the job with one line naming the node.
+# 3. A handler installed, used and removed over and over while another
+#    thread of the node waits inside the runtime (tests/mn_sigrace.c): the
+#    runtime's sections block signals only while a handler exists, so the
+#    install must wait for the sections already open (dsm/sig_gate.c).
 # 1 runs in block mode too: the checked twin (tests/block.mk) at 64-byte
 # blocks, whose handler's checks interrupt the program's own.
 top=${top_builddir:-.}
@@ -16,6 +20,10 @@ if [ -x "$top/tests/blk_mn_signal" ]; then
 else
     echo "skip block mode: tests/blk_mn_signal is not built (no LLVM)"
 fi
+# three runs: an installer that did not wait is caught in about half of them
+for run in 1 2 3; do
+    sh "${srcdir:-.}/tests/run_mn.sh" -n "2" -t 60 -e "mn_sigrace: node 1: .*: OK" tests/mn_sigrace 800 || fail=1
+done
 start=$(date +%s)
 out=$(timeout -k 5 60 "${DSMRUN:-$top/dsmrun}" -n 2 --timeout 30 "$top/tests/mn_sigbusy" 2>&1)
 rc=$?
