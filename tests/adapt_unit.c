@@ -186,6 +186,16 @@ static void epoch_end(int node)
     pump();
 }
 
+/* node `reader`'s read request for b reaches the home before what node
+ * `ender`'s epoch end sends (the two cross) */
+static void read_then_epoch_end(int reader, int b, int ender)
+{
+    ck_assert_int_eq(proto_access(E[reader], (uint32_t)b, 0, &acts), PROTO_OK);
+    enqueue_sends();
+    ck_assert_int_eq(proto_epoch_end(E[ender], &acts), PROTO_OK);
+    pump();
+}
+
 START_TEST(producer_pushes_to_its_consumers)
 {
     W(1, 2);
@@ -242,10 +252,7 @@ START_TEST(push_crosses_a_recall)
     make_producer_consumer(2);
     /* the consumer's read reaches the home first: the producer is
      * downgraded (RECALL_S) while its push is on the way */
-    ck_assert_int_eq(proto_access(E[2], 2, 0, &acts), PROTO_OK);
-    enqueue_sends();
-    ck_assert_int_eq(proto_epoch_end(E[1], &acts), PROTO_OK);
-    pump();
+    read_then_epoch_end(2, 2, 1);
     ck_assert_int_eq(proto_cache_state_of(E[1], 2), PC_S);
     ck_assert_int_eq(proto_cache_state_of(E[2], 2), PC_SH);
     ck_assert_int_eq(proto_dir_state_of(E[0], 2), PD_SHARED);
@@ -291,10 +298,7 @@ START_TEST(flush_crosses_a_recall)
     make_migratory(1);
     /* node 3's read reaches the home first (recall of node 2), then node
      * 2's flush, taken as the recalled data; the RECALL finds node 2 in I */
-    ck_assert_int_eq(proto_access(E[3], 1, 0, &acts), PROTO_OK);
-    enqueue_sends();
-    ck_assert_int_eq(proto_epoch_end(E[2], &acts), PROTO_OK);
-    pump();
+    read_then_epoch_end(3, 1, 2);
     ck_assert(writable(3, 1));
     ck_assert_int_eq(proto_cache_state_of(E[2], 1), PC_I);
     ck_assert_int_eq(proto_dir_state_of(E[0], 1), PD_EXCL);

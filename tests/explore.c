@@ -859,6 +859,19 @@ static int retry(hstate *h, int n, int t)
     return 0;
 }
 
+/* An engine call of node n's own that no thread waits on (an eviction, the
+ * epoch's end), and its actions.  0, or -1 with verr set. */
+static int local_call(hstate *h, int n, int kind, uint32_t block)
+{
+    int rc = engine_call(n, kind, NULL, block, 0);
+    if (rc == CALL_FAIL)
+        return -1;
+    if (rc != PROTO_OK)
+        return fail("engine error: %d (%s) on node %d: %s", rc, rc_name(rc), n,
+                    proto_last_error(E[n]));
+    return run_actions(h, n, -1, -1);
+}
+
 /* Applies transition t to w (in place). 0, or -1 with verr set. */
 static int apply(world *w, const trans *t)
 {
@@ -945,24 +958,12 @@ static int apply(world *w, const trans *t)
             return -1;
         break;
     case T_EPOCH: /* a release of the node: its pushes and flushes go */
-        rc = engine_call(n, CALL_EPOCH, NULL, 0, 0);
-        if (rc == CALL_FAIL)
-            return -1;
-        if (rc != PROTO_OK)
-            return fail("engine error: %d (%s) on node %d: %s", rc, rc_name(rc), n,
-                        proto_last_error(E[n]));
-        if (run_actions(h, n, -1, -1))
+        if (local_call(h, n, CALL_EPOCH, 0))
             return -1;
         break;
     case T_EVICT:
         h->evicts--;
-        rc = engine_call(n, CALL_EVICT, NULL, t->a, 0);
-        if (rc == CALL_FAIL)
-            return -1;
-        if (rc != PROTO_OK)
-            return fail("engine error: %d (%s) on node %d: %s", rc, rc_name(rc), n,
-                        proto_last_error(E[n]));
-        if (run_actions(h, n, -1, -1))
+        if (local_call(h, n, CALL_EVICT, t->a))
             return -1;
         break;
     }
