@@ -6,13 +6,16 @@
 # of the profile's tests, on fewer rounds (each step crosses the network):
 #   litmus   mp, sb, lb, 2+2w on 2 nodes, iriw on 4: sequential consistency
 #   counter  lock-protected counters add up exactly (2 and 4 nodes)
+#   counts   tests/mn_counts.sh: the exact event counts of the DSM_STATS
+#            file on 2 and 4 nodes
 #   apps     hello, jacobi, matmul on 2, 3 and 4 nodes verify their results
 #   profile  tests/mn_profile.sh: the profile file and dsmprof on it
 #   advice   the profile of tests/mn_profile across hosts: dsmprof advice
 #            finds the false sharing of its "pair" (as on one host; with no
 #            thresholds on the shares of memory blocking time, which depend
 #            on how busy the machine was)
-# and no process is left in any host at the end.
+# and no process is left in any host at the end.  The timeslices run across
+# hosts in tests/tcp_clock.sh, on clocks forced apart.
 srcdir=${srcdir:-.}
 top=${top_builddir:-.}
 . "$srcdir/tests/netns.sh"
@@ -28,6 +31,7 @@ mn -n "2 4" tests/mn_counter 300
 mn -n "2 3 4" -e "hello: result OK" apps/hello
 mn -n "2 3 4" -e "jacobi: result OK" apps/jacobi 256 40
 mn -n "2 3 4" -e "matmul: result OK" apps/matmul 128 16
+sh "$srcdir/tests/mn_counts.sh" || fail=1
 sh "$srcdir/tests/mn_profile.sh" || fail=1
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tcp_cluster.XXXXXX") || exit 99
