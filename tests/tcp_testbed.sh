@@ -23,7 +23,7 @@ bad() { echo "FAIL $*"; fail=1; }
 root=--allow-run-as-root
 
 echo "=== hosts"
-DSM_TESTBED_PROBE=forwarded NOT_DSM_PROBE=here "$MPIRUN" $root --oversubscribe -np 3 \
+DSM_TESTBED_PROBE=forwarded NOT_DSM_PROBE=here timeout -k 5 60 "$MPIRUN" $root --oversubscribe -np 3 \
     sh -c 'echo "rank $OMPI_COMM_WORLD_RANK: $(ip -4 -o addr show | grep -o "10\.213\.[0-9]*\.[0-9]*/" | tr -d /) ${DSM_TESTBED_PROBE:-unset} ${NOT_DSM_PROBE:-unset}"' \
     > "$NETNS_DIR/hosts" 2>&1
 for r in 0 1 2; do
