@@ -2,8 +2,9 @@
 # tests/netns.sh (2-4 "hosts" as network namespaces joined by veth links,
 # mpirun through an rsh agent into them, MPI on TCP), skipped (77) where it
 # cannot be built (not root, no ip netns, no mpirun).
-#   tcp_cluster.sh  litmus tests, counters, the apps, the profile and its
-#                   advice, run across hosts on TCP
+#   tcp_cluster.sh  litmus tests, counters, the apps, run across hosts on TCP
+#   tcp_profile.sh  the DSM_STATS counts, the profile and its advice, across
+#                   hosts
 #   tcp_clock.sh    hosts whose clocks differ by seconds: dsm_wtime
 #                   (tests/mn_clock) and the profile's timeslices
 #                   (tests/mn_timeslices.sh) on one base
@@ -17,5 +18,5 @@
 check_PROGRAMS += tests/mn_clock
 tests_mn_clock_SOURCES = tests/mn_clock.c
 tests_mn_clock_LDADD = libdsm.la
-TESTS += tests/tcp_testbed.sh tests/tcp_cluster.sh tests/tcp_clock.sh tests/tcp_faults.sh
-EXTRA_DIST += tests/netns.sh tests/tcp_testbed.sh tests/tcp_cluster.sh tests/tcp_clock.sh tests/tcp_faults.sh
+TESTS += tests/tcp_testbed.sh tests/tcp_cluster.sh tests/tcp_profile.sh tests/tcp_clock.sh tests/tcp_faults.sh
+EXTRA_DIST += tests/netns.sh tests/tcp_testbed.sh tests/tcp_cluster.sh tests/tcp_profile.sh tests/tcp_clock.sh tests/tcp_faults.sh
