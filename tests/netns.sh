@@ -182,7 +182,7 @@ EOF
     chmod +x "$NETNS_DIR/agent" "$NETNS_DIR/mpirun"
     MPIRUN=$NETNS_DIR/mpirun
     DSMRUN=${srcdir:-.}/tests/mpirun_dsm.sh
-    DSM_TEST_TRANSPORT=mpi
+    [ "${DSM_TEST_TRANSPORT:-}" = verbs ] || DSM_TEST_TRANSPORT=mpi # verbs: MPI bootstraps it
     export MPIRUN DSMRUN DSM_TEST_TRANSPORT
     # the hosts reach each other (where ping is installed)
     i=1

@@ -34,7 +34,8 @@
  *    clock by a ping-pong offset estimate at open (the fastest of 16 round
  *    trips, one host at a time, shared by the ranks of a host), so the base
  *    is the same across hosts.
- *  - Liveness across hosts (check_alive): a heartbeat to every peer on
+ *  - Liveness across hosts (check_alive, from a thread of its own while in
+ *    the job): a heartbeat to every peer on
  *    another host each 0.25 s; such a peer silent for 2 s while in the job
  *    ends it with one line naming it.  A host cut off from the network
  *    breaks no connection: without this the job would wait for TCP to give
@@ -140,6 +141,11 @@ typedef struct mpi_impl {
     int nremote;
     uint64_t joined_at;
     _Atomic uint64_t next_beat;
+    pthread_t beat_thread;      /* beat_main, while in the job */
+    int beating;
+    pthread_mutex_t beat_lock;
+    pthread_cond_t beat_cond;
+    int beat_stop;
     dsm_lifeline *lifeline;     /* to the ranks on other hosts (mpi_lifeline.h) */
     _Atomic int lifeline_busy;
     _Atomic uint64_t next_lifeline;
@@ -330,6 +336,60 @@ static void check_alive(dsm_transport *t)
             dsm_fatal("transport", "lost node %d: nothing came from it for %.1f s (its host is "
                       "down, or the network to it is cut)", r, (double)(now - last) / 1e9);
     }
+}
+
+/* The heartbeats have a thread of their own while the rank is in the job:
+ * the runtime's threads may be busy or blocked for seconds (node 0 gathering
+ * and writing the profile at dsm_finalize while a handler waits for its
+ * lock), and a peer must not take that for a lost host.  Async signals are
+ * blocked: the program's handlers never run here. */
+static void *beat_main(void *arg)
+{
+    dsm_transport *t = arg;
+    mpi_impl *im = t->impl;
+    pthread_mutex_lock(&im->beat_lock);
+    while (!im->beat_stop) {
+        pthread_mutex_unlock(&im->beat_lock);
+        check_alive(t);
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += (long)(BEAT_NS / 2);
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_mutex_lock(&im->beat_lock);
+        if (!im->beat_stop)
+            pthread_cond_timedwait(&im->beat_cond, &im->beat_lock, &ts);
+    }
+    pthread_mutex_unlock(&im->beat_lock);
+    return NULL;
+}
+
+static void beat_start(dsm_transport *t)
+{
+    mpi_impl *im = t->impl;
+    if (!im->heard || !im->nremote || im->beating)
+        return;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    im->beat_stop = 0;
+    /* without it, the waiting and polling threads still beat */
+    im->beating = pthread_create(&im->beat_thread, NULL, beat_main, t) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void beat_end(mpi_impl *im)
+{
+    if (!im->beating)
+        return;
+    pthread_mutex_lock(&im->beat_lock);
+    im->beat_stop = 1;
+    pthread_cond_signal(&im->beat_cond);
+    pthread_mutex_unlock(&im->beat_lock);
+    pthread_join(im->beat_thread, NULL);
+    im->beating = 0;
 }
 
 /* A rank on another host whose process died (its lifeline ended without
@@ -584,6 +644,7 @@ static void discard(void *ctx, const dsm_msg_hdr *h, const void *payload)
 static void mpi_close(dsm_transport *t)
 {
     mpi_impl *im = t->impl;
+    beat_end(im); /* closed without dsm_finalize's mark */
     /* Let our last sends (the finalize collective's) complete: the peers
      * are still receiving until they leave their own close.  Bounded, in
      * case a peer is gone. */
@@ -736,6 +797,8 @@ void dsm_transport_mpi_mark(dsm_transport *t, int state)
     mpi_impl *im = t->impl;
     if (state == DSM_NODE_JOINED)
         im->joined_at = dsm_now_ns();
+    if (state == DSM_NODE_FINALIZED)
+        beat_end(im);
     if (state == DSM_NODE_FINALIZED && im->heard && im->nremote) {
         /* our heartbeats stop: the peers must not take us for lost */
         pthread_mutex_lock(&im->lock);
@@ -745,6 +808,8 @@ void dsm_transport_mpi_mark(dsm_transport *t, int state)
     if (state == DSM_NODE_FINALIZED && im->lifeline)
         dsm_lifeline_goodbye(im->lifeline);
     im->state = state;
+    if (state == DSM_NODE_JOINED)
+        beat_start(t);
 }
 
 uint64_t dsm_transport_mpi_clock_base(dsm_transport *t)
@@ -941,6 +1006,8 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
     MPI_Comm_set_errhandler(im->comm, MPI_ERRORS_RETURN);
     im->msg_max = sizeof(dsm_msg_hdr) + max_payload;
     pthread_mutex_init(&im->lock, NULL);
+    pthread_mutex_init(&im->beat_lock, NULL);
+    pthread_cond_init(&im->beat_cond, NULL);
     for (int i = 0; i < RING; i++) {
         im->rbuf[i] = malloc(im->msg_max);
         if (!im->rbuf[i]) {
