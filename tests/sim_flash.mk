@@ -8,7 +8,8 @@
 #                      machine, FP-Proc's procedure commands (stall,
 #                      occupancy, queuing both ways, proc above noproc), the
 #                      FlashPoint collector and its JSON section (the measured
-#                      section's tables, Table 4), the write buffer
+#                      section's tables, Table 4), the write buffer and
+#                      overlapped loads (load_use)
 #   dsmprof_flashpoint.sh  dsmprof flashpoint on fixtures (tests/data/fp_*.json):
 #                      Tables 1-3, --check passing and failing (the relative
 #                      share limit too), --system-cycles, and its errors
@@ -16,9 +17,9 @@
 #   flash_apps.sh      FFT, LU, radix and the stencil on
 #                      --machine=flash,fp_mode=control|noproc|proc, 4
 #                      processors, each against the control: misses within
-#                      3%, bin shares within 7 points (FFT: relative 7% too),
-#                      time under 10% (noproc) and about twice the measured
-#                      overhead (proc); Tables 1-4 of the measured section,
+#                      3%, bin shares within 7 points (FFT: relative 12% too),
+#                      time under 10% (noproc; the small radix: twice its
+#                      measured) and about twice the measured overhead (proc); Tables 1-4 of the measured section,
 #                      Table 4 showing the modes differ; the miss limit
 #                      failing on an 8 KB cache; prints the perturbations
 #   sim_reschedule.sh  the uniform machine as MemSpy's: rescheduling at
