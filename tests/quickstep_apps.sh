@@ -3,13 +3,12 @@
 # 5.11-5.13, Table 5.3) on the simulated Alewife: apps/sor zgrid, mgrid and
 # cgrid, 256 x 256, 10 steps, 16 processors, with the data cache hit ratio of
 # doc/quickstep/alewife.qs through dsmrun --quickstep.  Checked: a small run
-# of each version verifies its result; zgrid's hit ratio is within the
-# paper's 69-86% on every processor; cgrid's is at least 96% (the paper's
-# 98-99 less 2) and 15 points above zgrid's and mgrid's on every processor;
-# cgrid takes the fewest simulated cycles (Table 5.3).  mgrid's ratio (the
-# paper's 92-97%) and zgrid against mgrid in time are printed, not checked:
-# with 8 B elements and 16 B lines mgrid makes zgrid's misses
-# (doc/simulation.md).
+# of each version verifies its result; on every processor zgrid's hit ratio
+# is within the paper's 69-86% and cgrid's within its 98-99% (to 99.5),
+# above zgrid's and mgrid's; cgrid takes the fewest simulated cycles (Table
+# 5.3).  mgrid's ratio (the paper's 92-97%) and zgrid against mgrid in time
+# are printed, not checked: with 8 B elements and 16 B lines mgrid makes
+# zgrid's misses (doc/simulation.md).
 # Then MP3D's three versions (section 5.1, Tables 5.1-5.2, Figs. 5.1-5.10;
 # apps/mp3d.c), 18000 particles (the paper's), 6 steps, 16 processors, means over the
 # processors: the data cache hit ratio rises orig < mp3d < mmp3d, each
@@ -57,15 +56,15 @@ done
 [ -s "$dir/cgrid.hr" ] && [ -s "$dir/zgrid.hr" ] && [ -s "$dir/mgrid.hr" ] || exit 1
 n=$(awk '$2 >= 69 && $2 <= 86 { n++ } END { print n + 0 }' "$dir/zgrid.hr")
 [ "$n" = 16 ] || fail "zgrid: hit ratio within the paper's 69-86% on $n of 16 processors"
-n=$(awk '$2 >= 96 { n++ } END { print n + 0 }' "$dir/cgrid.hr")
-[ "$n" = 16 ] || fail "cgrid: hit ratio at least 96% on $n of 16 processors"
+n=$(awk '$2 >= 98 && $2 <= 99.5 { n++ } END { print n + 0 }' "$dir/cgrid.hr")
+[ "$n" = 16 ] || fail "cgrid: hit ratio within the paper's 98-99% on $n of 16 processors"
 n=$(awk '$2 >= 92 && $2 <= 97 { n++ } END { print n + 0 }' "$dir/mgrid.hr")
 echo "sor mgrid: hit ratio within the paper's 92-97% on $n of 16 processors (not checked)"
 for v in zgrid mgrid; do
     sort -k1,1 "$dir/cgrid.hr" >"$dir/c.sorted"
     sort -k1,1 "$dir/$v.hr" >"$dir/o.sorted"
-    n=$(join "$dir/c.sorted" "$dir/o.sorted" | awk '$2 >= $3 + 15 { n++ } END { print n + 0 }')
-    [ "$n" = 16 ] || fail "cgrid's hit ratio 15 points above $v's on $n of 16 processors"
+    n=$(join "$dir/c.sorted" "$dir/o.sorted" | awk '$2 > $3 { n++ } END { print n + 0 }')
+    [ "$n" = 16 ] || fail "cgrid's hit ratio above $v's on $n of 16 processors"
     c=$(cat "$dir/cgrid.cycles") o=$(cat "$dir/$v.cycles")
     [ -n "$c" ] && [ -n "$o" ] && [ "$c" -lt "$o" ] || fail "cgrid $c cycles, not under $v's $o"
 done
