@@ -348,8 +348,12 @@ START_TEST(fig5_remote_readers)
            bw, 100 * util, 100 * out, 100 * in);
     ck_assert_msg(bw > 620 * 0.95 && bw < 620 * 1.05, "%.0f MB/s", bw);
     ck_assert_msg(util > 0.97, "memory utilisation %.3f", util);
-    ck_assert_msg(out > 0.85 && out < 1.0, "outgoing link %.3f", out);
-    ck_assert_msg(in > 0.085 && in < 0.125, "incoming link %.3f", in);
+    /* a packet holds a link for its share of the sustained line rate
+     * (693 MB/s): 620/693 = 89.5% out; the paper's 95% is 658 MB/s through
+     * the link, which it blames on snbench's own bandwidth figure (4.1).
+     * Counting packets at the 800 MB/s peak gave 87% */
+    ck_assert_msg(out > 0.88 && out < 1.0, "outgoing link %.3f", out);
+    ck_assert_msg(in > 0.095 && in < 0.125, "incoming link %.3f", in);
     ck_assert_msg(out / in > 8.5 && out / in < 9.5, "packet ratio %.2f", out / in);
     sim_destroy(m);
 }

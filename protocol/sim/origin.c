@@ -25,9 +25,12 @@
  *   link_mbs=693        link sustained for line replies (description, 4.1)
  *   packet_bytes=16     a packet is 128 bits (description, 4.1): a request
  *                       1 packet, a line reply a header and line/16 packets;
- *                       a packet holds a link for packet_bytes / port_mbs,
- *                       and a message pays a gap so that back-to-back line
- *                       replies move link_mbs (9 x 20 ns + 4.7 ns for 128 B)
+ *                       a packet holds a link for the sustained rate's share
+ *                       of a line reply (128 B at link_mbs over 9 packets:
+ *                       20.5 ns, not the peak's 20 ns plus a gap per message),
+ *                       so that back-to-back line replies move link_mbs and a
+ *                       link's utilisation is proportional to its packets,
+ *                       as the paper finds (4.1: 1 to 9)
  *   router_ns=41        router pin to pin (estimate after the SPIDER router)
  *   mem_access_ns=100   DRAM and directory lookup, in parallel (estimate;
  *                       the description has separate directory DIMMs)
@@ -108,7 +111,7 @@ typedef struct origin {
     uint64_t refresh_us, refresh_ns, cpu_mhz, hub_sample_us, router_sample_us;
     uint64_t tlb_entries, tlb_refill_ns;
     double ps_per_cycle;
-    ps_t pkt_ps, gap_ps, mem_line_ps, bus_line_ps, bus_req_ps;
+    ps_t pkt_ps, mem_line_ps, bus_line_ps, bus_req_ps;
     /* state */
     resource *bus, *md, *link;
     ps_t *bus_cmd_free;
@@ -256,14 +259,13 @@ static int link_meta(const origin *o, int r, int down)
 }
 
 /* One message's head and tail through link l, entered `lat` after the head
- * left the previous stage; the link is held for the packets' time plus the
- * message gap. */
+ * left the previous stage; the link is held for the packets' time. */
 static void cross_link(origin *o, int l, ps_t lat, uint32_t packets, ps_t *head, ps_t *tail)
 {
     resource *r = &o->link[l];
     ps_t want = *head + lat;
     ps_t h = max_ps(want, r->free);
-    ps_t d = packets * o->pkt_ps + o->gap_ps;
+    ps_t d = packets * o->pkt_ps;
     ps_t t = max_ps(h + d, *tail + lat);
     if (h > want) {
         o->link_waited[l] += packets;
@@ -569,7 +571,8 @@ static void derive(origin *o)
     o->pkt_ps = bytes_ps(o->packet_bytes, o->port_mbs);
     uint32_t line_pkts = o->p.line_size / (uint32_t)o->packet_bytes + 1;
     ps_t sustained = bytes_ps(o->p.line_size, o->link_mbs);
-    o->gap_ps = sustained > line_pkts * o->pkt_ps ? sustained - line_pkts * o->pkt_ps : 0;
+    if (sustained / line_pkts > o->pkt_ps) /* the sustained rate, packet by packet */
+        o->pkt_ps = sustained / line_pkts;
     o->mem_line_ps = bytes_ps(o->p.line_size, o->mem_mbs);
     o->bus_line_ps = bytes_ps(o->p.line_size, o->sysad_mbs);
     o->bus_req_ps = bytes_ps(o->packet_bytes, o->sysad_mbs);
