@@ -139,8 +139,9 @@ typedef struct sim_params {
     uint64_t sample_period;  /* time sampling: 0 = statistics always on; else */
     uint64_t sample_length;  /* statistics on for sample_length of each sample_period cycles */
     uint32_t outstanding;    /* misses a processor may have in flight (message-timed
-                                machines): the one it waits for, and stores held by
-                                its write buffer while it goes on; 0 or 1: it waits
+                                machines): the one it waits for, and the stores of
+                                its write buffer and loads not yet used (load_use)
+                                it goes on past; 0 or 1: it waits
                                 for every miss (the fixed-latency machines always) */
     uint32_t load_use;       /* with outstanding > 1: the references a processor makes
                                 after a load miss before it needs the value (then it
