@@ -10,23 +10,28 @@
 #     -a  environment of configuration A (default: none, the defaults)
 #     -B  a second configuration: A and B alternate, run by run (paired on a
 #         noisy machine), and the table gets B's columns and B/A
+#     -x PROG / -X PROG   the bench_core binary of A / of B (default the
+#         build's: a copy of an older build against the new one)
 # Target (doc/protocol.md, "Latency on few cores"): the read miss's spread
 # between runs within 1.5, its median within 1.5 times the limit probe.
-runs=7 blocks=1000 envA="" envB="" haveB=0
+runs=7 blocks=1000 envA="" envB="" haveB=0 progA="" progB=""
 while [ $# -gt 0 ]; do
     case $1 in
         -n) runs=$2; shift 2 ;;
         -b) blocks=$2; shift 2 ;;
         -a) envA=$2; shift 2 ;;
         -B) envB=$2; haveB=1; shift 2 ;;
+        -x) progA=$2; shift 2 ;;
+        -X) progB=$2; haveB=1; shift 2 ;;
         -*) echo "bench_core_runs.sh: unknown option $1" >&2; exit 2 ;;
         *) break ;;
     esac
 done
 top=${1:-.}
+progA=${progA:-$top/bench/bench_core} progB=${progB:-$top/bench/bench_core}
 case $runs in ''|*[!0-9]*) echo "bench_core_runs.sh: -n wants a number, not '$runs'" >&2; exit 2 ;; esac
 [ "$runs" -ge 1 ] || { echo "bench_core_runs.sh: -n wants at least 1" >&2; exit 2; }
-for f in "$top/dsmrun" "$top/bench/bench_core"; do
+for f in "$top/dsmrun" "$progA" "$progB"; do
     [ -x "$f" ] || { echo "bench_core_runs.sh: $f is not built (make bench)" >&2; exit 2; }
 done
 tmp=$(mktemp -d) || exit 1
@@ -35,10 +40,10 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # one run: "conf op us probe" lines (op without spaces)
 one() {
-    conf=$1 envs=$2
+    conf=$1 envs=$2 prog=$3
     # shellcheck disable=SC2086
     if ! out=$(env $envs timeout -k 5 120 "$top/dsmrun" -n 2 --timeout 100 \
-            "$top/bench/bench_core" "$blocks" 2>&1); then
+            "$prog" "$blocks" 2>&1); then
         echo "bench_core_runs.sh: a run of configuration $conf failed:" >&2
         printf '%s\n' "$out" | sed 's/^/    /' >&2
         exit 1
@@ -53,14 +58,16 @@ one() {
 }
 i=0
 while [ $i -lt "$runs" ]; do
-    one A "$envA" || exit 1
-    [ $haveB = 1 ] && { one B "$envB" || exit 1; }
+    one A "$envA" "$progA" || exit 1
+    [ $haveB = 1 ] && { one B "$envB" "$progB" || exit 1; }
     i=$((i + 1))
 done
 
 echo "bench_core over $runs runs (each a median of 7 rounds of $blocks operations); spread = slowest run / fastest"
 [ -n "$envA" ] && echo "A: $envA"
+[ "$progA" != "$top/bench/bench_core" ] && echo "A runs $progA"
 [ $haveB = 1 ] && echo "B: ${envB:-defaults}"
+[ "$progB" != "$top/bench/bench_core" ] && echo "B runs $progB"
 awk -v haveB=$haveB '
     function med(a, n,   i, j, t) {
         for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
