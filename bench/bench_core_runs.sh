@@ -10,34 +10,40 @@
 #     -a  environment of configuration A (default: none, the defaults)
 #     -B  a second configuration: A and B alternate, run by run (paired on a
 #         noisy machine), and the table gets B's columns and B/A
+#     -x PROG / -X PROG   the bench_core binary of A / of B (default the
+#         build's: a copy of an older build against the new one)
 # Target (doc/protocol.md, "Latency on few cores"): the read miss's spread
 # between runs within 1.5, its median within 1.5 times the limit probe.
-runs=7 blocks=1000 envA="" envB="" haveB=0
+runs=7 blocks=1000 envA="" envB="" haveB=0 progA="" progB=""
 while [ $# -gt 0 ]; do
     case $1 in
         -n) runs=$2; shift 2 ;;
         -b) blocks=$2; shift 2 ;;
         -a) envA=$2; shift 2 ;;
         -B) envB=$2; haveB=1; shift 2 ;;
+        -x) progA=$2; shift 2 ;;
+        -X) progB=$2; haveB=1; shift 2 ;;
         -*) echo "bench_core_runs.sh: unknown option $1" >&2; exit 2 ;;
         *) break ;;
     esac
 done
 top=${1:-.}
+progA=${progA:-$top/bench/bench_core} progB=${progB:-$top/bench/bench_core}
 case $runs in ''|*[!0-9]*) echo "bench_core_runs.sh: -n wants a number, not '$runs'" >&2; exit 2 ;; esac
 [ "$runs" -ge 1 ] || { echo "bench_core_runs.sh: -n wants at least 1" >&2; exit 2; }
-for f in "$top/dsmrun" "$top/bench/bench_core"; do
+for f in "$top/dsmrun" "$progA" "$progB"; do
     [ -x "$f" ] || { echo "bench_core_runs.sh: $f is not built (make bench)" >&2; exit 2; }
 done
 tmp=$(mktemp -d) || exit 1
+# BENCH_ROWS=FILE keeps each run's figures ("conf op us probe" lines)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # one run: "conf op us probe" lines (op without spaces)
 one() {
-    conf=$1 envs=$2
+    conf=$1 envs=$2 prog=$3
     # shellcheck disable=SC2086
     if ! out=$(env $envs timeout -k 5 120 "$top/dsmrun" -n 2 --timeout 100 \
-            "$top/bench/bench_core" "$blocks" 2>&1); then
+            "$prog" "$blocks" 2>&1); then
         echo "bench_core_runs.sh: a run of configuration $conf failed:" >&2
         printf '%s\n' "$out" | sed 's/^/    /' >&2
         exit 1
@@ -52,14 +58,16 @@ one() {
 }
 i=0
 while [ $i -lt "$runs" ]; do
-    one A "$envA" || exit 1
-    [ $haveB = 1 ] && { one B "$envB" || exit 1; }
+    one A "$envA" "$progA" || exit 1
+    [ $haveB = 1 ] && { one B "$envB" "$progB" || exit 1; }
     i=$((i + 1))
 done
 
 echo "bench_core over $runs runs (each a median of 7 rounds of $blocks operations); spread = slowest run / fastest"
 [ -n "$envA" ] && echo "A: $envA"
+[ "$progA" != "$top/bench/bench_core" ] && echo "A runs $progA"
 [ $haveB = 1 ] && echo "B: ${envB:-defaults}"
+[ "$progB" != "$top/bench/bench_core" ] && echo "B runs $progB"
 awk -v haveB=$haveB '
     function med(a, n,   i, j, t) {
         for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
@@ -82,12 +90,19 @@ awk -v haveB=$haveB '
             }
             if (haveB)
                 printf "%-10s %9.2f %7.2f %9.2f %6.2f | %9.2f %7.2f %6.2f | %6.2f\n", ops[o], M[0], S[0], P[0],
-                       P[0] > 0 ? M[0] / P[0] : 0, M[1], S[1], P[1] > 0 ? M[1] / P[1] : 0, M[0] > 0 ? M[1] / M[0] : 0
+                       (P[0] > 0 ? M[0] / P[0] : 0), M[1], S[1], (P[1] > 0 ? M[1] / P[1] : 0), (M[0] > 0 ? M[1] / M[0] : 0)
             else
                 printf "%-10s %9.2f %9.2f %9.2f %7.2f %9.2f %6.2f\n", ops[o], M[0], LO[0], HI[0], S[0], P[0],
-                       P[0] > 0 ? M[0] / P[0] : 0
-            if (ops[o] == "read") { rs = S[0]; rr = P[0] > 0 ? M[0] / P[0] : 0 }
+                       (P[0] > 0 ? M[0] / P[0] : 0)
+            if (ops[o] == "read") {
+                rs = S[0]; rr = P[0] > 0 ? M[0] / P[0] : 0; rsB = S[1]; rrB = P[1] > 0 ? M[1] / P[1] : 0
+            }
         }
         printf "target (A): read miss spread between runs <= 1.5: %s (%.2f); median ratio to the limit probe <= 1.5: %s (%.2f)\n",
-               rs <= 1.5 ? "met" : "NOT met", rs, rr <= 1.5 ? "met" : "NOT met", rr
+               (rs <= 1.5 ? "met" : "NOT met"), rs, (rr <= 1.5 ? "met" : "NOT met"), rr
+        if (haveB)
+            printf "target (B): read miss spread between runs <= 1.5: %s (%.2f); median ratio to the limit probe <= 1.5: %s (%.2f)\n",
+                   (rsB <= 1.5 ? "met" : "NOT met"), rsB, (rrB <= 1.5 ? "met" : "NOT met"), rrB
     }' "$tmp/rows"
+[ -n "$BENCH_ROWS" ] && cp "$tmp/rows" "$BENCH_ROWS"
+exit 0

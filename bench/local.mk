@@ -44,10 +44,13 @@ bench_bench_profile_miss_LDADD = libdsm_internal.la
 # bench_profile: the profile on vs DSM_PROFILE=off on the apps, as child jobs
 bench_bench_profile_SOURCES = bench/bench_profile.c bench/bench_util.h bench/bench_util.c
 CLEANFILES += $(EXTRA_PROGRAMS)
+# bench_core as 7 whole runs: medians and the spread between runs
+EXTRA_DIST += bench/bench_core_runs.sh
 
 bench: $(EXTRA_PROGRAMS)
 run-bench: bench dsmrun apps/jacobi apps/matmul apps/particles apps/fft apps/lu apps/radix apps/ocean apps/mm
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_core
+	$(SHELL) $(srcdir)/bench/bench_core_runs.sh $(top_builddir)
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_patterns
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_adapt
 	DSM_PROFILE=/dev/null $(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_profile_miss
