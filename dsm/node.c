@@ -501,14 +501,15 @@ static void add_hold(dsm_rt *rt, uint32_t block, int slot)
 /* Racy peek at the holds (checked again under the lock). */
 static int holds_pending(dsm_rt *rt) { return __atomic_load_n(&rt->nholds, __ATOMIC_RELAXED); }
 
-void dsm_rt_epoch_end(dsm_rt *rt)
+void dsm_rt_epoch_end(dsm_rt *rt, int unlock)
 {
     if (!rt->cfg.adapt || !rt->cfg.patterns)
         return;
     pthread_mutex_lock(&rt->eng_lock);
     if (proto_epoch_pending(rt->eng)) {
         rt->acts.n = 0;
-        if (proto_epoch_end(rt->eng, &rt->acts))
+        if (proto_epoch_end(rt->eng, PROTO_EPOCH_PUSH | (unlock ? PROTO_EPOCH_FLUSH : 0),
+                            &rt->acts))
             dsm_fatal("protocol", "%s", proto_last_error(rt->eng));
         run_actions(rt, NULL, NULL, 0);
     }

@@ -126,9 +126,9 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write);
  * retried, so the grants they held may go. */
 void dsm_rt_release_mine(dsm_rt *rt);
 /* A release (unlock, barrier, condition, collective), adaptive protocol:
- * the blocks granted for a push or a flush at the epoch's end go (proto.h,
- * proto_epoch_end). */
-void dsm_rt_epoch_end(dsm_rt *rt);
+ * the blocks granted for a push at the epoch's end go, and at an unlock the
+ * blocks granted for a flush (proto.h, proto_epoch_end). */
+void dsm_rt_epoch_end(dsm_rt *rt, int unlock);
 
 /* Probe for benchmarks: mean microseconds of `count` message round trips
  * to node `peer` through the transport and both runtimes. */

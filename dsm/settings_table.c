@@ -62,8 +62,8 @@ const dsm_setting dsm_settings[] = {
       .doc = "the adaptive protocol: a read of a block detected migratory is granted "
              "exclusive, so the write that follows needs no upgrade; a reader that did not "
              "write brings the block back to shared grants; at a release (unlock, barrier) a "
-             "migratory block goes home and a producer's block on to its last consumers "
-             "(doc/patterns.md; needs DSM_PATTERNS=on)" },
+             "producer's block goes on to its last consumers, and at an unlock a migratory "
+             "block goes home (doc/patterns.md; needs DSM_PATTERNS=on)" },
     { .name = "DSM_COUNTERS", .kind = DSM_SET_SWITCH, .flags = DSM_SET_AGREE, .dflt = "on",
       .field = F(counters), .group = DSM_GROUP_RUNTIME,
       .doc = "the per-block counters behind the statistics and the profile (doc/metrics.md)" },

@@ -226,7 +226,7 @@ void dsm_collective(dsm_rt *rt, int kind, uint64_t arg, const char *call)
         check_no_locks_held(rt);
     dsm_rt_enter();
     dsm_rt_release_mine(rt);
-    dsm_rt_epoch_end(rt);
+    dsm_rt_epoch_end(rt, 0);
     pthread_mutex_lock(&rt->coll_lock);
     uint64_t seq = ++rt->coll_seq;
     pthread_mutex_unlock(&rt->coll_lock);
@@ -397,7 +397,7 @@ void dsm_sync_unlock(dsm_rt *rt, unsigned id)
         atomic_fetch_sub(&rt->locks_held, 1);
     dsm_rt_enter();
     dsm_rt_release_mine(rt);
-    dsm_rt_epoch_end(rt);
+    dsm_rt_epoch_end(rt, 1);
     dsm_msg_hdr h = { 0 };
     h.type = RT_UNLOCK;
     h.block = id;
@@ -557,7 +557,7 @@ static void sync_call(dsm_rt *rt, unsigned id, int op, uint64_t arg, const char 
         dsm_fatal(call, "more than %d threads of this node synchronise at once", DSM_MAX_THREADS);
     dsm_rt_enter();
     dsm_rt_release_mine(rt);
-    dsm_rt_epoch_end(rt);
+    dsm_rt_epoch_end(rt, 0);
     struct wake_wait w = { slot, atomic_load(&rt->sync_wakes[slot]) + 1 };
     dsm_msg_hdr h = { 0 };
     h.type = RT_SYNC_REQ;

@@ -223,6 +223,10 @@ void augment_request(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
             a->consumers = 0;
         }
     }
+    /* the adaptive protocol: a flush its own flusher asks back was wasted */
+    if (a->adapt & ADAPT_FLUSHED)
+        a->adapt = (uint8_t)((a->adapt & ~ADAPT_FLUSHED) |
+                             (from == p->last_owner ? ADAPT_NOFLUSH : 0));
     count_nodes(a, write, from);
     read_only_step(a, write, from);
     group_step(e, a, block, from);
@@ -348,7 +352,7 @@ void adapt_read_served(proto_engine *e, dir_chunk *c, const dir_entry *d, uint32
     if (!a)
         return;
     if (d->state == PD_UNOWNED) { /* granted now, from the home's memory */
-        a->adapt = ADAPT_OWNED;
+        a->adapt = ADAPT_OWNED | (a->adapt & ADAPT_NOFLUSH);
         e->adapt_counts.exclusive_reads++;
     } else { /* granted when the owner's data is back (adapt_recalled) */
         a->adapt |= ADAPT_PENDING;
@@ -385,13 +389,14 @@ uint8_t adapt_grant_flags(const proto_engine *e, uint32_t block, int to)
     uint32_t others = a->consumers & ~(to < 32 ? 1u << to : 0u);
     if (a->pat.producer_consumer && others)
         return PROTO_MSG_PUSH;
-    return a->pat.migratory ? PROTO_MSG_FLUSH : 0;
+    return a->pat.migratory && !(a->adapt & ADAPT_NOFLUSH) ? PROTO_MSG_FLUSH : 0;
 }
 
-void adapt_flushed(proto_engine *e, dir_chunk *c, uint32_t block, int flags)
+void adapt_flushed(proto_engine *e, dir_chunk *c, uint32_t block, int from, int flags)
 {
     dir_aug *a = adapt_aug(c, block);
-    if (flags & PROTO_MSG_PUSH)
+    int push = (flags & PROTO_MSG_PUSH) != 0;
+    if (push)
         e->adapt_counts.pushes++;
     else
         e->adapt_counts.flushes++;
@@ -403,6 +408,13 @@ void adapt_flushed(proto_engine *e, dir_chunk *c, uint32_t block, int flags)
         e->adapt_counts.fallbacks++;
     }
     a->adapt = 0;
+    if (!push) {
+        /* the flusher was the owner: the next requester's recall would have
+         * made it lastOwner; if the next requester is the flusher itself,
+         * the flush was wasted (augment_request) */
+        a->pat.last_owner = from;
+        a->adapt = ADAPT_FLUSHED;
+    }
 }
 
 void proto_adapt_counts_of(const proto_engine *e, proto_adapt_counts *out)

@@ -805,7 +805,7 @@ static int dir_event(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
         adapt_recalled(e, c, d, block, from, flags);
     else if (e->adapt && (type == PM_FLUSH || type == PM_PUSH) && d->state == PD_EXCL &&
              from == d->owner)
-        adapt_flushed(e, c, block, flags | (type == PM_PUSH ? PROTO_MSG_PUSH : 0));
+        adapt_flushed(e, c, block, from, flags | (type == PM_PUSH ? PROTO_MSG_PUSH : 0));
     int ev = dir_classify(e, c, d, block, type, from);
     int st = d->state;
     if (ev < 0)
@@ -1069,7 +1069,7 @@ int proto_evict(proto_engine *e, uint32_t block, proto_actions *out)
     return run_self_queue(e, out);
 }
 
-int proto_epoch_end(proto_engine *e, proto_actions *out)
+int proto_epoch_end(proto_engine *e, int kinds, proto_actions *out)
 {
     /* the list is taken out: a grant to this node served meanwhile (its
      * own home's) starts the next epoch's */
@@ -1079,6 +1079,8 @@ int proto_epoch_end(proto_engine *e, proto_actions *out)
     e->epoch_n = e->epoch_cap = 0;
     int rc = PROTO_OK;
     for (uint32_t i = 0; e->adapt && i < n && !rc; i++) { /* off since: nothing pushed */
+        if (!(kinds & (list[i].flush ? PROTO_EPOCH_FLUSH : PROTO_EPOCH_PUSH)))
+            continue; /* forgotten */
         rc = cache_event(e, list[i].block, list[i].flush ? CE_EPOCH_FLUSH : CE_EPOCH_PUSH,
                          e->self, out);
         if (!rc)
@@ -1312,7 +1314,7 @@ static int get_aug(const unsigned char **pp, const unsigned char *end, dir_aug *
     a->pat.read_only = f >> 3 & 1;
     a->reading = f >> 4 & 1;
     a->written_after = f >> 5 & 1;
-    if (end - *pp < 1 || **pp > 7)
+    if (end - *pp < 1 || **pp > 31)
         return -1;
     a->adapt = *(*pp)++;
     return get_var32(pp, end, &a->consumers);

@@ -94,8 +94,12 @@ typedef struct dir_aug {
 } dir_aug;
 /* ADAPT_* bits of a record: the owner got the block by a read granted
  * exclusive; the owner being recalled had; the pending read is granted
- * exclusive when the owner's data is back (augment.c). */
-enum { ADAPT_OWNED = 1, ADAPT_RECALLED_OWNED = 2, ADAPT_PENDING = 4 };
+ * exclusive when the owner's data is back; the block was flushed home and
+ * not requested since; its flusher was the next to request it (the flush
+ * was wasted: no more flushes until another node takes the block over by
+ * a recall) (augment.c). */
+enum { ADAPT_OWNED = 1, ADAPT_RECALLED_OWNED = 2, ADAPT_PENDING = 4, ADAPT_FLUSHED = 8,
+       ADAPT_NOFLUSH = 16 };
 
 /* The FIFO of requests that arrived while a block was busy: a ring of cap
  * waiters, allocated at the first such request (most blocks never have one,
@@ -230,7 +234,7 @@ uint8_t adapt_grant_flags(const proto_engine *e, uint32_t block, int to);
 /* A flush or push of an owner that got the block by a read granted
  * exclusive: clean (PROTO_MSG_CLEAN), the read was not followed by a write,
  * and the block falls back to shared grants. */
-void adapt_flushed(proto_engine *e, dir_chunk *c, uint32_t block, int flags);
+void adapt_flushed(proto_engine *e, dir_chunk *c, uint32_t block, int from, int flags);
 
 /* The home of a block (-1: not allocated). */
 static inline int engine_home_of(const proto_engine *e, uint32_t block)

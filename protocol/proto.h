@@ -400,8 +400,13 @@ void proto_set_adapt(proto_engine *e, int on);
 /* The end of this node's epoch (a release: unlock, barrier), adaptive
  * protocol: every block granted with PROTO_MSG_PUSH or PROTO_MSG_FLUSH since
  * the last call and still owned and modified is pushed or flushed home
- * (CE_EPOCH_PUSH, CE_EPOCH_FLUSH).  proto_epoch_pending: how many wait. */
-int proto_epoch_end(proto_engine *e, proto_actions *out);
+ * (CE_EPOCH_PUSH, CE_EPOCH_FLUSH), if `kinds` asks for it; the other notes
+ * are forgotten (the block stays where it is).  The runtime flushes at a
+ * lock's release only: a migratory block is a lock-protected record, and at
+ * a barrier the writer often goes on using its blocks.
+ * proto_epoch_pending: how many notes wait. */
+enum { PROTO_EPOCH_PUSH = 1, PROTO_EPOCH_FLUSH = 2 };
+int proto_epoch_end(proto_engine *e, int kinds, proto_actions *out);
 uint32_t proto_epoch_pending(const proto_engine *e);
 
 /* On by default; off: the engine keeps no pattern state and spends nothing. */

@@ -182,7 +182,7 @@ static int nsends(int type)
 
 static void epoch_end(int node)
 {
-    ck_assert_int_eq(proto_epoch_end(E[node], &acts), PROTO_OK);
+    ck_assert_int_eq(proto_epoch_end(E[node], PROTO_EPOCH_PUSH | PROTO_EPOCH_FLUSH, &acts), PROTO_OK);
     pump();
 }
 
@@ -192,7 +192,7 @@ static void read_then_epoch_end(int reader, int b, int ender)
 {
     ck_assert_int_eq(proto_access(E[reader], (uint32_t)b, 0, &acts), PROTO_OK);
     enqueue_sends();
-    ck_assert_int_eq(proto_epoch_end(E[ender], &acts), PROTO_OK);
+    ck_assert_int_eq(proto_epoch_end(E[ender], PROTO_EPOCH_PUSH | PROTO_EPOCH_FLUSH, &acts), PROTO_OK);
     pump();
 }
 
@@ -234,7 +234,7 @@ START_TEST(push_declined_by_a_reader_in_flight)
     W(1, 2);      /* pass 2: the consumer is invalidated, a push is asked again */
     /* the push reaches the home before the consumer's read, and the
      * consumer while its read is in flight: it declines, its DATA_S follows */
-    ck_assert_int_eq(proto_epoch_end(E[1], &acts), PROTO_OK);
+    ck_assert_int_eq(proto_epoch_end(E[1], PROTO_EPOCH_PUSH | PROTO_EPOCH_FLUSH, &acts), PROTO_OK);
     enqueue_sends();
     ck_assert_int_eq(proto_access(E[2], 2, 0, &acts), PROTO_OK);
     pump();
@@ -293,6 +293,19 @@ START_TEST(migratory_owner_flushes_home)
 }
 END_TEST
 
+START_TEST(wasted_flush_stops_flushing)
+{
+    make_migratory(1);
+    epoch_end(2);
+    R(2, 1); /* the flusher itself asks the block back: the flush was wasted */
+    ck_assert(writable(2, 1));
+    ck_assert_uint_eq(proto_epoch_pending(E[2]), 0); /* no flush asked this time */
+    R(3, 1); /* another node takes it over by a recall: flushes resume */
+    ck_assert(writable(3, 1));
+    ck_assert_uint_eq(proto_epoch_pending(E[3]), 1);
+}
+END_TEST
+
 START_TEST(flush_crosses_a_recall)
 {
     make_migratory(1);
@@ -310,7 +323,7 @@ START_TEST(epoch_end_skips_blocks_taken_away)
 {
     make_migratory(1);
     R(3, 1); /* node 2's copy is recalled before its epoch ends */
-    ck_assert_int_eq(proto_epoch_end(E[2], &acts), PROTO_OK);
+    ck_assert_int_eq(proto_epoch_end(E[2], PROTO_EPOCH_PUSH | PROTO_EPOCH_FLUSH, &acts), PROTO_OK);
     ck_assert_int_eq(nsends(-1), 0);
     acts.n = 0;
     ck_assert_int_eq(proto_cache_state_of(E[2], 1), PC_I);
@@ -332,6 +345,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, push_crosses_a_recall);
     tcase_add_test(tc, migratory_owner_flushes_home);
     tcase_add_test(tc, flush_crosses_a_recall);
+    tcase_add_test(tc, wasted_flush_stops_flushing);
     tcase_add_test(tc, epoch_end_skips_blocks_taken_away);
     suite_add_tcase(s, tc);
     return s;

@@ -504,7 +504,8 @@ static int enabled(const world *w, trans *tr)
             }
     for (int i = 0; i < NN; i++)
         if (h->epoch[i])
-            tr[n++] = (trans){ T_EPOCH, (uint8_t)i, 0, 0 };
+            for (int k = PROTO_EPOCH_PUSH; k <= 3; k += 2) /* a barrier; an unlock */
+                tr[n++] = (trans){ T_EPOCH, (uint8_t)i, (uint8_t)k, 0 };
     return n;
 }
 
@@ -543,7 +544,8 @@ static void describe(const world *w, const trans *t, char *buf, size_t cap)
                  th->write ? "write" : "read", th->block);
         break;
     case T_EPOCH:
-        snprintf(buf, cap, "node %d ends its epoch (a release: proto_epoch_end)", t->node);
+        snprintf(buf, cap, "node %d ends its epoch (%s: proto_epoch_end)", t->node,
+                 t->a == PROTO_EPOCH_PUSH ? "a barrier, pushes only" : "an unlock");
         break;
     case T_EVICT:
         snprintf(buf, cap, "node %d evicts block %d from state %s (proto_evict)", t->node, t->a,
@@ -773,13 +775,13 @@ static int engine_call(int n, int kind, const proto_msg *m, uint32_t block, int 
     int rc = kind == CALL_RECEIVE  ? proto_receive(E[n], m, &acts)
              : kind == CALL_ACCESS ? proto_access(E[n], block, write, &acts)
              : kind == CALL_EVICT  ? proto_evict(E[n], block, &acts)
-             : kind == CALL_EPOCH  ? proto_epoch_end(E[n], &acts)
+             : kind == CALL_EPOCH  ? proto_epoch_end(E[n], (int)block, &acts)
                                    : proto_release(E[n], block, &acts);
     sacts.n = 0;
     int rc2 = kind == CALL_RECEIVE  ? proto_receive(S[n], m, &sacts)
               : kind == CALL_ACCESS ? proto_access(S[n], block, write, &sacts)
               : kind == CALL_EVICT  ? proto_evict(S[n], block, &sacts)
-              : kind == CALL_EPOCH  ? proto_epoch_end(S[n], &sacts)
+              : kind == CALL_EPOCH  ? proto_epoch_end(S[n], (int)block, &sacts)
                                     : proto_release(S[n], block, &sacts);
     inert_calls++;
     if (cfg_mutant == M_NOT_INERT && sacts.n)
@@ -958,7 +960,7 @@ static int apply(world *w, const trans *t)
             return -1;
         break;
     case T_EPOCH: /* a release of the node: its pushes and flushes go */
-        if (local_call(h, n, CALL_EPOCH, 0))
+        if (local_call(h, n, CALL_EPOCH, t->a))
             return -1;
         break;
     case T_EVICT:
