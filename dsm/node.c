@@ -228,6 +228,8 @@ void dsm_rt_signal(dsm_rt *rt)
     atomic_fetch_add(&rt->events, 1);
     if (atomic_load(&rt->sleepers))
         dsm_futex_wake(&rt->events, 0);
+    if (atomic_load(&rt->tp_waiters))
+        rt->tp->wake(rt->tp);
 }
 
 /* ---- how long a waiter spins ----
@@ -756,6 +758,32 @@ static void release_expired(dsm_rt *rt)
     pthread_mutex_unlock(&rt->eng_lock);
 }
 
+/* Where the transport's wait ends when a message comes (transport.h,
+ * DSM_TP_WAIT_ON_MESSAGES), a thread that stopped spinning sleeps there and
+ * handles the reply it waits for itself: otherwise the progress thread
+ * receives it and then wakes this thread, two wake-ups in a row per miss
+ * (each 10 us or more on a 2-core VM).  What another thread handles ends
+ * the wait too (dsm_rt_signal wakes the transport's waiters).  The
+ * program's signals stay blocked in the transport (it takes locks there):
+ * pending ones run between waits, at the latest every TP_WAIT_MS. */
+#define TP_WAIT_MS 10
+static void wait_in_transport(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
+{
+    atomic_fetch_add(&rt->tp_waiters, 1);
+    for (;;) {
+        poll_once(rt);
+        if (done(rt, arg))
+            break;
+        uint64_t t0 = dsm_now_ns();
+        rt->tp->wait(rt->tp, TP_WAIT_MS);
+        if (dsm_now_ns() - t0 >= TP_WAIT_MS * 1000000ULL) {
+            sig_park(1);
+            sig_park(0);
+        }
+    }
+    atomic_fetch_sub(&rt->tp_waiters, 1);
+}
+
 void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
 {
     uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
@@ -793,6 +821,13 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
         /* Block.  The progress thread serves the network from now on;
          * the program's signal handlers may run meanwhile (node.h). */
         app_polling(rt, 0);
+        if (rt->tp && (rt->tp->ops->caps & DSM_TP_WAIT_ON_MESSAGES)) {
+            wait_in_transport(rt, done, arg);
+            if (wait_start)
+                spin_learn(rt, dsm_now_ns() - wait_start);
+            dsm_rt_leave();
+            return;
+        }
         atomic_fetch_add(&rt->sleepers, 1);
         if (atomic_load(&rt->events) == seen && !done(rt, arg)) {
             sig_park(1);

@@ -37,6 +37,7 @@ typedef struct dsm_rt {
     _Atomic uint32_t events;
     _Atomic uint32_t sleepers;
     _Atomic int app_spinners;   /* application threads spinning in dsm_rt_wait */
+    _Atomic int tp_waiters;     /* application threads sleeping in the transport's wait */
     _Atomic uint64_t spin_ns;   /* a waiter spins this long, then blocks (DSM_SPIN_US) */
     /* DSM_SPIN_US=auto on a host with a core per node: the spin pays only
      * when waits end within it; node.c counts, over windows of waits, how

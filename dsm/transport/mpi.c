@@ -64,6 +64,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,7 +124,11 @@ typedef struct mpi_impl {
     unsigned char *pool[POOL_MAX];
     int npool;
     _Atomic int consumer;
-    _Atomic int woken;
+    /* mpi_wake counts here; each thread's wait ends when the count moved
+     * since that thread's wait last returned (wait_epoch_seen): every
+     * waiting thread sees a wake, not only the first to look */
+    _Atomic uint32_t wake_epoch;
+    int wake_fd;                /* an eventfd in the doorbell ppoll, written by mpi_wake */
     _Atomic uint64_t last_activity; /* dsm_now_ns() of the last message in or out */
     int state;                  /* DSM_NODE_STARTED / JOINED / FINALIZED */
     uint64_t clock_base;
@@ -154,6 +159,7 @@ typedef struct mpi_impl {
 } mpi_impl;
 
 static dsm_transport *the_mpi; /* for the atexit check and dsm_fatal */
+static __thread uint32_t wait_epoch_seen;
 
 static void mpi_fail(const char *what, int rc)
 {
@@ -548,7 +554,9 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
         /* armed before the look for messages (and for mpi_wake's flag),
          * so that a message sent after the look ends the sleep */
         uint32_t seen = bell ? dsm_bell_arm(im->bell) : 0;
-        if (atomic_exchange(&im->woken, 0)) {
+        uint32_t epoch = atomic_load(&im->wake_epoch);
+        if (epoch != wait_epoch_seen) {
+            wait_epoch_seen = epoch;
             if (bell)
                 dsm_bell_disarm(im->bell);
             return;
@@ -589,7 +597,7 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
         int rung = 0;
         if (im->lifeline && im->doorbells) {
             long nap = im->nlocals || sending || short_naps > 0 ? pause : pause_max;
-            rung = dsm_lifeline_wait(im->lifeline, nap);
+            rung = dsm_lifeline_wait(im->lifeline, nap, im->wake_fd);
             if (rung == 2) {
                 atomic_store(&im->next_lifeline, 0); /* read the doorbells now */
                 short_naps = 4;
@@ -616,9 +624,14 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
 static void mpi_wake(dsm_transport *t)
 {
     mpi_impl *im = t->impl;
-    atomic_store(&im->woken, 1);
+    atomic_fetch_add(&im->wake_epoch, 1);
     if (im->bell)
         dsm_bell_wake_self(im->bell);
+    if (im->wake_fd >= 0) {
+        uint64_t one = 1;
+        ssize_t w = write(im->wake_fd, &one, sizeof one);
+        (void)w;
+    }
 }
 
 /* A thread polls in a loop (on) or stops (transport.h): meanwhile the
@@ -694,6 +707,8 @@ static void mpi_close(dsm_transport *t)
     free(im->remote);
     dsm_lifeline_close(im->lifeline);
     dsm_bell_close(im->bell);
+    if (im->wake_fd >= 0)
+        close(im->wake_fd);
     the_mpi = NULL;
     free(im);
     free(t);
@@ -1047,6 +1062,7 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
     MPI_Allreduce(&any, &some, 1, MPI_INT, MPI_MAX, im->comm);
     if (some)
         im->lifeline = dsm_lifeline_open(im->comm, self, n, remote);
+    im->wake_fd = im->lifeline ? eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC) : -1;
     im->remote = remote; /* the heartbeats' peers: a host of ours is not cut off */
     /* bench/bench_tcp.sh measures with and without them */
     const char *nodb = getenv("DSM_TEST_NO_DOORBELLS");
@@ -1102,7 +1118,7 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
 const dsm_transport_ops dsm_transport_mpi_ops = {
     .name = "mpi",
     .launcher = "mpirun -np N",
-    .caps = 0,
+    .caps = DSM_TP_WAIT_ON_MESSAGES,
     .launched_as = dsm_transport_mpi_launched_as,
     .open = dsm_transport_mpi_open,
     .attach = NULL,

@@ -50,8 +50,6 @@ struct dsm_lifeline {
     unsigned char *left;  /* said goodbye */
     struct pollfd *pfd;
     int *pfd_rank;
-    struct pollfd *wpfd;  /* the waiting thread's (dsm_lifeline_wait) */
-    _Atomic int waiting;
 };
 
 /* What a rank publishes: its port, its addresses (network order). */
@@ -146,8 +144,7 @@ dsm_lifeline *dsm_lifeline_open(MPI_Comm comm, int self, int n, const unsigned c
         l->left = calloc((size_t)n, 1);
         l->pfd = malloc((size_t)n * sizeof *l->pfd);
         l->pfd_rank = malloc((size_t)n * sizeof *l->pfd_rank);
-        l->wpfd = malloc((size_t)n * sizeof *l->wpfd);
-        ok = l->fd && l->left && l->pfd && l->pfd_rank && l->wpfd;
+        ok = l->fd && l->left && l->pfd && l->pfd_rank;
         for (int r = 0; ok && r < n; r++)
             l->fd[r] = -1;
     }
@@ -273,20 +270,23 @@ void dsm_lifeline_ring(dsm_lifeline *l, int to)
         (void)send(fd, &b, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
-int dsm_lifeline_wait(dsm_lifeline *l, long timeout_ns)
+int dsm_lifeline_wait(dsm_lifeline *l, long timeout_ns, int also_fd)
 {
-    int expect = 0;
-    if (!atomic_compare_exchange_strong(&l->waiting, &expect, 1))
-        return 0;
+    /* any number of threads at once: each with its own set */
+    struct pollfd pfd[l->n + 1];
     int k = 0;
     for (int r = 0; r < l->n; r++) {
         int fd = l->fd[r];
         if (fd >= 0)
-            l->wpfd[k++] = (struct pollfd){ fd, POLLIN, 0 };
+            pfd[k++] = (struct pollfd){ fd, POLLIN, 0 };
     }
+    if (also_fd >= 0)
+        pfd[k++] = (struct pollfd){ also_fd, POLLIN, 0 };
     struct timespec ts = { timeout_ns / 1000000000L, timeout_ns % 1000000000L };
-    int r = ppoll(l->wpfd, (nfds_t)k, &ts, NULL);
-    atomic_store(&l->waiting, 0);
+    int r = ppoll(pfd, (nfds_t)k, &ts, NULL);
+    uint64_t v; /* also_fd is an eventfd: read, or it stays readable */
+    if (r > 0 && also_fd >= 0 && (pfd[k - 1].revents & POLLIN) && read(also_fd, &v, sizeof v) < 0)
+        v = 0; /* another waiter read it */
     return r > 0 ? 2 : 1;
 }
 
@@ -301,6 +301,5 @@ void dsm_lifeline_close(dsm_lifeline *l)
     free(l->left);
     free(l->pfd);
     free(l->pfd_rank);
-    free(l->wpfd);
     free(l);
 }

@@ -38,10 +38,10 @@ void dsm_lifeline_goodbye(dsm_lifeline *l);
 void dsm_lifeline_ring(dsm_lifeline *l, int to);
 
 /* Sleep at most timeout_ns, or until a lifeline has something to read (a
- * doorbell, a goodbye, an end); the bytes are left for dsm_lifeline_check.
- * One waiting thread at a time: 2 if something came, 1 if the time ran
- * out, 0 if another thread was waiting (the caller sleeps its own way). */
-int dsm_lifeline_wait(dsm_lifeline *l, long timeout_ns);
+ * doorbell, a goodbye, an end) or also_fd (>= 0: the transport's own wake-up
+ * eventfd) is readable; the bytes are left for dsm_lifeline_check.  Any
+ * number of threads at once: 2 if something came, 1 if the time ran out. */
+int dsm_lifeline_wait(dsm_lifeline *l, long timeout_ns, int also_fd);
 
 void dsm_lifeline_close(dsm_lifeline *l);
 

@@ -87,6 +87,10 @@ enum {
      * the nodes share): without it DSM_TRANSPORT=name is an error rather
      * than a job of one node. */
     DSM_TP_NEEDS_LAUNCHER = 1u << 1,
+    /* wait ends when a message comes (a doorbell, not a timer) and wake
+     * ends every thread's wait: a thread waiting for a reply sleeps in
+     * wait and handles the reply itself (node.c, wait_in_transport) */
+    DSM_TP_WAIT_ON_MESSAGES = 1u << 2,
 };
 
 struct dsm_transport_ops {
