@@ -18,11 +18,11 @@ top=${top_builddir:-.}
 netns_setup 3
 fail=0
 mn() { sh "$srcdir/tests/run_mn.sh" -t 90 "$@" || fail=1; }
-mn -n 2 tests/mn_litmus -t mp -i 500
-mn -n 2 tests/mn_litmus -t sb -i 500
-mn -n 2 tests/mn_litmus -t lb -i 300
-mn -n 2 tests/mn_litmus -t 2+2w -i 300
-mn -n 4 tests/mn_litmus -t iriw -i 200
+mn -n 2 tests/mn_litmus -t mp -i 300
+mn -n 2 tests/mn_litmus -t sb -i 300
+mn -n 2 tests/mn_litmus -t lb -i 200
+mn -n 2 tests/mn_litmus -t 2+2w -i 200
+mn -n 4 tests/mn_litmus -t iriw -i 100
 mn -n "2 4" tests/mn_counter 300
 mn -n 4 -e "hello: result OK" apps/hello
 mn -n 3 -e "jacobi: result OK" apps/jacobi 256 40

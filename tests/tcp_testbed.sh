@@ -77,25 +77,25 @@ rc=$?
 [ $rc = 1 ] && ok "fail: the test's status (1) kept" || bad "fail: status $rc, not 1"
 gone fail "$(cat "$t.pid")" "$(cat "$t.dir")" "$(cat "$t.pid.sleep")"
 
+# signalled NAME SIGNAL: a bed sent SIGNAL once ready; sets t, pid, rc
+signalled() {
+    t=$NETNS_DIR/$1
+    bed "$t.pid" "$t.dir" "sleep 60" &
+    i=0
+    while [ ! -e "$t.pid.ready" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+    pid=$(cat "$t.pid")
+    kill "-$2" "$pid"
+    wait $! 2>/dev/null
+    rc=$?
+}
+
 echo "=== term"
-t=$NETNS_DIR/term
-bed "$t.pid" "$t.dir" "sleep 60" &
-i=0
-while [ ! -e "$t.pid.ready" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
-kill -TERM "$(cat "$t.pid")"
-wait $!
-rc=$?
+signalled term TERM
 [ $rc = 143 ] && ok "term: status 143" || bad "term: status $rc, not 143"
-gone term "$(cat "$t.pid")" "$(cat "$t.dir")" "$(cat "$t.pid.sleep")"
+gone term "$pid" "$(cat "$t.dir")" "$(cat "$t.pid.sleep")"
 
 echo "=== stale"
-t=$NETNS_DIR/stale
-bed "$t.pid" "$t.dir" "sleep 60" &
-i=0
-while [ ! -e "$t.pid.ready" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
-pid=$(cat "$t.pid")
-kill -KILL "$pid"
-wait $! 2>/dev/null
+signalled stale KILL
 n=$(ip netns list | grep -c "^$NETNS_PREFIX${pid}[hs]")
 [ "$n" = 3 ] && ok "stale: SIGKILL left its 3 namespaces" || bad "stale: $n namespaces of $pid after SIGKILL, not 3"
 (netns_reap_stale)

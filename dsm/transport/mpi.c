@@ -358,7 +358,7 @@ static void *beat_main(void *arg)
         pthread_mutex_unlock(&im->beat_lock);
         check_alive(t);
         struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
+        clock_gettime(CLOCK_MONOTONIC, &ts);
         ts.tv_nsec += (long)(BEAT_NS / 2);
         if (ts.tv_nsec >= 1000000000L) {
             ts.tv_sec++;
@@ -1022,7 +1022,11 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
     im->msg_max = sizeof(dsm_msg_hdr) + max_payload;
     pthread_mutex_init(&im->lock, NULL);
     pthread_mutex_init(&im->beat_lock, NULL);
-    pthread_cond_init(&im->beat_cond, NULL);
+    pthread_condattr_t ca; /* the beat's waits: not moved by the wall clock */
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&im->beat_cond, &ca);
+    pthread_condattr_destroy(&ca);
     for (int i = 0; i < RING; i++) {
         im->rbuf[i] = malloc(im->msg_max);
         if (!im->rbuf[i]) {
