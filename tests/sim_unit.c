@@ -584,7 +584,8 @@ END_TEST
 START_TEST(sampling_stale_caches)
 {
     recorder *rec = calloc(1, sizeof *rec);
-    const char *const opts[] = {"sample_period=1000", "sample_length=100", NULL};
+    const char *const opts[] = {"sample_period=1000", "sample_length=100", "sample_gap=hit",
+                                "sample_unit=cycles", NULL};
     sim_machine *m = make("uniform", 2, 1 << 20, rec, opts);
     ck_assert_int_eq(sim_sampling_stale(m), 1);
     uintptr_t a = BASE + 64, c = BASE + 4096;
@@ -631,6 +632,74 @@ START_TEST(sampling_stale_caches)
 }
 END_TEST
 
+/* Stale caches, sample_gap=window (the default): a reference between
+ * windows moves the clock by the closed window's memory cycles per
+ * reference (hits and misses), so the windows keep falling every period of
+ * the program's estimated time rather than every period of references. */
+START_TEST(sampling_gap_cost)
+{
+    const char *const opts[] = {"sample_period=1000", "sample_length=100", "sample_unit=cycles",
+                                NULL};
+    sim_machine *m = make("uniform", 1, 1 << 20, NULL, opts);
+    ref(m, 0, BASE, 4, 0);      /* t=0: a cold miss, 50 cycles */
+    ref(m, 0, BASE + 4, 4, 0);  /* t=50: a hit */
+    ref(m, 0, BASE + 8, 4, 0);  /* t=51: a hit */
+    ref(m, 0, BASE + 12, 4, 0); /* t=52: a hit, then t=53 */
+    sim_set_clock(m, 0, 500);   /* past the window: (4 x 1 + 50) / 4 = 13.5 cycles a reference */
+    ck_assert_int_eq(sim_ref(m, 0, BASE + 4096, 4, 1, 7), SIM_HIT);
+    ck_assert_uint_eq(sim_clock(m, 0), 513);
+    ck_assert_int_eq(sim_ref(m, 0, BASE + 4096, 4, 1, 7), SIM_HIT);
+    ck_assert_uint_eq(sim_clock(m, 0), 527);
+    ck_assert_int_eq(sim_ref(m, 0, BASE + 8192, 4, 0, 7), SIM_HIT);
+    ck_assert_uint_eq(sim_clock(m, 0), 540);
+    sim_destroy(m);
+}
+END_TEST
+
+/* sample_unit=refs: the windows are counted in the machine's references,
+ * all processors together in the order they are simulated (MemSpy's
+ * sampling counter over the interleaved trace), whatever the clocks say. */
+START_TEST(sampling_unit_refs)
+{
+    recorder *rec = calloc(1, sizeof *rec);
+    const char *const opts[] = {"sample_period=10", "sample_length=3", "sample_unit=refs", NULL};
+    sim_machine *m = make("uniform", 2, 1 << 20, rec, opts);
+    ref(m, 0, BASE, 4, 0);         /* reference 0: in the window, a cold miss */
+    ref(m, 1, BASE + 4096, 4, 0);  /* 1: in */
+    ref(m, 0, BASE + 64, 4, 0);    /* 2: in */
+    ck_assert_int_eq(rec->n, 3);
+    for (int i = 3; i < 10; i++)   /* 3..9: out, processor 1's clock at 50 */
+        ck_assert_int_eq(sim_ref(m, 1, BASE + 8192 + 64 * (uintptr_t)i, 4, 1, 7), SIM_HIT);
+    ck_assert_int_eq(rec->n, 3);
+    ck_assert_uint_eq(sim_references_sampled(m), 3);
+    ref(m, 0, BASE + 128, 4, 0);   /* 10: the next window, processor 0's clock at 100 */
+    ck_assert_int_eq(rec->n, 4);
+    ck_assert_uint_eq(sim_references(m), 11);
+    ck_assert_uint_eq(sim_references_sampled(m), 4);
+    sim_destroy(m);
+    free(rec);
+    /* only where references can go unsimulated: not with warm caches, not
+     * on a message-timed machine */
+    char err[256];
+    sim_params p;
+    const char *const refused[][2] = {{"uniform", "sample_caches=warm"}, {"flash", NULL}};
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(sim_params_for(refused[i][0], 2, &p, err, sizeof err), 0);
+        ck_assert_int_eq(sim_params_set(&p, "sample_period=10", err, sizeof err), 0);
+        ck_assert_int_eq(sim_params_set(&p, "sample_length=3", err, sizeof err), 0);
+        ck_assert_int_eq(sim_params_set(&p, "sample_unit=refs", err, sizeof err), 0);
+        if (refused[i][1])
+            ck_assert_int_eq(sim_params_set(&p, refused[i][1], err, sizeof err), 0);
+        ck_assert_ptr_null(sim_create(&p, BASE, 1 << 20, err, sizeof err));
+        ck_assert_msg(strstr(err, "sample_unit=refs") != NULL, "%s", err);
+    }
+    ck_assert_int_eq(sim_params_set(&p, "sample_unit=lines", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "sample_unit"));
+    ck_assert_int_eq(sim_params_set(&p, "sample_gap=free", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "sample_gap"));
+}
+END_TEST
+
 START_TEST(sampling_windows_random)
 {
     /* sample_offset=random: period k's window is [k*1000 + o, +100) with o
@@ -638,7 +707,7 @@ START_TEST(sampling_windows_random)
      * counted as sampled only inside it */
     recorder *rec = calloc(1, sizeof *rec);
     const char *const opts[] = {"sample_period=1000", "sample_length=100", "sample_offset=random",
-                                NULL};
+                                "sample_unit=cycles", NULL};
     sim_machine *m = make("uniform", 1, 1 << 20, rec, opts);
     uint64_t o = sim_window_offset(1000, 100, 1, 1);
     uintptr_t a = BASE;
@@ -1060,6 +1129,8 @@ Suite *unit_suite(void)
     tcase_add_test(tc, determinism);
     tcase_add_test(tc, sampling_windows);
     tcase_add_test(tc, sampling_stale_caches);
+    tcase_add_test(tc, sampling_gap_cost);
+    tcase_add_test(tc, sampling_unit_refs);
     tcase_add_test(tc, sampling_windows_random);
     tcase_add_test(tc, procedure_switch_hook);
     tcase_add_test(tc, procedure_switch_calls);
