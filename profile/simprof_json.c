@@ -321,15 +321,14 @@ static json_object *sampling_json(const simprof_run *r)
     memspy_sampling sp;
     /* with sample_unit=refs the windows are counted in references: so are
      * the plan's "cycles" (and time_ratio is the references' share) */
+    int in_refs = r->stale_caches && r->params->sample_unit != SIM_UNIT_CYCLES;
     memspy_sampling_plan_placed(r->params->sample_period, r->params->sample_length,
-                                r->params->sample_random,
-                                r->stale_caches && r->params->sample_unit != SIM_UNIT_CYCLES
-                                    ? r->references
-                                    : max_cycles(r),
+                                r->params->sample_random, in_refs ? r->references : max_cycles(r),
                                 &sp);
     int on = r->params->sample_period > 0 && r->params->sample_length < r->params->sample_period;
     json_object *o = json_object_new_object();
     add(o, "enabled", json_object_new_boolean(on));
+    add(o, "unit", jstr(in_refs ? "references" : "cycles"));
     add_u64(o, "period", sp.period);
     add_u64(o, "length", sp.length);
     add_u64(o, "samples", sp.samples);
