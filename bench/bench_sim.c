@@ -15,9 +15,9 @@
  *            off), for information,
  *   full     the uniform machine, P processors, every statistic,
  *   sampled  the uniform machine with time sampling: statistics in windows of
- *            SAMPLE_LENGTH cycles every SAMPLE_PERIOD (10%, as in MemSpy
- *            Ch. 6, whose runs used a 10% ratio and 0.5M-3M references per
- *            sample: 100000 cycles of 4 processors are about 0.4M references),
+ *            SAMPLE_LENGTH references every SAMPLE_PERIOD (stale caches count
+ *            the machine's references; 10%, as in MemSpy Ch. 6, whose runs
+ *            used a 10% ratio and 0.5M-3M references per sample),
  *   flash    the FLASH machine (control mode), for information (no target).
  * Each setting runs RUNS times, the settings interleaved (and rotated from
  * round to round) so drifts of a shared machine fall on all alike; the table

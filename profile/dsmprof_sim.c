@@ -213,12 +213,14 @@ static void sampling(FILE *f, json_object *root, int top)
         return;
     fprintf(f, "\nTime sampling (Ch. 6)\n");
     const char *caches = json_object_get_string(pj_get(s, "caches"));
-    fprintf(f, "  %llu samples of %llu cycles every %llu cycles; sampling ratio %.3f of the "
-               "references (%llu of %llu cycles); caches %s between samples\n",
+    const char *unit = json_object_get_string(pj_get(s, "unit"));
+    unit = unit && !strcmp(unit, "references") ? "references" : "cycles"; /* older files: cycles */
+    fprintf(f, "  %llu samples of %llu %s every %llu %s; sampling ratio %.3f of the "
+               "references (%llu of %llu %s); caches %s between samples\n",
             (unsigned long long)pj_u64(s, "samples"), (unsigned long long)pj_u64(s, "length"),
-            (unsigned long long)pj_u64(s, "period"), pj_double(s, "ratio"),
+            unit, (unsigned long long)pj_u64(s, "period"), unit, pj_double(s, "ratio"),
             (unsigned long long)pj_u64(s, "sampled_cycles"),
-            (unsigned long long)pj_u64(s, "total_cycles"),
+            (unsigned long long)pj_u64(s, "total_cycles"), unit,
             caches && !strcmp(caches, "stale") ? "not simulated (stale)"
                                                : "simulated (warm)");
     fprintf(f, "  inside the samples: %llu known hits, %llu known misses, %llu unknown "

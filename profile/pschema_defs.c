@@ -308,6 +308,7 @@ static const pschema_field sim_fields[] = {
     COUNT("replacements[].by[].count"),
     OBJ("sampling"),
     BOOL("sampling.enabled"),
+    STR("sampling.unit"),
     COUNT("sampling.period"),
     COUNT("sampling.length"),
     COUNT("sampling.samples"),

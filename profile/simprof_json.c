@@ -321,11 +321,16 @@ static json_object *estimates_json(const uint64_t v[MS_NMETRICS], uint64_t unkno
 static json_object *sampling_json(const simprof_run *r)
 {
     memspy_sampling sp;
+    /* with sample_unit=refs the windows are counted in references: so are
+     * the plan's "cycles" (and time_ratio is the references' share) */
+    int in_refs = r->stale_caches && r->params->sample_unit != SIM_UNIT_CYCLES;
     memspy_sampling_plan_placed(r->params->sample_period, r->params->sample_length,
-                                r->params->sample_random, max_cycles(r), &sp);
+                                r->params->sample_random, in_refs ? r->references : max_cycles(r),
+                                &sp);
     int on = r->params->sample_period > 0 && r->params->sample_length < r->params->sample_period;
     json_object *o = json_object_new_object();
     add(o, "enabled", json_object_new_boolean(on));
+    add(o, "unit", jstr(in_refs ? "references" : "cycles"));
     add_u64(o, "period", sp.period);
     add_u64(o, "length", sp.length);
     add_u64(o, "samples", sp.samples);

@@ -584,7 +584,8 @@ END_TEST
 START_TEST(sampling_stale_caches)
 {
     recorder *rec = calloc(1, sizeof *rec);
-    const char *const opts[] = {"sample_period=1000", "sample_length=100", NULL};
+    const char *const opts[] = {"sample_period=1000", "sample_length=100", "sample_gap=hit",
+                                "sample_unit=cycles", NULL};
     sim_machine *m = make("uniform", 2, 1 << 20, rec, opts);
     ck_assert_int_eq(sim_sampling_stale(m), 1);
     uintptr_t a = BASE + 64, c = BASE + 4096;
@@ -631,6 +632,139 @@ START_TEST(sampling_stale_caches)
 }
 END_TEST
 
+/* Stale caches, sample_gap=window (the default): a reference between
+ * windows moves the clock by the closed window's memory cycles per
+ * reference (hits and misses), so the windows keep falling every period of
+ * the program's estimated time rather than every period of references. */
+START_TEST(sampling_gap_cost)
+{
+    const char *const opts[] = {"sample_period=1000", "sample_length=100", "sample_unit=cycles",
+                                NULL};
+    sim_machine *m = make("uniform", 1, 1 << 20, NULL, opts);
+    ref(m, 0, BASE, 4, 0);      /* t=0: a cold miss, 50 cycles */
+    ref(m, 0, BASE + 4, 4, 0);  /* t=50: a hit */
+    ref(m, 0, BASE + 8, 4, 0);  /* t=51: a hit */
+    ref(m, 0, BASE + 12, 4, 0); /* t=52: a hit, then t=53 */
+    sim_set_clock(m, 0, 500);   /* past the window: (4 x 1 + 50) / 4 = 13.5 cycles a reference */
+    ck_assert_int_eq(sim_ref(m, 0, BASE + 4096, 4, 1, 7), SIM_HIT);
+    ck_assert_uint_eq(sim_clock(m, 0), 513);
+    ck_assert_int_eq(sim_ref(m, 0, BASE + 4096, 4, 1, 7), SIM_HIT);
+    ck_assert_uint_eq(sim_clock(m, 0), 527);
+    ck_assert_int_eq(sim_ref(m, 0, BASE + 8192, 4, 0, 7), SIM_HIT);
+    ck_assert_uint_eq(sim_clock(m, 0), 540);
+    sim_destroy(m);
+}
+END_TEST
+
+/* sample_unit=refs: the windows are counted in the machine's references,
+ * all processors together in the order they are simulated (MemSpy's
+ * sampling counter over the interleaved trace), whatever the clocks say. */
+START_TEST(sampling_unit_refs)
+{
+    recorder *rec = calloc(1, sizeof *rec);
+    const char *const opts[] = {"sample_period=10", "sample_length=3", "sample_unit=refs", NULL};
+    sim_machine *m = make("uniform", 2, 1 << 20, rec, opts);
+    ref(m, 0, BASE, 4, 0);         /* reference 0: in the window, a cold miss */
+    ref(m, 1, BASE + 4096, 4, 0);  /* 1: in */
+    ref(m, 0, BASE + 64, 4, 0);    /* 2: in */
+    ck_assert_int_eq(rec->n, 3);
+    for (int i = 3; i < 10; i++)   /* 3..9: out, processor 1's clock at 50 */
+        ck_assert_int_eq(sim_ref(m, 1, BASE + 8192 + 64 * (uintptr_t)i, 4, 1, 7), SIM_HIT);
+    ck_assert_int_eq(rec->n, 3);
+    ck_assert_uint_eq(sim_references_sampled(m), 3);
+    ref(m, 0, BASE + 128, 4, 0);   /* 10: the next window, processor 0's clock at 100 */
+    ck_assert_int_eq(rec->n, 4);
+    ck_assert_uint_eq(sim_references(m), 11);
+    ck_assert_uint_eq(sim_references_sampled(m), 4);
+    sim_destroy(m);
+    free(rec);
+    /* only where references can go unsimulated: not with warm caches, not
+     * on a message-timed machine */
+    char err[256];
+    sim_params p;
+    const char *const refused[][2] = {{"uniform", "sample_caches=warm"}, {"flash", NULL}};
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(sim_params_for(refused[i][0], 2, &p, err, sizeof err), 0);
+        ck_assert_int_eq(sim_params_set(&p, "sample_period=10", err, sizeof err), 0);
+        ck_assert_int_eq(sim_params_set(&p, "sample_length=3", err, sizeof err), 0);
+        ck_assert_int_eq(sim_params_set(&p, "sample_unit=refs", err, sizeof err), 0);
+        if (refused[i][1])
+            ck_assert_int_eq(sim_params_set(&p, refused[i][1], err, sizeof err), 0);
+        ck_assert_ptr_null(sim_create(&p, BASE, 1 << 20, err, sizeof err));
+        ck_assert_msg(strstr(err, "sample_unit=refs") != NULL, "%s", err);
+    }
+    ck_assert_int_eq(sim_params_set(&p, "sample_unit=lines", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "sample_unit"));
+    ck_assert_int_eq(sim_params_set(&p, "sample_gap=free", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "sample_gap"));
+}
+END_TEST
+
+/* The inline hit path (sim_ref_fast, what the front end's hooks run) must
+ * decide exactly what the full path decides: the same stream of references
+ * on a machine whose inline path is off (an observer attached: every
+ * reference goes through walk_ref) gives the same misses, causes, clocks
+ * and counts, with all statistics, with stale sampling in references and
+ * in cycles, and with a 2-way cache. */
+static void count_ref(void *arg, int proc, int is_write, int outcome, int home, sim_time t)
+{
+    (void)proc, (void)is_write, (void)outcome, (void)home, (void)t;
+    ++*(uint64_t *)arg;
+}
+
+START_TEST(inline_hits_exact)
+{
+    const char *const configs[][5] = {
+        {NULL},
+        {"sample_period=2000", "sample_length=300", NULL},
+        {"sample_period=2000", "sample_length=300", "sample_unit=cycles", NULL},
+        {"assoc=2", "cache_size=4k", NULL},
+    };
+    recorder *rec[2] = {calloc(1, sizeof(recorder)), calloc(1, sizeof(recorder))};
+    for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
+        sim_machine *m[2];
+        uint64_t observed = 0;
+        for (int k = 0; k < 2; k++)
+            m[k] = make("uniform", 4, 1 << 20, rec[k], configs[c]);
+        ck_assert_int_eq(sim_on_ref(m[1], count_ref, &observed), 0);
+        uint64_t x = 12345;
+        for (int i = 0; i < 8000; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            int proc = (int)(x >> 62);
+            /* mostly the processor's own 4 KB, else 1 KB everybody shares;
+             * now and then 64 KB further: conflicts */
+            uintptr_t a = (x >> 50) & 7 ? BASE + (uintptr_t)proc * 4096 + ((x >> 20) % 1024) * 4
+                                        : BASE + 16384 + ((x >> 20) % 256) * 4;
+            a += (uintptr_t)(((x >> 56) & 15) == 0) << 16;
+            uint32_t size = (x >> 40) & 1 ? 8 : 4;
+            int w = ((x >> 44) & 7) < 2;
+            for (int k = 0; k < 2; k++)
+                ref(m[k], proc, a & ~(uintptr_t)(size - 1), size, w);
+        }
+        ck_assert_uint_gt(observed, 0);
+        ck_assert_int_eq(rec[0]->n, rec[1]->n);
+        for (int i = 0; i < rec[0]->n; i++) {
+            ck_assert_int_eq(rec[0]->v[i].proc, rec[1]->v[i].proc);
+            ck_assert_uint_eq(rec[0]->v[i].line, rec[1]->v[i].line);
+            ck_assert_int_eq(rec[0]->v[i].cause, rec[1]->v[i].cause);
+            ck_assert_int_eq(rec[0]->v[i].is_write, rec[1]->v[i].is_write);
+            ck_assert_int_eq(rec[0]->v[i].false_sharing, rec[1]->v[i].false_sharing);
+        }
+        for (int p = 0; p < 4; p++)
+            ck_assert_uint_eq(sim_clock(m[0], p), sim_clock(m[1], p));
+        ck_assert_uint_eq(sim_references(m[0]), sim_references(m[1]));
+        ck_assert_uint_eq(sim_references_sampled(m[0]), sim_references_sampled(m[1]));
+        ck_assert_uint_eq(sim_unknown_hits(m[0]), sim_unknown_hits(m[1]));
+        ck_assert_msg(rec[0]->n > 100 && rec[0]->n < MAXREC, "config %zu: %d misses", c,
+                      rec[0]->n);
+        for (int k = 0; k < 2; k++)
+            sim_destroy(m[k]);
+    }
+    free(rec[0]);
+    free(rec[1]);
+}
+END_TEST
+
 START_TEST(sampling_windows_random)
 {
     /* sample_offset=random: period k's window is [k*1000 + o, +100) with o
@@ -638,7 +772,7 @@ START_TEST(sampling_windows_random)
      * counted as sampled only inside it */
     recorder *rec = calloc(1, sizeof *rec);
     const char *const opts[] = {"sample_period=1000", "sample_length=100", "sample_offset=random",
-                                NULL};
+                                "sample_unit=cycles", NULL};
     sim_machine *m = make("uniform", 1, 1 << 20, rec, opts);
     uint64_t o = sim_window_offset(1000, 100, 1, 1);
     uintptr_t a = BASE;
@@ -1061,6 +1195,9 @@ Suite *unit_suite(void)
     tcase_add_test(tc, determinism);
     tcase_add_test(tc, sampling_windows);
     tcase_add_test(tc, sampling_stale_caches);
+    tcase_add_test(tc, sampling_gap_cost);
+    tcase_add_test(tc, sampling_unit_refs);
+    tcase_add_test(tc, inline_hits_exact);
     tcase_add_test(tc, sampling_windows_random);
     tcase_add_test(tc, procedure_switch_hook);
     tcase_add_test(tc, procedure_switch_calls);

@@ -146,6 +146,22 @@ int sim_params_set(sim_params *p, const char *kv, char *err, size_t errlen)
         p->sample_warm = !strcmp(value, "warm");
         return 0;
     }
+    if (!strcmp(key, "sample_gap")) {
+        if (strcmp(value, "window") && strcmp(value, "hit")) {
+            snprintf(err, errlen, "option 'sample_gap' takes window or hit, got '%s'", value);
+            return -1;
+        }
+        p->sample_gap_hit = !strcmp(value, "hit");
+        return 0;
+    }
+    if (!strcmp(key, "sample_unit")) {
+        if (strcmp(value, "cycles") && strcmp(value, "refs")) {
+            snprintf(err, errlen, "option 'sample_unit' takes cycles or refs, got '%s'", value);
+            return -1;
+        }
+        p->sample_unit = !strcmp(value, "refs") ? SIM_UNIT_REFS : SIM_UNIT_CYCLES;
+        return 0;
+    }
     if (!strcmp(key, "reschedule")) {
         if (strcmp(value, "sync") && strcmp(value, "miss")) {
             snprintf(err, errlen, "option 'reschedule' takes sync or miss, got '%s'", value);

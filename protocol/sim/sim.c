@@ -115,6 +115,7 @@ struct sim_machine {
     const sim_timing_ops *ops;
     void *model;
     int fixed;
+    sim_time sample_refs;    /* sample_unit=refs: references simulated or skipped so far */
     uintptr_t base;
     size_t bytes;
     uint32_t nblocks;
@@ -188,6 +189,8 @@ static inline int stats_on_at(const sim_machine *m, sim_time t)
 {
     if (!m->p.sample_period)
         return 1;
+    if (m->procs[0].f.ref_unit) /* windows in references: the last one counted's */
+        t = m->sample_refs ? m->sample_refs - 1 : 0;
     uint64_t k = t / m->p.sample_period;
     uint64_t into = t - k * m->p.sample_period;
     uint64_t open = sim_window_offset(m->p.sample_period, m->p.sample_length, m->p.sample_random, k);
@@ -234,6 +237,11 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
     if (nblocks > UINT32_MAX - 1) {
         snprintf(err, errlen, "machine '%s': a region of %zu bytes has too many %u-byte lines",
                  p->machine, bytes, p->line_size);
+        return NULL;
+    }
+    if (p->sample_unit == SIM_UNIT_REFS && (!ops->fixed_latency || p->sample_warm)) {
+        snprintf(err, errlen, "machine '%s': sample_unit=refs needs stale caches on a "
+                              "fixed-latency machine (uniform, numa)", p->machine);
         return NULL;
     }
     sim_machine *m = calloc(1, sizeof *m);
@@ -306,6 +314,10 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
         pr->f.skip_outside = m->fixed && !p->sample_warm && p->sample_period &&
                              p->sample_length < p->sample_period;
         pr->f.window_epoch = 1;
+        pr->f.gap_cost = (uint64_t)p->hit_cycles << 16;
+        pr->f.gap_hit = (uint8_t)p->sample_gap_hit;
+        pr->f.ref_unit = (uint8_t)(pr->f.skip_outside && p->sample_unit != SIM_UNIT_CYCLES);
+        pr->f.spos = pr->f.ref_unit ? &m->sample_refs : &pr->f.clock;
         if (pr->f.period) {
             pr->f.in_window = 0; /* the first window counts as entered */
             sim_fast_window(&pr->f);
@@ -427,15 +439,16 @@ int sim_has_procedure_switch(const sim_machine *m) { return m->ops->procedure_sw
  * true sharing when it is taken (doc/simulation.md, "Time sampling"). */
 void sim_fast_window(sim_fast *f)
 {
-    uint64_t index = f->clock / f->period;
+    sim_time pos = *f->spos;
+    uint64_t index = pos / f->period;
     sim_time k = index * f->period;
     sim_time open = k + sim_window_offset(f->period, f->length, (int)f->window_random, index);
     int was = f->in_window;
-    if (f->clock < open) {
+    if (pos < open) {
         f->in_window = 0;
         f->win_start = k;
         f->win_span = open - k;
-    } else if (f->clock - open < f->length) {
+    } else if (pos - open < f->length) {
         f->in_window = 1;
         f->win_start = open;
         f->win_span = f->length;
@@ -445,6 +458,21 @@ void sim_fast_window(sim_fast *f)
         f->win_span = k + f->period - f->win_start;
     }
     f->track_bytes = f->in_window;
+    /* Stale caches: the references until the next window are not
+     * simulated, and each moves the clock by the cycles per reference of
+     * the window just closed (hits and misses, not synchronisation), so the
+     * windows fall every `period` cycles of the program's estimated time:
+     * at hit_cycles alone the gaps would be counted in references while a
+     * window holds fewer references the more it misses, and miss-heavy
+     * phases would be sampled less than their share (doc/simulation.md). */
+    if (was && !f->in_window && f->refs > f->win_refs && !f->gap_hit)
+        f->gap_cost = ((f->hit_cycles * (f->refs - f->win_refs) + f->mem_cycles - f->win_mem)
+                       << 16) /
+                      (f->refs - f->win_refs);
+    if (!was && f->in_window) {
+        f->win_refs = f->refs;
+        f->win_mem = f->mem_cycles;
+    }
     /* the window entered is period index's (a processor's clock may jump
      * from one window to a later one without a reference between) */
     uint32_t epoch = (uint32_t)index + 2;
@@ -1139,6 +1167,7 @@ static int serve_fixed_miss(sim_machine *m, int p, int home, sim_time t)
     sim_time lat = m->ops->miss_latency(m->model, p, home, owner, ms->is_write,
                                         ms->is_upgrade, ms->invalidations);
     ms->latency = lat;
+    pr->f.mem_cycles += lat;
     report_miss(m, q);
     q->active = 0;
     if (!pr->rest_size) {

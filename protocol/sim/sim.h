@@ -92,6 +92,9 @@ typedef struct sim_miss {
 
 #define SIM_MAX_PROCS 1024
 
+/* sim_params.sample_unit (sample_unit=cycles|refs) */
+enum { SIM_UNIT_DEFAULT = 0, SIM_UNIT_CYCLES = 1, SIM_UNIT_REFS = 2 };
+
 /* Bounds on simulated time (doc/simulation.md, "Bounds"): every cost an
  * option sets is bounded (below and the models' set()), so one step of the
  * simulation (a reference, a message, a handler, a stretch of hits between
@@ -156,6 +159,14 @@ typedef struct sim_params {
                                 fixed-latency machines do not simulate them, as MemSpy
                                 Ch. 6 (caches go stale, the first misses of a window
                                 have unknown cause, Eq. 6.1's U) */
+    int sample_gap_hit;      /* sample_gap=hit (1): a reference between windows (stale
+                                caches) costs hit_cycles; window (0, the default): the
+                                cycles per reference of the processor's last window */
+    int sample_unit;         /* SIM_UNIT_*: what sample_period and sample_length count:
+                                each processor's cycles, or (stale caches only) the
+                                references of the whole machine in the order they are
+                                simulated (MemSpy's counter over the interleaved trace);
+                                the default: references with stale caches, else cycles */
     int sample_random;       /* sample_offset=random (1): each window at a pseudo-random
                                 place in its period (sim_window_offset); start (0): at
                                 the start of each period */
@@ -328,6 +339,16 @@ typedef struct sim_fast {
                                 outside the windows are not simulated (MemSpy Ch. 6) */
     uint32_t window_epoch;   /* the window last entered: its period's index + 2 (1:
                                 none yet) */
+    /* stale caches: what a reference between windows adds to the clock,
+     * cycles in 1/65536 (the last window's memory cycles per reference,
+     * sim_fast_window), and the fraction carried from one to the next */
+    uint64_t gap_cost, gap_frac;
+    uint64_t mem_cycles;     /* miss cycles of this processor (fixed latency) */
+    uint64_t win_refs, win_mem; /* refs and mem_cycles when the window opened */
+    uint8_t gap_hit;         /* sample_gap=hit: gap_cost stays hit_cycles */
+    uint8_t ref_unit;        /* sample_unit=refs: every reference advances *spos */
+    sim_time *spos;          /* where the window state is judged: &clock, or with
+                                sample_unit=refs the machine's reference count */
 } sim_fast;
 
 /* Where the statistics window of period k (cycles [k*period, (k+1)*period))
@@ -387,13 +408,15 @@ static inline __attribute__((always_inline)) void sim_line_touch(sim_line *l, un
         l->touched[1] |= m1;
 }
 
-/* Time sampling's bookkeeping of one reference at f's clock. */
+/* Time sampling's bookkeeping of one reference at f's clock (or, with
+ * sample_unit=refs, at the machine's count of references before it). */
 static inline __attribute__((always_inline)) void sim_fast_count(sim_fast *f)
 {
     f->refs++;
     if (f->period) {
-        if (f->clock - f->win_start >= f->win_span) /* also when the clock went back */
+        if (*f->spos - f->win_start >= f->win_span) /* also when the clock went back */
             sim_fast_window(f);
+        *f->spos += f->ref_unit;
         f->refs_sampled += f->in_window;
     }
 }
@@ -405,11 +428,14 @@ static inline __attribute__((always_inline)) int sim_ref_fast(sim_fast *f, uintp
         /* between windows the program runs as MemSpy's did with the
          * simulator off: a reference costs a hit and touches nothing (the
          * caches go stale) */
-        if (f->clock - f->win_start >= f->win_span)
+        if (*f->spos - f->win_start >= f->win_span)
             sim_fast_window(f);
         if (!f->in_window) {
+            *f->spos += f->ref_unit;
             f->refs++;
-            f->clock += f->hit_cycles;
+            f->gap_frac += f->gap_cost;
+            f->clock += f->gap_frac >> 16;
+            f->gap_frac &= 0xffff;
             return 1;
         }
     }
