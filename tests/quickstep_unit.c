@@ -623,6 +623,60 @@ START_TEST(test_instruction_time)
 }
 END_TEST
 
+/* The host at node 15 (the last node of a smaller machine) in timesliced
+ * collection: at the start of slice k node k mod P reports the records
+ * buffered since its last report, one MSG packet of 8 + 160 B a slice, its
+ * hops to the host's node + 1 (the host link); its SPARCLE pays
+ * report_trap + the wire time at its next handler. */
+START_TEST(test_host_reports)
+{
+    const uintptr_t base = 0x10000000;
+    const size_t bytes = 1 << 20;
+    sim_params p;
+    char err[256];
+    ck_assert_int_eq(sim_params_for("alewife", 4, &p, err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "qs_slice=1000", err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "qs_hist=90011000", err, sizeof err), 0);
+    sim_machine *m = sim_create(&p, base, bytes, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(sim_place(m, base, bytes, 0), 0);
+    void *model = sim_timing_model(m);
+    int host;
+    uint64_t reports, nbytes;
+    sim_alewife_host_reports(model, &host, &reports, &nbytes);
+    ck_assert_int_eq(host, 3);
+    ck_assert_uint_eq(reports, 0);
+    sim_set_clock(m, 0, 5500); /* slices 1-5 began: nodes 1, 2, 3, 0, 1 report */
+    ck_assert_uint_eq(shared_ref(m, 0, base), 11 + 2 + 50 + (8 + 4 * 160) / 2);
+    sim_alewife_host_reports(model, &host, &reports, &nbytes);
+    ck_assert_uint_eq(reports, 5);
+    ck_assert_uint_eq(nbytes, 5 * 8 + (1 + 2 + 3 + 4 + 4) * 160);
+    ck_assert_uint_eq(sim_alewife_packets(model, QS_MSG), 5);
+    qs_monitor *q = sim_alewife_monitor(model);
+    /* node 1 is 1 hop from node 3: 2 with the host link, in slices 1 and 5 */
+    ck_assert_uint_eq(qs_histogram(q, 1, 1, 2), 1);
+    ck_assert_uint_eq(qs_histogram(q, 1, 5, 2), 1);
+    ck_assert_uint_eq(qs_histogram(q, 3, 3, 1), 1); /* the host's own node */
+    ck_assert_uint_eq(shared_ref(m, 0, base + 16), 13); /* paid once */
+    sim_destroy(m);
+    /* overall collection sends nothing during the run; a host off the machine is refused */
+    ck_assert_int_eq(sim_params_for("alewife", 16, &p, err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "host_node=20", err, sizeof err), 0);
+    ck_assert_ptr_null(sim_create(&p, base, bytes, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "host_node"));
+    ck_assert_int_eq(sim_params_for("alewife", 16, &p, err, sizeof err), 0);
+    m = sim_create(&p, base, bytes, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(sim_place(m, base, bytes, 0), 0);
+    sim_set_clock(m, 0, 5500);
+    ck_assert_uint_eq(shared_ref(m, 0, base), 13);
+    sim_alewife_host_reports(sim_timing_model(m), &host, &reports, &nbytes);
+    ck_assert_int_eq(host, 15);
+    ck_assert_uint_eq(reports, 0);
+    sim_destroy(m);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
     Suite *s = suite_create("quickstep");
@@ -642,6 +696,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, test_private_memory);
     tcase_add_test(tc, test_overflow_trap_charged);
     tcase_add_test(tc, test_instruction_time);
+    tcase_add_test(tc, test_host_reports);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -106,6 +106,11 @@ void dsm_sim_quickstep_finish(void)
         fprintf(f, "traps %d %llu\n", node, (unsigned long long)qs_overflow_traps(Q.qs, node));
     fprintf(f, "limitless %llu\n",
             (unsigned long long)sim_alewife_limitless_traps(sim_timing_model(Q.m)));
+    int host;
+    uint64_t reports, bytes;
+    sim_alewife_host_reports(sim_timing_model(Q.m), &host, &reports, &bytes);
+    fprintf(f, "host %d %llu %llu\n", host, (unsigned long long)reports,
+            (unsigned long long)bytes);
     for (int node = 0; node < n; node++)
         for (int k = 0; k < s; k++) {
             fprintf(f, "data %d %d", node, k);

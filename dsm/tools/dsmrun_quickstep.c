@@ -19,7 +19,9 @@
  *   "HEADER" Bin0 .. Bin15 Index Timestamp
  *   V0 .. V15 NODE SLICE
  *   EndRecord
- *   # limitless run K TRAPS / # overflow run K node N TRAPS */
+ *   # limitless run K TRAPS / # overflow run K node N TRAPS
+ *   # host run K node N reports R bytes B   (timesliced: the reports the
+ *   host at node N received, alewife.c) */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -45,6 +47,8 @@ typedef struct run_data {
     int nnodes, nslices;
     uint64_t slice;
     uint64_t limitless;
+    int host_node;
+    uint64_t host_reports, host_bytes;
     uint64_t *traps;   /* [node] */
     uint64_t *v;       /* [(node * nslices + slice) * NREGS + reg] */
 } run_data;
@@ -95,7 +99,7 @@ static int read_dump(const char *path, run_data *d, char *err, size_t errlen)
     memset(d, 0, sizeof *d);
     while (fgets(line, sizeof line, f)) {
         lineno++;
-        unsigned long long slice, t;
+        unsigned long long slice, t, t2;
         int node, k, n;
         if (lineno == 1) {
             if (strcmp(line, "quickstep-dump 1\n"))
@@ -116,6 +120,10 @@ static int read_dump(const char *path, run_data *d, char *err, size_t errlen)
             d->traps[node] = t;
         } else if (sscanf(line, "limitless %llu", &t) == 1) {
             d->limitless = t;
+        } else if (sscanf(line, "host %d %llu %llu", &node, &t, &t2) == 3) {
+            d->host_node = node;
+            d->host_reports = t;
+            d->host_bytes = t2;
         } else if (sscanf(line, "data %d %d%n", &node, &k, &n) == 2) {
             if (!d->v || node < 0 || node >= d->nnodes || k < 0 || k >= d->nslices)
                 goto bad;
@@ -209,6 +217,9 @@ static int write_raw(FILE *f, const qs_plan *pl, const run_data *runs, const cha
     }
     for (int k = 0; k < pl->nruns; k++) {
         fprintf(f, "# limitless run %d %" PRIu64 "\n", k + 1, runs[k].limitless);
+        if (runs[k].host_reports)
+            fprintf(f, "# host run %d node %d reports %" PRIu64 " bytes %" PRIu64 "\n", k + 1,
+                    runs[k].host_node, runs[k].host_reports, runs[k].host_bytes);
         for (int node = 0; node < runs[k].nnodes; node++)
             if (runs[k].traps[node])
                 fprintf(f, "# overflow run %d node %d %" PRIu64 "\n", k + 1, node,

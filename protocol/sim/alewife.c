@@ -11,9 +11,24 @@
  *    shared memory per node (the front end's region holds the program's
  *    shared data; the size is not a timing input).
  *  - 16 nodes, up to 64 here (ALEWIFE_MAX_NODES), on a 2-D mesh numbered as
- *    Fig. 4.1 (sim_alewife_coords); hops by dimension-order routing.  The
- *    host is attached at node 15 (section 3.2.1): it receives the
- *    statistics at the end of the run and takes no part in the timing.
+ *    Fig. 4.1 (sim_alewife_coords); hops by dimension-order routing.
+ *  - The host is attached at node 15 (section 3.2.1; the last node on a
+ *    smaller machine, option host_node=).  In overall collection it
+ *    receives the registers after the run: nothing measured.  In
+ *    timesliced collection (section 3.3) the kernel buffers each slice's
+ *    registers and the nodes report to the host in turn, "no two processors
+ *    reporting data during the same timeslice": at the start of slice k,
+ *    node k mod P sends the records buffered since its last report, 8 B of
+ *    header and 160 B a slice (4 counters and 16 histogram registers of 64
+ *    bits), in one message.  That costs the node's SPARCLE report_trap
+ *    cycles (default 50, an estimate: the timer interrupt's handler sets
+ *    up the message and the CMMU's DMA sends the buffer), paid by its next
+ *    handler as an overflow trap is; the message's bytes occupy the
+ *    sender's CMMU and node 15's, which passes it to the host, bytes /
+ *    link_bytes cycles each (paid by their next handlers); the packet is
+ *    counted by the sender's CMMU as class MSG with its hops to node 15 and
+ *    the host link (quickstep.h).  The host's totals:
+ *    sim_alewife_host_reports.
  *  - The LimitLESS directory: 5 hardware pointers per line; a read request
  *    that needs a sixth traps to software, which takes the pointers over
  *    into memory (the hardware pointers are free again), and a write to a
@@ -157,6 +172,12 @@ typedef struct alewife_model {
     uint32_t local_miss, req_send, home_mem, fill, inv, ack;
     uint32_t net_fixed, hop, link_bytes, limitless_trap, overflow_trap;
     uint32_t instr; /* instruction cycles per reference (above) */
+    int host_node;          /* the host's node (above) */
+    uint32_t report_trap;   /* a report's cycles on its sender's SPARCLE */
+    uint64_t host_slices;   /* slices whose reports were sent */
+    uint64_t host_reports, host_bytes;
+    uint64_t reported[ALEWIFE_MAX_NODES]; /* each node's slices reported */
+    uint64_t due[ALEWIFE_MAX_NODES];      /* report cycles not paid yet */
     uint64_t traps;
     uint64_t overflow_charged[ALEWIFE_MAX_NODES]; /* QuickStep traps paid so far */
     uint64_t packets[QS_NCLASSES];
@@ -212,6 +233,8 @@ static void *alewife_create(const sim_params *p, char *err, size_t errlen)
     /* one knob for both: hit_cycles is the access's cycle and the
      * instructions' (hit_cycles=1: no instruction time) */
     am->instr = p->hit_cycles > 1 ? (uint32_t)(p->hit_cycles - 1) : 0;
+    am->host_node = p->nprocs > 15 ? 15 : p->nprocs - 1;
+    am->report_trap = 50;
     return am;
 }
 
@@ -263,6 +286,7 @@ static int alewife_set(void *model, const char *key, const char *value, char *er
         {"link_bytes", offsetof(alewife_model, link_bytes), 1, 4096},
         {"limitless_trap", offsetof(alewife_model, limitless_trap), 0, ALEWIFE_MAX_COST},
         {"overflow_trap", offsetof(alewife_model, overflow_trap), 0, ALEWIFE_MAX_COST},
+        {"report_trap", offsetof(alewife_model, report_trap), 0, ALEWIFE_MAX_COST},
     };
     uint64_t v;
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++)
@@ -273,6 +297,17 @@ static int alewife_set(void *model, const char *key, const char *value, char *er
                 *(uint32_t *)((char *)am + numeric[i].offset) = (uint32_t)v;
             return 0;
         }
+    if (!strcmp(key, "host_node")) {
+        if (sim_parse_bounded(key, value, 0, ALEWIFE_MAX_NODES - 1, &v, err, errlen))
+            return -1;
+        if (am && (int)v >= am->nnodes) {
+            snprintf(err, errlen, "option 'host_node': node %d of %d", (int)v, am->nnodes);
+            return -1;
+        }
+        if (am)
+            am->host_node = (int)v;
+        return 0;
+    }
     uint32_t mask;
     if (!strncmp(key, "qs", 2) && key[2] >= '0' && key[2] < '0' + QS_NCOUNTERS && !key[3]) {
         if (parse_mask(key, value, &mask, err, errlen))
@@ -297,7 +332,7 @@ static int alewife_set(void *model, const char *key, const char *value, char *er
     }
     snprintf(err, errlen,
              "no option '%s' (local_miss, req_send, home_mem, fill, inv, ack, net_fixed, hop, "
-             "link_bytes, limitless_trap, overflow_trap, qs0..qs3, qs_hist, qs_slice)",
+             "link_bytes, limitless_trap, overflow_trap, report_trap, host_node, qs0..qs3, qs_hist, qs_slice)",
              key);
     return -1;
 }
@@ -410,7 +445,34 @@ static sim_time overflow_cycles(alewife_model *am, int node)
     uint64_t traps = qs_overflow_traps(am->qs, node);
     uint64_t due = traps - am->overflow_charged[node];
     am->overflow_charged[node] = traps;
-    return (sim_time)due * am->overflow_trap;
+    sim_time reports = am->due[node];
+    am->due[node] = 0;
+    return (sim_time)due * am->overflow_trap + reports;
+}
+
+/* The reports to the host of the slices that began by time t (timesliced
+ * collection only): slice k's is node k mod P's, carrying its records since
+ * its last report (above). */
+static void host_reports(alewife_model *am, sim_time t)
+{
+    uint64_t slice = qs_slice(am->qs);
+    if (!slice)
+        return;
+    while (am->host_slices < t / slice) {
+        uint64_t k = ++am->host_slices;
+        int node = (int)(k % (uint64_t)am->nnodes);
+        uint64_t records = k - am->reported[node];
+        am->reported[node] = k;
+        uint64_t bytes = SIM_MSG_HEADER_BYTES + records * 8 * (QS_NCOUNTERS + QS_NHIST);
+        sim_time wire = (bytes + am->link_bytes - 1) / am->link_bytes;
+        am->due[node] += am->report_trap + wire;
+        if (node != am->host_node)
+            am->due[am->host_node] += wire;
+        am->host_reports++;
+        am->host_bytes += bytes;
+        am->packets[QS_MSG]++;
+        qs_packet(am->qs, node, k * slice, QS_MSG, sim_alewife_hops(node, am->host_node) + 1, 0);
+    }
 }
 
 static sim_time alewife_handler(void *model, int node, const proto_msg *m, int is_home,
@@ -418,8 +480,8 @@ static sim_time alewife_handler(void *model, int node, const proto_msg *m, int i
                                 sim_time *occupancy)
 {
     (void)arrival;
-    (void)start;
     alewife_model *am = model;
+    host_reports(am, start);
     sim_time lat, trap_cycles = overflow_cycles(am, node);
     if (is_home && (is_request(m->type) || m->type == PM_PUTS || m->type == PM_PUTX ||
                     m->type == PM_PUTE)) {
@@ -458,8 +520,8 @@ static sim_time alewife_private_miss(void *model, int proc, int is_write, sim_ti
                                      sim_time *occupancy)
 {
     (void)is_write;
-    (void)t;
     alewife_model *am = model;
+    host_reports(am, t);
     sim_time lat = am->local_miss + overflow_cycles(am, proc);
     *occupancy = lat;
     return lat + am->instr; /* the instructions before the reference */
@@ -494,4 +556,12 @@ uint64_t sim_alewife_limitless_traps(const void *model)
 uint64_t sim_alewife_packets(const void *model, int cls)
 {
     return cls >= 0 && cls < QS_NCLASSES ? ((const alewife_model *)model)->packets[cls] : 0;
+}
+
+void sim_alewife_host_reports(const void *model, int *node, uint64_t *reports, uint64_t *bytes)
+{
+    const alewife_model *am = model;
+    *node = am->host_node;
+    *reports = am->host_reports;
+    *bytes = am->host_bytes;
 }

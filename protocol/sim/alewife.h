@@ -35,6 +35,9 @@ int sim_alewife_packet_class(int proto_msg_type);
 qs_monitor *sim_alewife_monitor(void *model);
 uint64_t sim_alewife_limitless_traps(const void *model);
 uint64_t sim_alewife_packets(const void *model, int cls);
+/* The host (node 15, alewife.c): its node, the statistics reports it
+ * received in timesliced collection and their bytes. */
+void sim_alewife_host_reports(const void *model, int *node, uint64_t *reports, uint64_t *bytes);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,7 @@
 
 static const char *const class_names[QS_NCLASSES] = {
     "RREQ", "WREQ", "MREQ", "RDATA", "WDATA", "MACK",
-    "INVR", "INVW", "ACKC", "UPDATE", "REPL", "PACK",
+    "INVR", "INVW", "ACKC", "UPDATE", "REPL", "PACK", "MSG",
 };
 
 const char *qs_packet_class_name(int cls)

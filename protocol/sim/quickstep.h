@@ -86,6 +86,8 @@ typedef enum qs_packet_class {
     QS_UPDATE,  /* dirty data back to memory, cache -> memory */
     QS_REPL,    /* replacement notice of a clean copy, cache -> memory */
     QS_PACK,    /* writeback acknowledged, memory -> cache */
+    QS_MSG,     /* a message-passing packet: the kernel's statistics report
+                   to the host (alewife.c) */
     QS_NCLASSES
 } qs_packet_class;
 const char *qs_packet_class_name(int cls); /* "RREQ", ...; NULL out of range */
