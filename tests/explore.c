@@ -1590,14 +1590,15 @@ static int mutation_suite(const config *suite, size_t nsuite)
         { { 1, 1, 1 }, { 3, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0, 1, 1 }, /* adaptive */
     };
     size_t nquick = sizeof quick / sizeof quick[0];
-    /* the three-hop runs after the quick ones: a bug of theirs shows
-     * without waiting for the suite */
+    /* the two small three-hop runs first, the others after the quick
+     * ones: a bug of theirs shows without waiting for the suite */
     size_t n3 = NTHREE_HOP_RUNS;
     for (size_t i = 0; i < nquick + n3 + nsuite; i++) {
-        cfg_three_hop = i >= nquick && i < nquick + n3;
-        result r = run(i < nquick        ? &quick[i]
-                       : cfg_three_hop ? &three_hop_runs[i - nquick]
-                                       : &suite[i - nquick - n3]);
+        size_t k3 = i < 2 ? i : i - nquick; /* the three-hop run, if it is one */
+        cfg_three_hop = i < 2 || (i >= nquick + 2 && i < nquick + n3);
+        result r = run(cfg_three_hop ? &three_hop_runs[k3]
+                       : i < nquick + 2 ? &quick[i - 2]
+                                        : &suite[i - nquick - n3]);
         if (r.violation) {
             printf("caught by: %s\n", violation_check());
             return 1;
