@@ -223,10 +223,11 @@ void augment_request(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block
             a->consumers = 0;
         }
     }
-    /* the adaptive protocol: a flush its own flusher asks back was wasted */
+    /* the adaptive protocol: a flush its own flusher asks back was wasted
+     * (but the home's: its flush and its request back move no data) */
     if (a->adapt & ADAPT_FLUSHED)
         a->adapt = (uint8_t)((a->adapt & ~ADAPT_FLUSHED) |
-                             (from == p->last_owner ? ADAPT_NOFLUSH : 0));
+                             (from == p->last_owner && from != e->self ? ADAPT_NOFLUSH : 0));
     count_nodes(a, write, from);
     read_only_step(a, write, from);
     group_step(e, a, block, from);

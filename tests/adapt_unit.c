@@ -303,6 +303,12 @@ START_TEST(wasted_flush_stops_flushing)
     R(3, 1); /* another node takes it over by a recall: flushes resume */
     ck_assert(writable(3, 1));
     ck_assert_uint_eq(proto_epoch_pending(E[3]), 1);
+    /* the home's own flush costs nothing: it keeps flushing */
+    RMW(0, 1);
+    ck_assert_uint_eq(proto_epoch_pending(E[0]), 1);
+    epoch_end(0);
+    R(0, 1);
+    ck_assert_uint_eq(proto_epoch_pending(E[0]), 1);
 }
 END_TEST
 

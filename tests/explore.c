@@ -455,9 +455,14 @@ static size_t encode(const world *w, unsigned char *out)
             if (s == d)
                 continue;
             out[n++] = h->chlen[s][d];
+            /* a message's flags (bit 7 of its low byte says they follow):
+             * one byte a message without them, as the runs without the
+             * adaptive protocol always are */
             for (int k = 0; k < h->chlen[s][d]; k++) {
-                out[n++] = (uint8_t)h->ch[s][d][k];
-                out[n++] = (uint8_t)(h->ch[s][d][k] >> 8);
+                uint16_t c = h->ch[s][d][k];
+                out[n++] = (uint8_t)(c | (MSG_FLAGS(c) ? 0x80 : 0));
+                if (MSG_FLAGS(c))
+                    out[n++] = (uint8_t)MSG_FLAGS(c);
             }
         }
     for (int i = 0; i < NN; i++)
