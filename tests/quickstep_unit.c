@@ -624,7 +624,7 @@ START_TEST(test_instruction_time)
 END_TEST
 
 /* The host at node 15 (the last node of a smaller machine) in timesliced
- * collection: at the start of slice k node k mod P reports the records
+ * collection with host_reports=1: at the start of slice k node k mod P reports the records
  * buffered since its last report, one MSG packet of 8 + 160 B a slice, its
  * hops to the host's node + 1 (the host link); its SPARCLE pays
  * report_trap + the wire time at its next handler. */
@@ -637,6 +637,8 @@ START_TEST(test_host_reports)
     ck_assert_int_eq(sim_params_for("alewife", 4, &p, err, sizeof err), 0);
     ck_assert_int_eq(sim_params_set(&p, "qs_slice=1000", err, sizeof err), 0);
     ck_assert_int_eq(sim_params_set(&p, "qs_hist=90011000", err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "host_reports=1", err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "host_reports=2", err, sizeof err), -1);
     sim_machine *m = sim_create(&p, base, bytes, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
     ck_assert_int_eq(sim_place(m, base, bytes, 0), 0);

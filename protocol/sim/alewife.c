@@ -28,7 +28,10 @@
  *    link_bytes cycles each (paid by their next handlers); the packet is
  *    counted by the sender's CMMU as class MSG with its hops to node 15 and
  *    the host link (quickstep.h).  The host's totals:
- *    sim_alewife_host_reports.
+ *    sim_alewife_host_reports.  On request (host_reports=1): the
+ *    simulator's slices are far shorter than Alewife's (the paper's Water
+ *    used 10 M cycles), and at a few hundred cycles the reports carry more
+ *    bytes than node 15 can pass on, so the run would never end.
  *  - The LimitLESS directory: 5 hardware pointers per line; a read request
  *    that needs a sixth traps to software, which takes the pointers over
  *    into memory (the hardware pointers are free again), and a write to a
@@ -174,6 +177,7 @@ typedef struct alewife_model {
     uint32_t instr; /* instruction cycles per reference (above) */
     int host_node;          /* the host's node (above) */
     uint32_t report_trap;   /* a report's cycles on its sender's SPARCLE */
+    uint32_t host_on;       /* host_reports=1: model the reports (above) */
     uint64_t host_slices;   /* slices whose reports were sent */
     uint64_t host_reports, host_bytes;
     uint64_t reported[ALEWIFE_MAX_NODES]; /* each node's slices reported */
@@ -287,6 +291,7 @@ static int alewife_set(void *model, const char *key, const char *value, char *er
         {"limitless_trap", offsetof(alewife_model, limitless_trap), 0, ALEWIFE_MAX_COST},
         {"overflow_trap", offsetof(alewife_model, overflow_trap), 0, ALEWIFE_MAX_COST},
         {"report_trap", offsetof(alewife_model, report_trap), 0, ALEWIFE_MAX_COST},
+        {"host_reports", offsetof(alewife_model, host_on), 0, 1},
     };
     uint64_t v;
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++)
@@ -332,7 +337,7 @@ static int alewife_set(void *model, const char *key, const char *value, char *er
     }
     snprintf(err, errlen,
              "no option '%s' (local_miss, req_send, home_mem, fill, inv, ack, net_fixed, hop, "
-             "link_bytes, limitless_trap, overflow_trap, report_trap, host_node, qs0..qs3, qs_hist, qs_slice)",
+             "link_bytes, limitless_trap, overflow_trap, report_trap, host_reports, host_node, qs0..qs3, qs_hist, qs_slice)",
              key);
     return -1;
 }
@@ -456,7 +461,7 @@ static sim_time overflow_cycles(alewife_model *am, int node)
 static void host_reports(alewife_model *am, sim_time t)
 {
     uint64_t slice = qs_slice(am->qs);
-    if (!slice)
+    if (!slice || !am->host_on)
         return;
     while (am->host_slices < t / slice) {
         uint64_t k = ++am->host_slices;
