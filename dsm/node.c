@@ -305,14 +305,6 @@ void dsm_rt_spin_policy(dsm_rt *rt, int host_nodes, int cores)
  * duration is counted, also when it did not spin, so the choice can come
  * back).  Racy counts between threads only blur a window. */
 #define SPIN_WINDOW 32u
-/* Once off, the waits counted include a wake-up each (tens of us, more
- * beside other processes), so they seldom come back under the spin by
- * themselves: a load that passed left the node blocking for the rest of
- * the run, a slow mode of whole runs (doc/protocol.md, "Latency on few
- * cores").  So after SPIN_RETRY windows off it spins again for a window
- * and looks. */
-#define SPIN_RETRY 8u
-static _Atomic uint32_t spin_off_windows;
 static void spin_learn(dsm_rt *rt, uint64_t wait_ns)
 {
     if (!rt->spin_cap_ns)
@@ -324,15 +316,10 @@ static void spin_learn(dsm_rt *rt, uint64_t wait_ns)
         return;
     uint32_t n = atomic_exchange_explicit(&rt->spin_long, 0, memory_order_relaxed);
     atomic_store_explicit(&rt->spin_waits, 0, memory_order_relaxed);
-    int off = !atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
-    if (n >= SPIN_WINDOW * 3 / 4 && !off) {
+    if (n >= SPIN_WINDOW * 3 / 4)
         atomic_store_explicit(&rt->spin_ns, 0, memory_order_relaxed);
-        atomic_store_explicit(&spin_off_windows, 0, memory_order_relaxed);
-    } else if (n <= SPIN_WINDOW / 2 ||
-               (off && atomic_fetch_add_explicit(&spin_off_windows, 1, memory_order_relaxed) + 1 >=
-                           SPIN_RETRY)) {
+    else if (n <= SPIN_WINDOW / 2)
         atomic_store_explicit(&rt->spin_ns, rt->spin_cap_ns, memory_order_relaxed);
-    }
 }
 
 /* ---- performing the engine's actions (called with eng_lock held) ---- */

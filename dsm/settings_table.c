@@ -72,7 +72,7 @@ const dsm_setting dsm_settings[] = {
       .doc = "a waiting thread spins this long before it blocks. `auto`: not at all when this "
              "host runs more nodes than it has usable cores (a spinning waiter would take the "
              "core its home needs to answer), else 50 us, turned off while most of the node's "
-             "waits outlast it (other processes hold the cores) and tried again now and then" },
+             "waits outlast it (other processes hold the cores)" },
     { .name = "DSM_HOLD_US", .kind = DSM_SET_MICROS, .min = 0, .max = 1000000, .dflt = "5",
       .field = F(hold_us), .group = DSM_GROUP_RUNTIME,
       .doc = "a fresh grant is kept at least this long after its faulting access left the "
