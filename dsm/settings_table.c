@@ -184,8 +184,9 @@ const dsm_setting dsm_settings[] = {
              "differed (the network test bed sets it per host)" },
     { .name = "DSM_TEST_NO_DOORBELLS", .kind = DSM_SET_INTERNAL, .field = NOF,
       .group = DSM_GROUP_INTERNAL,
-      .doc = "measuring: set (not 0), ranks of the mpi transport on different hosts do not ring "
-             "each other's doorbells and wait with fixed sleeps (bench/bench_tcp.sh compares)" },
+      .doc = "measuring: set (not 0), ranks of the mpi transport do not ring each other's "
+             "doorbells (other hosts) or bells (this host) and wait with fixed sleeps "
+             "(bench/bench_tcp.sh compares)" },
 };
 
 const size_t dsm_nsettings = sizeof dsm_settings / sizeof dsm_settings[0];
