@@ -1371,7 +1371,9 @@ static const struct {
       "served in Shared or Exclusive" },
     { 1, PD_UNOWNED, DE_PUTS_STALE, PUTS_WHY },
     { 1, PD_BUSY_INV, DE_PUTS_STALE, PUTS_WHY },
-    { 1, PD_BUSY_RECALL, DE_PUTS_STALE, PUTS_WHY },
+    /* (BusyRecall, PUTS(not a sharer)) is reached with three_hop and hints:
+     * an owner that answered a forwarded read drops its read copy (PUTS)
+     * before the home, waiting for the reader's SHWB, lists it */
     { 1, PD_BUSY_INV, DE_UPGRADE_STALE, UPG_WHY },
     /* (BusyRecall, UPGRADE(not a sharer)) is reached by the adaptive
      * protocol (an owner that pushed (M -> S) upgrades as the home recalls it
