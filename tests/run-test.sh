@@ -3,7 +3,8 @@
 #   run-test.sh TEST [ARGS...]
 # Runs one test with a hard time limit so that a hang is a failure, never a
 # stuck `make check`:
-#   DSM_TEST_TIMEOUT  seconds before the test is sent SIGTERM (default 300);
+#   DSM_TEST_TIMEOUT  seconds before the test is sent SIGTERM (default 300,
+#                     900 for tests/explore);
 #                     10 s later it gets SIGKILL.  0 turns the limit off.
 # A program runs as it is; a script (*.sh) runs with the interpreter named on
 # its #! line (sh when it has none), so it needs no execute bit.  The exit
@@ -22,6 +23,12 @@ test_prog=$1
 limit=${DSM_TEST_TIMEOUT:-300}
 case $limit in
     ''|*[!0-9]*) echo "run-test.sh: DSM_TEST_TIMEOUT=$limit is not a number of seconds" >&2; exit 99 ;;
+esac
+# The exhaustive exploration is one process (its coverage check is the union
+# of all its runs) and takes about 4 CPU-minutes, more beside other tests on 2
+# cores: its own default limit.
+case ${test_prog##*/} in
+    explore) [ -n "${DSM_TEST_TIMEOUT:-}" ] || limit=900 ;;
 esac
 
 # Scripts: start them with their own interpreter.
