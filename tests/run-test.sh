@@ -4,7 +4,7 @@
 # Runs one test with a hard time limit so that a hang is a failure, never a
 # stuck `make check`:
 #   DSM_TEST_TIMEOUT  seconds before the test is sent SIGTERM (default 300,
-#                     900 for tests/explore);
+#                     900 for tests/explore and tests/mutants.sh);
 #                     10 s later it gets SIGKILL.  0 turns the limit off.
 # A program runs as it is; a script (*.sh) runs with the interpreter named on
 # its #! line (sh when it has none), so it needs no execute bit.  The exit
@@ -26,9 +26,10 @@ case $limit in
 esac
 # The exhaustive exploration is one process (its coverage check is the union
 # of all its runs) and takes about 4 CPU-minutes, more beside other tests on 2
-# cores: its own default limit.
+# cores; the mutants' sample builds and explores 20 engines (about 3
+# CPU-minutes): their own default limit.
 case ${test_prog##*/} in
-    explore) [ -n "${DSM_TEST_TIMEOUT:-}" ] || limit=900 ;;
+    explore|mutants.sh) [ -n "${DSM_TEST_TIMEOUT:-}" ] || limit=900 ;;
 esac
 
 # Scripts: start them with their own interpreter.
