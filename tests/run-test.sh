@@ -61,8 +61,12 @@ fi
 
 # timeout puts the test in a process group of its own and signals the whole
 # group, so the nodes started by dsmrun are ended too.
+started=$(date +%s)
 "$timeout_cmd" -k 10 "$limit" "$@"
 rc=$?
+# the suite's time budget (20 min on 2 cores) is spent test by test: say
+# what this one cost, so the slow ones can be found in the logs
+echo "run-test.sh: $test_prog took $(( $(date +%s) - started )) s (exit $rc)" >&2
 # 124 and 137 are not special statuses for the harness: they count as FAIL.
 case $rc in
     124) echo "run-test.sh: $test_prog did not finish within ${limit}s (DSM_TEST_TIMEOUT): killed, counted as a failure" >&2 ;;
