@@ -66,7 +66,16 @@ started=$(date +%s)
 rc=$?
 # the suite's time budget (20 min on 2 cores) is spent test by test: say
 # what this one cost, so the slow ones can be found in the logs
-echo "run-test.sh: $test_prog took $(( $(date +%s) - started )) s (exit $rc)" >&2
+# (CPU: user + system time of the test and the processes it waited for)
+# (`times` in this shell: in a pipe or $(...) it would see a subshell's)
+tfile=${TMPDIR:-/tmp}/run-test.$$.times
+cpu=
+if times > "$tfile" 2>/dev/null; then
+    cpu=$(awk 'NR == 2 { split($1, u, "m"); split($2, s, "m")
+                         printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$tfile")
+fi
+rm -f "$tfile"
+echo "run-test.sh: $test_prog took $(( $(date +%s) - started )) s, ${cpu:-?} s CPU (exit $rc)" >&2
 # 124 and 137 are not special statuses for the harness: they count as FAIL.
 case $rc in
     124) echo "run-test.sh: $test_prog did not finish within ${limit}s (DSM_TEST_TIMEOUT): killed, counted as a failure" >&2 ;;
