@@ -84,6 +84,12 @@ done
 "$to" 60 "$DSMRUN" -n 2 -p sh -c 'seq 1 20000' >"$tmp/out"
 [ "$(grep -c '^\[1\] ' "$tmp/out")" = 20000 ] && [ "$(grep -c '^\[0\] 20000$' "$tmp/out")" = 1 ] \
     && ok "--prefix with 20000 lines per node" || bad "--prefix lost lines: $(wc -l < "$tmp/out")"
+# Nor when the reader of dsmrun's output pauses while the nodes end with
+# their last lines still in the pipes (dsmrun blocked in a write then): the
+# grace for pipes held by the nodes' children must not cut flowing output.
+"$to" 60 "$DSMRUN" -n 2 -p sh -c 'seq 1 10000' | { head -c 1000; sleep 1; cat; } >"$tmp/out"
+[ "$(grep -c '^\[[01]\] ' "$tmp/out")" = 20000 ] \
+    && ok "--prefix behind a slow reader" || bad "--prefix behind a slow reader lost lines: $(wc -l < "$tmp/out") of 20000"
 # Without --prefix the nodes write straight to dsmrun's stdout.
 "$to" 60 "$DSMRUN" -n 2 sh -c 'echo plain' >"$tmp/out"
 [ "$(grep -cx plain "$tmp/out")" = 2 ] && ok "output without --prefix" || bad "plain output: $(cat "$tmp/out")"

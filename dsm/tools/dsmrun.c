@@ -786,9 +786,18 @@ static int supervise(run *r)
             signal_nodes(r, SIGKILL);
             return 1;
         }
+        int pumped = 0;
         for (int i = 1; rc > 0 && i < n; i++)
-            if (pfd[i].revents)
+            if (pfd[i].revents) {
                 pump(&r->streams[pidx[i]]);
+                pumped = 1;
+            }
+        /* the grace is for pipes held open by something the nodes started,
+         * not for output still flowing: a node that printed much and
+         * ended leaves up to a pipe's worth per stream, which a loaded
+         * machine may take longer than the grace to pass on */
+        if (pumped && r->drain_until)
+            r->drain_until = now_ns() + DRAIN_GRACE_NS;
 
         forward_signals(r);
         reap_nodes(r);
