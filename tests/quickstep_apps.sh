@@ -8,7 +8,9 @@
 # above zgrid's and mgrid's; cgrid takes the fewest simulated cycles (Table
 # 5.3).  mgrid's ratio (the paper's 92-97%) and zgrid against mgrid in time
 # are printed, not checked: from the paper's description of the versions
-# they cannot be met (doc/simulation.md, "mgrid against zgrid").
+# they cannot be met (doc/simulation.md, "mgrid against zgrid"); checked
+# instead, what the description implies: on every processor mgrid's hit
+# ratio at most 100 - 0.75 (100 - zgrid's) and at least zgrid's - 1.
 # Then MP3D's three versions (section 5.1, Tables 5.1-5.2, Figs. 5.1-5.10;
 # apps/mp3d.c), 18000 particles (the paper's), 6 steps, 16 processors, means over the
 # processors: the data cache hit ratio rises orig < mp3d < mmp3d, each
@@ -59,7 +61,16 @@ n=$(awk '$2 >= 69 && $2 <= 86 { n++ } END { print n + 0 }' "$dir/zgrid.hr")
 n=$(awk '$2 >= 98 && $2 <= 99.5 { n++ } END { print n + 0 }' "$dir/cgrid.hr")
 [ "$n" = 16 ] || fail "cgrid: hit ratio within the paper's 98-99% on $n of 16 processors"
 n=$(awk '$2 >= 92 && $2 <= 97 { n++ } END { print n + 0 }' "$dir/mgrid.hr")
-echo "sor mgrid: hit ratio within the paper's 92-97% on $n of 16 processors (not checked)"
+echo "sor mgrid: hit ratio within the paper's 92-97% on $n of 16 processors (not checked: out of reach, doc/simulation.md)"
+# What the description implies instead: mgrid misses at least 3/4 of
+# zgrid's (its neighbour rows are invalidated every step and its own row's
+# write is an upgrade), processor by processor, and no more than zgrid's
+# (with 64 KB it keeps nothing of a step, zgrid neither): within 1 point.
+sort -k1,1 "$dir/zgrid.hr" >"$dir/z.sorted"
+sort -k1,1 "$dir/mgrid.hr" >"$dir/m.sorted"
+n=$(join "$dir/z.sorted" "$dir/m.sorted" |
+    awk '$3 <= 100 - 0.75 * (100 - $2) && $3 >= $2 - 1 { n++ } END { print n + 0 }')
+[ "$n" = 16 ] || fail "mgrid's misses not within 3/4 to 1 point above zgrid's on $n of 16 processors"
 for v in zgrid mgrid; do
     sort -k1,1 "$dir/cgrid.hr" >"$dir/c.sorted"
     sort -k1,1 "$dir/$v.hr" >"$dir/o.sorted"
