@@ -11,13 +11,16 @@
  *           read"
  *   mp3d    the same without the unread statistics
  *   mmp3d   mp3d with the particles partitioned by space: a processor's
- *           particles start in its own columns of the tunnel (y, z), whose
- *           cells are in its own memory, and they rarely drift out
- * Cells are laid out column by column (y, z major, x minor), 64 B each, so
- * the blocked homes of the cell array give processor p the columns
- * [p * C / P, (p + 1) * C / P) of the C = Y x Z columns.  The result is
- * checked: after every run the cell counts sum to the number of particles,
- * and every particle is in the cell its position says.
+ *           particles start in its own columns of the tunnel (y, z, across
+ *           the flow), and they rarely drift out; only the particles'
+ *           assignment changes, not where the cells live
+ * Cells are 64 B, laid out as the C array cells[x][y][z] (x major), so the
+ * blocked homes of the cell array give each node two x planes: a column's
+ * cells are spread over every node, and mmp3d's cell references are as
+ * remote as mp3d's (Table 5.2: the two versions' distributions are the
+ * same, 4-5% remote shared).  The result is checked: after every run the
+ * cell counts sum to the number of particles, and every particle is in the
+ * cell its position says.
  *
  * Usage: mp3d orig|mp3d|mmp3d [PARTICLES [STEPS [X Y Z]]]   (default 18000
  * 6, as the paper ran it, in a 32 x 8 x 8 tunnel).
@@ -70,21 +73,26 @@ typedef struct particle {
 static cell *cells;
 static particle *parts;
 
-/* An unread statistic's update: a load and a store (relaxed atomics, so
- * that processors racing on it in a native run stay defined; nobody reads
- * the sum). */
+/* An unread statistic's update: a load and a store of the shared word,
+ * nothing else (relaxed atomics on its bits, so that processors racing on
+ * it in a native run stay defined; nobody reads the sum).  The sum is
+ * kept in a union local whose address is never taken, as SPARCLE kept it
+ * in a register: the paper's unread code made shared references only. */
 static void accumulate(real *sum, real v)
 {
-    real old;
-    __atomic_load(sum, &old, __ATOMIC_RELAXED);
-    old += v;
-    __atomic_store(sum, &old, __ATOMIC_RELAXED);
+    union {
+        uint32_t bits;
+        real value;
+    } w;
+    w.bits = __atomic_load_n((uint32_t *)sum, __ATOMIC_RELAXED);
+    w.value += v;
+    __atomic_store_n((uint32_t *)sum, w.bits, __ATOMIC_RELAXED);
 }
 
 static int cell_of(real x, real y, real z)
 {
     int cx = (int)x, cy = (int)y, cz = (int)z;
-    return (cy * TZ + cz) * TX + cx;
+    return (cx * TY + cy) * TZ + cz;
 }
 
 /* A deterministic pseudo-random number in [0, 1) for (seed, k). */
@@ -189,9 +197,10 @@ int main(int argc, char **argv)
                 }
             }
             if (kind == 0) { /* updated, never read: per cell, no global */
-                __atomic_fetch_add(&cells[c].moves, 1, __ATOMIC_SEQ_CST);
-                accumulate(&cells[c].flux[0], p->vx);
-                accumulate(&cells[c].flux[1], p->vx * p->vx + p->vy * p->vy + p->vz * p->vz);
+                cell *cp = &cells[c]; /* the cell's address in a register */
+                __atomic_fetch_add(&cp->moves, 1, __ATOMIC_SEQ_CST);
+                accumulate(&cp->flux[0], p->vx);
+                accumulate(&cp->flux[1], p->vx * p->vx + p->vy * p->vy + p->vz * p->vz);
             }
         }
         dsm_barrier();

@@ -7,20 +7,22 @@
 # is within the paper's 69-86% and cgrid's within its 98-99% (to 99.5),
 # above zgrid's and mgrid's; cgrid takes the fewest simulated cycles (Table
 # 5.3).  mgrid's ratio (the paper's 92-97%) and zgrid against mgrid in time
-# are printed, not checked: with 8 B elements and 16 B lines mgrid makes
-# zgrid's misses (doc/simulation.md).
+# are printed, not checked: from the paper's description of the versions
+# they cannot be met (doc/simulation.md, "mgrid against zgrid"); checked
+# instead, what the description implies: on every processor mgrid's hit
+# ratio at most 100 - 0.75 (100 - zgrid's) and at least zgrid's - 1.
 # Then MP3D's three versions (section 5.1, Tables 5.1-5.2, Figs. 5.1-5.10;
 # apps/mp3d.c), 18000 particles (the paper's), 6 steps, 16 processors, means over the
 # processors: the data cache hit ratio rises orig < mp3d < mmp3d, each
 # within 5 points of Table 5.1's (93, 95.5, 96.5); each version's average
 # remote latency within its range of Figs. 5.4-5.6 (orig 53-66, mp3d
-# 54-72, mmp3d 34-56 cycles); the share of remote shared accesses falls
-# from orig (highest, at most 20%) and the share of unshared accesses rises
-# from orig (Table 5.2); the packets sent and the invalidations received
-# fall orig > mp3d > mmp3d (Figs. 5.1-5.3, 5.8-5.10); each version's
-# unshared share within 40-65% and local shared within 30-50% (Table 5.2:
-# 51-61% and 32-38%).  The local shared share's direction (the paper's
-# falls slightly, ours rises) is printed, not checked.
+# 54-72, mmp3d 34-56 cycles), lowest for mmp3d; Table 5.2's directions: the
+# shares of remote shared and local shared accesses highest for orig, the
+# unshared share lowest for orig, and mp3d's and mmp3d's shares within 2
+# points of each other (the paper's differ by at most 1); remote shared at
+# most 20%; the packets sent and the invalidations received fall orig >
+# mp3d > mmp3d (Figs. 5.1-5.3, 5.8-5.10), each version's packets within
+# its range of Figs. 5.8-5.10.
 top=${top_builddir:-.}
 srcdir=${srcdir:-.}
 dsmrun=$top/dsmrun
@@ -59,7 +61,16 @@ n=$(awk '$2 >= 69 && $2 <= 86 { n++ } END { print n + 0 }' "$dir/zgrid.hr")
 n=$(awk '$2 >= 98 && $2 <= 99.5 { n++ } END { print n + 0 }' "$dir/cgrid.hr")
 [ "$n" = 16 ] || fail "cgrid: hit ratio within the paper's 98-99% on $n of 16 processors"
 n=$(awk '$2 >= 92 && $2 <= 97 { n++ } END { print n + 0 }' "$dir/mgrid.hr")
-echo "sor mgrid: hit ratio within the paper's 92-97% on $n of 16 processors (not checked)"
+echo "sor mgrid: hit ratio within the paper's 92-97% on $n of 16 processors (not checked: out of reach, doc/simulation.md)"
+# What the description implies instead: mgrid misses at least 3/4 of
+# zgrid's (its neighbour rows are invalidated every step and its own row's
+# write is an upgrade), processor by processor, and no more than zgrid's
+# (with 64 KB it keeps nothing of a step, zgrid neither): within 1 point.
+sort -k1,1 "$dir/zgrid.hr" >"$dir/z.sorted"
+sort -k1,1 "$dir/mgrid.hr" >"$dir/m.sorted"
+n=$(join "$dir/z.sorted" "$dir/m.sorted" |
+    awk '$3 <= 100 - 0.75 * (100 - $2) && $3 >= $2 - 1 { n++ } END { print n + 0 }')
+[ "$n" = 16 ] || fail "mgrid's misses not within 3/4 to 1 point above zgrid's on $n of 16 processors"
 for v in zgrid mgrid; do
     sort -k1,1 "$dir/cgrid.hr" >"$dir/c.sorted"
     sort -k1,1 "$dir/$v.hr" >"$dir/o.sorted"
@@ -105,8 +116,8 @@ for v in orig mp3d mmp3d; do
     paper=$(case $v in orig) echo 93 ;; mp3d) echo 95.5 ;; *) echo 96.5 ;; esac)
     awk -v h="$hr" -v p="$paper" 'BEGIN { exit !(h >= p - 5 && h <= p + 5) }' ||
         fail "mp3d $v: hit ratio $hr%, not within 5 points of the paper's $paper%"
-    awk -v u="$ushare" -v l="$lshare" -v r="$share" 'BEGIN { exit !(u >= 40 && u <= 65 && l >= 30 && l <= 50 && r <= 20) }' ||
-        fail "mp3d $v: unshared $ushare% (40-65), local shared $lshare% (30-50), remote shared $share% (at most 20)"
+    awk -v r="$share" 'BEGIN { exit !(r <= 20) }' ||
+        fail "mp3d $v: remote shared $share% of the accesses, above 20%"
     range=$(case $v in orig) echo "53 66" ;; mp3d) echo "54 72" ;; *) echo "34 56" ;; esac)
     awk -v l="$lat" -v r="$range" 'BEGIN { split(r, b, " "); exit !(l >= b[1] && l <= b[2]) }' ||
         fail "mp3d $v: remote latency $lat cycles, not within the paper's $range"
@@ -125,5 +136,15 @@ awk '{ v[NR] = $4 } END { exit !(v[1] > v[2] && v[1] > v[3]) }' "$dir/mp3d.txt" 
     fail "remote shared share not highest for orig"
 awk '{ v[NR] = $7 } END { exit !(v[1] < v[2] && v[1] < v[3]) }' "$dir/mp3d.txt" ||
     fail "unshared share not lowest for orig: $(awk '{ printf "%s ", $7 }' "$dir/mp3d.txt")"
-echo "mp3d: local shared share orig, mp3d, mmp3d: $(awk '{ printf "%s ", $8 }' "$dir/mp3d.txt")(paper 36-38, 33-35, 32-35; not checked)"
+awk '{ v[NR] = $8 } END { exit !(v[1] > v[2] && v[1] > v[3]) }' "$dir/mp3d.txt" ||
+    fail "local shared share not highest for orig: $(awk '{ printf "%s ", $8 }' "$dir/mp3d.txt")"
+# "Mp3d and MMp3d do not perform much differently as far as data
+# distribution is concerned" (5.1.3; Table 5.2: 4-5 / 33-35 / 58-60% against
+# 4-5 / 32-35 / 58-61%): each share within 2 points
+awk 'NR == 2 { r = $4; l = $8; u = $7 } NR == 3 { d = r - $4; e = l - $8; f = u - $7 }
+     END { exit !(d * d <= 4 && e * e <= 4 && f * f <= 4) }' "$dir/mp3d.txt" ||
+    fail "mp3d and mmp3d shares (remote/local/unshared) more than 2 points apart: $(awk '{ printf "%s/%s/%s ", $4, $8, $7 }' "$dir/mp3d.txt")"
+# packets sent, mean per processor, within each version's range of Figs. 5.8-5.10
+awk '{ v[NR] = $5 } END { exit !(v[1] >= 92000 && v[1] <= 280000 && v[2] >= 46000 && v[2] <= 124000 && v[3] >= 27000 && v[3] <= 63000) }' "$dir/mp3d.txt" ||
+    fail "packets sent per processor not within the paper's ranges (92-280, 46-124, 27-63 thousand): $(awk '{ printf "%s ", $5 }' "$dir/mp3d.txt")"
 exit $status
