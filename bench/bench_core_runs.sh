@@ -12,6 +12,8 @@
 #         noisy machine), and the table gets B's columns and B/A
 #     -x PROG / -X PROG   the bench_core binary of A / of B (default the
 #         build's: a copy of an older build against the new one)
+# The probes of a fault and of the home's write right taken back (wr_taken,
+# bench_core.c) get rows of their own; old binaries (-x) print no wr_taken.
 # Target (doc/protocol.md, "Latency on few cores"): the read miss's spread
 # between runs within 1.5, its median within 1.5 times the limit probe.
 runs=7 blocks=1000 envA="" envB="" haveB=0 progA="" progB=""
@@ -49,6 +51,8 @@ one() {
         exit 1
     fi
     printf '%s\n' "$out" | awk -v c="$conf" '
+        /^probe: protection fault/ { print c, "fault", $4, 0 }
+        /^probe: write right taken/ { print c, "wr_taken", $5, 0 }
         /^probe: message round trip/ { print c, "rtt", $5, 0 }
         /^remote read miss/  { print c, "read", $4, $5 }
         /^remote write miss/ { print c, "write", $4, $5 }
@@ -75,10 +79,10 @@ awk -v haveB=$haveB '
     }
     { k = $1 SUBSEP $2; n[k]++; us[k, n[k]] = $3; pr[k, n[k]] = $4 }
     END {
-        split("rtt read write upgrade migratory lock", ops, " ")
+        split("fault wr_taken rtt read write upgrade migratory lock", ops, " ")
         if (haveB) printf "%-10s %9s %7s %9s %6s | %9s %7s %6s | %6s\n", "operation", "A us", "spread", "probe us", "ratio", "B us", "spread", "ratio", "B/A"
         else printf "%-10s %9s %9s %9s %7s %9s %6s\n", "operation", "median us", "min", "max", "spread", "probe us", "ratio"
-        for (o = 1; o <= 6; o++) {
+        for (o = 1; o <= 8; o++) {
             for (c = 0; c <= haveB; c++) {
                 cf = c ? "B" : "A"; k = cf SUBSEP ops[o]; m = n[k]
                 lo = 1e18; hi = 0

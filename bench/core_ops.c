@@ -56,6 +56,39 @@ static double probe_fault_batch(size_t page, int pages, int count)
     return (double)total / 1e3 / count;
 }
 
+/* The home's side of a remote read miss: its own copy was written, and
+ * before it sends the data it takes the write right away (an mprotect from
+ * read-write to read-only of a written page), on the odd pages of a
+ * `pages`-page mapping like probe_fault_batch.  Not in the limit probe
+ * (fault + round trip + copy): on bare metal it costs about a system call,
+ * but where the hypervisor traps page-table updates (a nested VM) it costs
+ * more than the fault itself, and the read miss pays it in full. */
+static double probe_downgrade_batch(size_t page, int pages, int count)
+{
+    size_t len = page * (size_t)pages;
+    char *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    memset(base, 0, len);
+    uint64_t total = 0;
+    for (int i = 0; i < count; i++) {
+        char *p = base + (size_t)(2 * (i % (pages / 2)) + 1) * page;
+        p[0]++;
+        uint64_t t0 = dsm_now_ns();
+        mprotect(p, page, PROT_READ);
+        total += dsm_now_ns() - t0;
+        mprotect(p, page, PROT_READ | PROT_WRITE);
+    }
+    munmap(base, len);
+    return (double)total / 1e3 / count;
+}
+
+double bench_probe_downgrade_us(size_t page, int count)
+{
+    double v[7];
+    for (int i = 0; i < 7; i++)
+        v[i] = probe_downgrade_batch(page, 2048, count / 7);
+    return bench_median7(v);
+}
+
 /* Median of 7 batches: the machine is shared, single batches are noisy. */
 double bench_median7(double v[7])
 {

@@ -18,6 +18,10 @@ double bench_spread(const double *v, int n);
  * kernel's memory areas, as the DSM's per-block protections do), or on one
  * page alone (pages == 1). */
 double bench_probe_fault_us(size_t page, int pages, int count);
+/* The home's write right taken back from a written page (mprotect
+ * read-write to read-only, us), median of 7 batches: part of every remote
+ * read miss of a block the home wrote, outside the limit probe. */
+double bench_probe_downgrade_us(size_t page, int count);
 /* One block copy (us). */
 double bench_probe_copy_us(size_t block, int count);
 
