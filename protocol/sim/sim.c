@@ -318,6 +318,10 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
         pr->f.gap_hit = (uint8_t)p->sample_gap_hit;
         pr->f.ref_unit = (uint8_t)(pr->f.skip_outside && p->sample_unit != SIM_UNIT_CYCLES);
         pr->f.spos = pr->f.ref_unit ? &m->sample_refs : &pr->f.clock;
+        pr->f.tlb_shift = m->ops->tlb_shift && m->ops->tlb_miss ? m->ops->tlb_shift(m->model) : 0;
+        if (!pr->f.tlb_shift || pr->f.tlb_shift > 63)
+            pr->f.tlb_shift = 63; /* no TLB: every offset is in entry 0 */
+        pr->f.tlb_last = pr->f.tlb_shift < 63 ? UINT64_MAX : 0; /* the first reference misses */
         if (pr->f.period) {
             pr->f.in_window = 0; /* the first window counts as entered */
             sim_fast_window(&pr->f);
@@ -1497,6 +1501,13 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
     if (sim_ref_fast(&pr->f, addr, size, is_write))
         return SIM_HIT;
     sim_fast_count(&pr->f);
+    uint64_t entry = (addr - m->base) >> pr->f.tlb_shift;
+    if (addr >= m->base && addr - m->base < m->bytes && entry != pr->f.tlb_last) {
+        /* the TLB, looked up by every reference; the refill comes first */
+        pr->f.tlb_last = entry;
+        pr->f.clock += m->ops->tlb_miss(m->model, proc, entry, pr->f.clock);
+        m->now = pr->f.clock;
+    }
     if (pr->nuse) {
         /* a posted load's value is used by now (every reference counts,
          * in the region or not): the processor waits for it and makes
