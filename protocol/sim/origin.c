@@ -13,7 +13,10 @@
  * proc / 2 and its router Hub / 2.
  *
  * Every resource is a queue: a transfer starts when the resource is free
- * and holds it for bytes / bandwidth.  Data moves cut-through (a stage may
+ * and holds it for bytes / bandwidth.  The SysAD bus is multiplexed (the
+ * description): one transaction at a time, a request never inside a line
+ * transfer under way (bus_command), which is what holds two streaming
+ * processors of a node to about two thirds of the memory's bandwidth.  Data moves cut-through (a stage may
  * start on the first bytes but cannot finish before the stage feeding it),
  * except into a Hub from the network: the NI takes the whole message before
  * handing it to the MD or the PI (store and forward), which is what makes a
