@@ -152,6 +152,9 @@ START_TEST(options)
     ck_assert_ptr_nonnull(strstr(err, "mem_mbs"));
     ck_assert_int_eq(sim_params_set(&p, "warp=9", err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "warp"));
+    ck_assert_int_eq(sim_params_set(&p, "tlb_entries=2", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "at least 4"));
+    ck_assert_int_eq(sim_params_set(&p, "tlb_entries=4", err, sizeof err), 0);
 }
 END_TEST
 
@@ -234,6 +237,17 @@ START_TEST(tlb_on_cache_hits)
     ck_assert_int_eq(sim_origin_thread_of(o, 0, &t), 0);
     ck_assert_uint_eq(t.tlb_misses, 66);
     ck_assert_uint_eq(sim_clock(m, 0) - before, 8); /* 8 hits of a cycle */
+    before = sim_clock(m, 0);
+    for (int k = 0; k < 4; k++) { /* two entries in turn, both held: hits */
+        stream a = {.proc = 0, .from = BASE + 32, .len = 8, .stride = 8};
+        stream b = {.proc = 0, .from = BASE + 64 * pair + 32, .len = 8, .stride = 8};
+        run_streams(m, &a, 1);
+        run_streams(m, &b, 1);
+    }
+    ck_assert_int_eq(sim_origin_thread_of(o, 0, &t), 0);
+    ck_assert_uint_eq(t.tlb_misses, 66);
+    ck_assert_uint_eq(t.misses, 65);
+    ck_assert_uint_eq(sim_clock(m, 0) - before, 8);
     sim_destroy(m);
 }
 END_TEST

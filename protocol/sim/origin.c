@@ -462,9 +462,10 @@ static void observe(origin *o, const proto_msg *m)
 
 /* Processor p's TLB looks up `pair` (an R10000 entry maps two consecutive
  * pages): 1 on a miss, which the TLB then holds (LRU).  The machine core
- * asks on every reference to the shared region whose page pair is not the
- * one its previous reference used (that one is the most recent entry: an
- * LRU lookup of it changes nothing). */
+ * asks on every reference to the shared region whose page pair is none of
+ * the 4 it asked last (those are the 4 most recent entries here, resident:
+ * a reference to one of them would only reorder the top of the LRU stack,
+ * so the order is that of the last lookups, nearly LRU). */
 static int tlb_miss(origin *o, int p, uint32_t pair)
 {
     if (!o->tlb_entries)
@@ -551,6 +552,12 @@ static int set_param(origin *o, const char *key, const char *value, char *err, s
             uint64_t v;
             if (sim_parse_bounded(key, value, keys[i].min, keys[i].max, &v, err, errlen))
                 return -1;
+            if (!strcmp(key, "tlb_entries") && v && v < 4) {
+                /* the machine core takes a processor's last 4 entries as held */
+                snprintf(err, errlen, "tlb_entries=%llu: 0 (no TLB) or at least 4",
+                         (unsigned long long)v);
+                return -1;
+            }
             if (keys[i].field)
                 *keys[i].field = v;
             return 0;

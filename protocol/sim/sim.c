@@ -321,7 +321,8 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
         pr->f.tlb_shift = m->ops->tlb_shift && m->ops->tlb_miss ? m->ops->tlb_shift(m->model) : 0;
         if (!pr->f.tlb_shift || pr->f.tlb_shift > 63)
             pr->f.tlb_shift = 63; /* no TLB: every offset is in entry 0 */
-        pr->f.tlb_last = pr->f.tlb_shift < 63 ? UINT64_MAX : 0; /* the first reference misses */
+        for (int k = 0; k < 4; k++) /* none yet (UINT64_MAX is no entry), or entry 0 always */
+            pr->f.tlb_recent[k] = pr->f.tlb_shift < 63 ? UINT64_MAX : 0;
         if (pr->f.period) {
             pr->f.in_window = 0; /* the first window counts as entered */
             sim_fast_window(&pr->f);
@@ -1501,10 +1502,13 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
     if (sim_ref_fast(&pr->f, addr, size, is_write))
         return SIM_HIT;
     sim_fast_count(&pr->f);
-    uint64_t entry = (addr - m->base) >> pr->f.tlb_shift;
-    if (addr >= m->base && addr - m->base < m->bytes && entry != pr->f.tlb_last) {
-        /* the TLB, looked up by every reference; the refill comes first */
-        pr->f.tlb_last = entry;
+    uint64_t entry = (addr - m->base) >> pr->f.tlb_shift, *recent = pr->f.tlb_recent;
+    if (addr >= m->base && addr - m->base < m->bytes && entry != recent[0] &&
+        entry != recent[1] && entry != recent[2] && entry != recent[3]) {
+        /* the TLB, looked up by every reference (the recent entries are
+         * in it: the hit path took them); the refill comes first */
+        memmove(recent + 1, recent, 3 * sizeof *recent);
+        recent[0] = entry;
         pr->f.clock += m->ops->tlb_miss(m->model, proc, entry, pr->f.clock);
         m->now = pr->f.clock;
     }

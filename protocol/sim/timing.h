@@ -154,9 +154,10 @@ typedef struct sim_timing_ops {
      * reference to the shared region.  tlb_shift: log2 of the bytes one
      * entry maps (asked once, after the options; 0: no TLB).  tlb_miss:
      * processor proc at time t references entry `entry` (region offset >>
-     * tlb_shift), another than its previous reference's (a reference in
-     * the entry used last is a hit and is not reported: exact for an LRU
-     * TLB); returns the cycles the processor stalls (a refill, or 0). */
+     * tlb_shift), none of the 4 distinct entries it reported last (those
+     * are in any TLB of 4 entries or more, and a reference in one is a hit,
+     * not reported: an LRU TLB then orders entries by their last report);
+     * returns the cycles the processor stalls (a refill, or 0). */
     unsigned (*tlb_shift)(const void *model);
     sim_time (*tlb_miss)(void *model, int proc, uint64_t entry, sim_time t);
 } sim_timing_ops;
