@@ -30,8 +30,8 @@ EXTRA_DIST += tests/origin_fft.sh
 
 #   origin_snbench.sh  the snbench kernels as a program (tests/origin_snbench.c,
 #                      built with DSMCC_CFLAGS) through dsmrun --machine=origin
-#                      and first touch: Fig. 4 (one reader: MB/s and memory
-#                      utilisation in the measured section) and Fig. 5 (remote
+#                      and first touch: Fig. 4 (one reader, then two on the
+#                      node: MB/s and memory utilisation in the measured section) and Fig. 5 (remote
 #                      bw-read readers: memory at 100%, 620 MB/s, links)
 check_PROGRAMS += tests/origin_snbench
 tests_origin_snbench_SOURCES = tests/origin_snbench.c

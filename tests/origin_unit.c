@@ -152,6 +152,9 @@ START_TEST(options)
     ck_assert_ptr_nonnull(strstr(err, "mem_mbs"));
     ck_assert_int_eq(sim_params_set(&p, "warp=9", err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "warp"));
+    ck_assert_int_eq(sim_params_set(&p, "tlb_entries=2", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "at least 4"));
+    ck_assert_int_eq(sim_params_set(&p, "tlb_entries=4", err, sizeof err), 0);
 }
 END_TEST
 
@@ -202,6 +205,50 @@ START_TEST(tlb)
     /* 66 refills of 150 ns at 195 MHz: 29 cycles each */
     ck_assert_uint_ge(with - without, 66 * 29);
     ck_assert_uint_le(with - without, 66 * 31);
+}
+END_TEST
+
+/* The TLB is looked up by every reference, hits in the cache too: a line
+ * still cached whose page pair left the TLB costs a refill. */
+START_TEST(tlb_on_cache_hits)
+{
+    sim_machine *m = origin_machine(2, NULL);
+    ck_assert_int_eq(sim_place(m, BASE, BYTES, 0), 0);
+    const uintptr_t pair = 2 * 16384;
+    for (int i = 0; i <= 64; i++) { /* 65 pairs, a line each: pair 0 leaves the TLB */
+        stream s = {.proc = 0, .from = BASE + (uintptr_t)i * pair, .len = 8, .stride = 8};
+        run_streams(m, &s, 1);
+    }
+    void *o = sim_timing_model(m);
+    sim_origin_thread t;
+    ck_assert_int_eq(sim_origin_thread_of(o, 0, &t), 0);
+    ck_assert_uint_eq(t.tlb_misses, 65);
+    sim_time before = sim_clock(m, 0);
+    stream hit = {.proc = 0, .from = BASE + 8, .len = 8, .stride = 8}; /* line 0: cached */
+    run_streams(m, &hit, 1);
+    ck_assert_int_eq(sim_origin_thread_of(o, 0, &t), 0);
+    ck_assert_uint_eq(t.misses, 65);     /* a cache hit ... */
+    ck_assert_uint_eq(t.tlb_misses, 66); /* ... and a TLB miss: 150 ns, 30 cycles */
+    ck_assert_uint_ge(sim_clock(m, 0) - before, 30);
+    ck_assert_uint_le(sim_clock(m, 0) - before, 31);
+    before = sim_clock(m, 0);
+    stream same = {.proc = 0, .from = BASE + 16, .len = 64, .stride = 8}; /* same pair */
+    run_streams(m, &same, 1);
+    ck_assert_int_eq(sim_origin_thread_of(o, 0, &t), 0);
+    ck_assert_uint_eq(t.tlb_misses, 66);
+    ck_assert_uint_eq(sim_clock(m, 0) - before, 8); /* 8 hits of a cycle */
+    before = sim_clock(m, 0);
+    for (int k = 0; k < 4; k++) { /* two entries in turn, both held: hits */
+        stream a = {.proc = 0, .from = BASE + 32, .len = 8, .stride = 8};
+        stream b = {.proc = 0, .from = BASE + 64 * pair + 32, .len = 8, .stride = 8};
+        run_streams(m, &a, 1);
+        run_streams(m, &b, 1);
+    }
+    ck_assert_int_eq(sim_origin_thread_of(o, 0, &t), 0);
+    ck_assert_uint_eq(t.tlb_misses, 66);
+    ck_assert_uint_eq(t.misses, 65);
+    ck_assert_uint_eq(sim_clock(m, 0) - before, 8);
+    sim_destroy(m);
 }
 END_TEST
 
@@ -308,16 +355,12 @@ static void fig4(int threads, double want_mbs, double want_util)
     double bw = mbs(m, (uint64_t)threads * 2 * MB, end), util = mem_utilisation(m, 0);
     printf("origin fig4 %dP: %.0f MB/s (paper %.0f), memory utilisation %.1f%% (paper %.0f%%)\n",
            threads, bw, want_mbs, 100 * util, 100 * want_util);
-    if (threads == 1) {
-        ck_assert_msg(bw > want_mbs * 0.9 && bw < want_mbs * 1.1, "%.0f MB/s", bw);
-        ck_assert_msg(util > want_util - 0.05 && util < want_util + 0.05, "%.3f", util);
-    } else {
-        /* the model has no L2 cache bus, which the paper names as what
-         * holds two threads back: they reach the SysAD bus's sustained
-         * rate instead (doc/simulation.md has both numbers) */
-        ck_assert_msg(bw > 1.3 * 280 && bw <= 570, "%.0f MB/s", bw);
-        ck_assert_msg(util > want_util - 0.05, "%.3f", util);
-    }
+    /* two threads: what holds them to about 412 MB/s is the multiplexed
+     * SysAD bus carrying one transaction at a time (a request waits for
+     * the other processor's line), not a bandwidth: SysAD would carry
+     * 507 MB/s of lines (doc/simulation.md) */
+    ck_assert_msg(bw > want_mbs * 0.9 && bw < want_mbs * 1.1, "%.0f MB/s", bw);
+    ck_assert_msg(util > want_util - 0.05 && util < want_util + 0.05, "%.3f", util);
     sim_destroy(m);
 }
 
@@ -483,6 +526,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, tlb);
     tcase_add_test(tc, remote_local_ratio);
     tcase_add_test(tc, three_hop_intervention);
+    tcase_add_test(tc, tlb_on_cache_hits);
     tcase_add_test(tc, fig4_one_thread);
     tcase_add_test(tc, fig4_two_threads);
     tcase_add_test(tc, fig5_remote_readers);

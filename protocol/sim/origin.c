@@ -13,7 +13,10 @@
  * proc / 2 and its router Hub / 2.
  *
  * Every resource is a queue: a transfer starts when the resource is free
- * and holds it for bytes / bandwidth.  Data moves cut-through (a stage may
+ * and holds it for bytes / bandwidth.  The SysAD bus is multiplexed (the
+ * description): one transaction at a time, a request never inside a line
+ * transfer under way (bus_command), which is what holds two streaming
+ * processors of a node to about two thirds of the memory's bandwidth.  Data moves cut-through (a stage may
  * start on the first bytes but cannot finish before the stage feeding it),
  * except into a Hub from the network: the NI takes the whole message before
  * handing it to the MD or the PI (store and forward), which is what makes a
@@ -50,7 +53,7 @@
  *                       carries only requests and replies, 1:9 packets);
  *                       the engine's PUTE and PUT_ACK then cost nothing
  *   tlb_refill_ns=150   a TLB refill by IRIX's software handler (estimate);
- *                       looked up only on the references that miss the cache
+ *                       looked up on every reference (sim_ref asks)
  * The memory unit counts, as the Hub does, busy from a request entering
  * its pipeline until its reply leaves, blocked while a request waits for
  * the data path, refresh, and idle the rest; utilisation is 1 - idle.
@@ -115,6 +118,7 @@ typedef struct origin {
     /* state */
     resource *bus, *md, *link;
     ps_t *bus_cmd_free;
+    ps_t *bus_data_start;     /* per node: start of the last line transfer booked on SysAD */
     ps_t *md_union_end;
     uint64_t *md_busy, *md_blocked, *md_bytes;
     uint64_t *link_packets, *link_waited, *link_wait;
@@ -292,20 +296,28 @@ static ps_t bus_take(origin *o, int n, ps_t head, ps_t tail, ps_t d)
     ps_t e = max_ps(s + d, tail);
     b->free = e;
     b->busy += d;
+    o->bus_data_start[n] = s;
     series_add_span(&o->hub, n, HF_BUS, s, s + d);
     seen(o, e);
     return e;
 }
 
 /* A one-packet command on the SysAD bus at t (a request, an invalidation,
- * an ack): it takes the next free bus cycle even when a line transfer is
- * already booked for later (the bus is multiplexed, not booked in advance),
- * and that transfer slides by its length. */
+ * an ack).  The bus is multiplexed (the description): its cycles carry
+ * either a command or a line's data, one transaction at a time.  A command
+ * takes the next free bus cycle when the line transfer booked last has not
+ * started yet (that transfer slides by its length); once a transfer is
+ * under way, the command waits for its last data cycle.  So the other
+ * processor of the node, whose request comes while a line streams to its
+ * neighbour, waits for the whole line: what keeps two streaming threads
+ * apart on one node (Fig. 4). */
 static ps_t bus_command(origin *o, int n, ps_t t)
 {
     resource *b = &o->bus[n];
     ps_t d = o->bus_req_ps;
     ps_t s = max_ps(t, o->bus_cmd_free[n]);
+    if (s >= o->bus_data_start[n] && s < b->free)
+        s = b->free; /* a line is on the bus: it keeps the bus to its end */
     o->bus_cmd_free[n] = s + d;
     b->free = b->free > s ? b->free + d : s + d;
     b->busy += d;
@@ -448,16 +460,16 @@ static void observe(origin *o, const proto_msg *m)
 
 /* ---- the TLB ---- */
 
-/* Processor p's TLB looks up the page pair of `block` (an R10000 entry maps
- * two consecutive pages): 1 on a miss, which the TLB then holds (LRU).
- * Only references that miss the cache reach the model, so this counts the
- * TLB misses of those; a cached line whose entry was evicted is not seen. */
-static int tlb_miss(origin *o, int p, uint32_t block)
+/* Processor p's TLB looks up `pair` (an R10000 entry maps two consecutive
+ * pages): 1 on a miss, which the TLB then holds (LRU).  The machine core
+ * asks on every reference to the shared region whose page pair is none of
+ * the 4 it asked last (those are the 4 most recent entries here, resident:
+ * a reference to one of them would only reorder the top of the LRU stack,
+ * so the order is that of the last lookups, nearly LRU). */
+static int tlb_miss(origin *o, int p, uint32_t pair)
 {
     if (!o->tlb_entries)
         return 0;
-    uint32_t lines_per_pair = 2 * o->p.page_size / o->p.line_size;
-    uint32_t pair = block / (lines_per_pair ? lines_per_pair : 1);
     uint32_t *t = o->tlb + (size_t)p * o->tlb_entries;
     uint32_t n = o->tlb_used[p], i = 0;
     while (i < n && t[i] != pair)
@@ -470,6 +482,27 @@ static int tlb_miss(origin *o, int p, uint32_t block)
     memmove(t + 1, t, i * sizeof *t);
     t[0] = pair;
     return miss;
+}
+
+static origin *ready(void *model);
+
+/* An entry maps two pages. */
+static unsigned origin_tlb_shift(const void *model)
+{
+    const origin *o = ready((void *)model);
+    if (!o->tlb_entries || o->p.page_size < 2)
+        return 0;
+    return (unsigned)__builtin_ctz(o->p.page_size) + 1;
+}
+
+static sim_time origin_tlb_miss(void *model, int proc, uint64_t entry, sim_time t)
+{
+    origin *o = ready(model);
+    (void)t;
+    if (proc < 0 || proc >= o->nprocs || !tlb_miss(o, proc, (uint32_t)entry))
+        return 0;
+    o->thr[proc].tlb_misses++;
+    return ps2c(o, o->tlb_refill_ns * 1000);
 }
 
 /* ---- sim_timing_ops ---- */
@@ -519,6 +552,12 @@ static int set_param(origin *o, const char *key, const char *value, char *err, s
             uint64_t v;
             if (sim_parse_bounded(key, value, keys[i].min, keys[i].max, &v, err, errlen))
                 return -1;
+            if (!strcmp(key, "tlb_entries") && v && v < 4) {
+                /* the machine core takes a processor's last 4 entries as held */
+                snprintf(err, errlen, "tlb_entries=%llu: 0 (no TLB) or at least 4",
+                         (unsigned long long)v);
+                return -1;
+            }
             if (keys[i].field)
                 *keys[i].field = v;
             return 0;
@@ -544,6 +583,7 @@ static void origin_destroy(void *model)
         return;
     free(o->bus);
     free(o->bus_cmd_free);
+    free(o->bus_data_start);
     free(o->md);
     free(o->link);
     free(o->md_union_end);
@@ -621,6 +661,7 @@ static void *origin_create(const sim_params *p, char *err, size_t errlen)
     size_t n = (size_t)o->nnodes, l = (size_t)o->nlinks, pr = (size_t)o->nprocs;
     o->bus = calloc(n, sizeof *o->bus);
     o->bus_cmd_free = calloc(n, sizeof *o->bus_cmd_free);
+    o->bus_data_start = calloc(n, sizeof *o->bus_data_start);
     o->md = calloc(n, sizeof *o->md);
     o->md_union_end = calloc(n, sizeof *o->md_union_end);
     o->md_busy = calloc(n, sizeof *o->md_busy);
@@ -634,7 +675,7 @@ static void *origin_create(const sim_params *p, char *err, size_t errlen)
     o->pend_block = calloc(pr, sizeof *o->pend_block);
     o->cur = calloc(pr, sizeof *o->cur);
     o->thr = calloc(pr, sizeof *o->thr);
-    if (!o->bus || !o->bus_cmd_free || !o->md || !o->md_union_end || !o->md_busy || !o->md_blocked || !o->md_bytes ||
+    if (!o->bus || !o->bus_cmd_free || !o->bus_data_start || !o->md || !o->md_union_end || !o->md_busy || !o->md_blocked || !o->md_bytes ||
         !o->link || !o->link_packets || !o->link_waited || !o->link_wait || !o->pend_tail ||
         !o->pend_block || !o->cur || !o->thr) {
         origin_destroy(o);
@@ -765,11 +806,7 @@ static sim_time origin_handler(void *model, int node, const proto_msg *m, int is
         unsigned s = slot(m->block);
         o->last_req_block[s] = m->block;
         o->last_req_proc[s] = node;
-        rec_start(o, node, m, t);
-        if (tlb_miss(o, node, m->block)) { /* the refill runs before the miss issues */
-            o->thr[node].tlb_misses++;
-            t += o->tlb_refill_ns * 1000;
-        }
+        rec_start(o, node, m, t); /* (its TLB refill, if any, came before: sim_ref) */
         ps_t at_pi = bus_command(o, hub, t) + pi;
         if (m->dst / 2 != hub)
             return cycles_between(o, start, at_pi);
@@ -884,6 +921,8 @@ const sim_timing_ops sim_timing_origin = {
     .procedure_switch = NULL,
     .clock_hz_of = origin_clock_hz, /* cpu_mhz: dsm_wtime's seconds */
     .engine_config = origin_engine_config,
+    .tlb_shift = origin_tlb_shift, /* every reference (tlb_entries=0: none) */
+    .tlb_miss = origin_tlb_miss,
 };
 
 /* ---- the profiler's view ---- */

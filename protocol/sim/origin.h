@@ -40,7 +40,7 @@ typedef struct sim_origin_thread {
     uint64_t txn[SO_NTXN];
     uint64_t inv_by_sharers[SO_INV_BINS];
     uint64_t latency_ps;                 /* sum of miss latencies */
-    uint64_t tlb_misses;                 /* of the references that missed the cache */
+    uint64_t tlb_misses;                 /* of every reference to the shared region */
 } sim_origin_thread;
 
 /* Memory unit states (the Hub's MD counters). */

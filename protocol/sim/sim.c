@@ -318,6 +318,11 @@ sim_machine *sim_create_model(const sim_params *p, const sim_timing_ops *ops, ui
         pr->f.gap_hit = (uint8_t)p->sample_gap_hit;
         pr->f.ref_unit = (uint8_t)(pr->f.skip_outside && p->sample_unit != SIM_UNIT_CYCLES);
         pr->f.spos = pr->f.ref_unit ? &m->sample_refs : &pr->f.clock;
+        pr->f.tlb_shift = m->ops->tlb_shift && m->ops->tlb_miss ? m->ops->tlb_shift(m->model) : 0;
+        if (!pr->f.tlb_shift || pr->f.tlb_shift > 63)
+            pr->f.tlb_shift = 63; /* no TLB: every offset is in entry 0 */
+        for (int k = 0; k < 4; k++) /* none yet (UINT64_MAX is no entry), or entry 0 always */
+            pr->f.tlb_recent[k] = pr->f.tlb_shift < 63 ? UINT64_MAX : 0;
         if (pr->f.period) {
             pr->f.in_window = 0; /* the first window counts as entered */
             sim_fast_window(&pr->f);
@@ -1497,6 +1502,16 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
     if (sim_ref_fast(&pr->f, addr, size, is_write))
         return SIM_HIT;
     sim_fast_count(&pr->f);
+    uint64_t entry = (addr - m->base) >> pr->f.tlb_shift, *recent = pr->f.tlb_recent;
+    if (addr >= m->base && addr - m->base < m->bytes && entry != recent[0] &&
+        entry != recent[1] && entry != recent[2] && entry != recent[3]) {
+        /* the TLB, looked up by every reference (the recent entries are
+         * in it: the hit path took them); the refill comes first */
+        memmove(recent + 1, recent, 3 * sizeof *recent);
+        recent[0] = entry;
+        pr->f.clock += m->ops->tlb_miss(m->model, proc, entry, pr->f.clock);
+        m->now = pr->f.clock;
+    }
     if (pr->nuse) {
         /* a posted load's value is used by now (every reference counts,
          * in the region or not): the processor waits for it and makes

@@ -349,6 +349,12 @@ typedef struct sim_fast {
     uint8_t ref_unit;        /* sample_unit=refs: every reference advances *spos */
     sim_time *spos;          /* where the window state is judged: &clock, or with
                                 sample_unit=refs the machine's reference count */
+    /* the TLB (sim_timing_ops.tlb_miss): the entries (region offset >>
+     * tlb_shift) of this processor's last SIM_TLB_RECENT distinct
+     * translations, the newest first; a reference in another entry leaves
+     * the hit path.  No TLB: tlb_shift 63 and entry 0 recent, always. */
+    uint64_t tlb_recent[4];
+    unsigned tlb_shift;
 } sim_fast;
 
 /* Where the statistics window of period k (cycles [k*period, (k+1)*period))
@@ -442,6 +448,10 @@ static inline __attribute__((always_inline)) int sim_ref_fast(sim_fast *f, uintp
     uint64_t off = addr - f->base;
     uint32_t in_line = (uint32_t)off & f->line_mask;
     if (off >= f->bytes || in_line + size > f->line_mask + 1 || size == 0)
+        return 0;
+    uint64_t e = off >> f->tlb_shift; /* not a recent TLB entry: sim_ref looks it up */
+    if (e != f->tlb_recent[0] && e != f->tlb_recent[1] && e != f->tlb_recent[2] &&
+        e != f->tlb_recent[3])
         return 0;
     uint32_t block = (uint32_t)(off >> f->line_shift);
     sim_cache *c = &f->cache;

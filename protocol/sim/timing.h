@@ -149,6 +149,17 @@ typedef struct sim_timing_ops {
      * engines' protocol options, after its options were set (the Origin's
      * three-hop interventions, proto_config.three_hop). */
     void (*engine_config)(const void *model, proto_config *cfg);
+
+    /* Optional (NULL: no TLB): the processors' TLBs, looked up on every
+     * reference to the shared region.  tlb_shift: log2 of the bytes one
+     * entry maps (asked once, after the options; 0: no TLB).  tlb_miss:
+     * processor proc at time t references entry `entry` (region offset >>
+     * tlb_shift), none of the 4 distinct entries it reported last (those
+     * are in any TLB of 4 entries or more, and a reference in one is a hit,
+     * not reported: an LRU TLB then orders entries by their last report);
+     * returns the cycles the processor stalls (a refill, or 0). */
+    unsigned (*tlb_shift)(const void *model);
+    sim_time (*tlb_miss)(void *model, int proc, uint64_t entry, sim_time t);
 } sim_timing_ops;
 
 /* The registry: NULL-terminated, in the order sim_machine_names lists. */
