@@ -149,6 +149,14 @@ typedef struct sim_timing_ops {
      * engines' protocol options, after its options were set (the Origin's
      * three-hop interventions, proto_config.three_hop). */
     void (*engine_config)(const void *model, proto_config *cfg);
+
+    /* Message timed, 1: an eviction the engine of the line's home handles
+     * without a message (the evicting processor is on the home node) is a
+     * handler on that node's controller all the same (FLASH's PILocalPut:
+     * MAGIC updates the directory and writes a dirty line to memory); the
+     * handler gets a PM_PUTX (dirty), PM_PUTE or PM_PUTS with
+     * from_local_processor = 1.  0: such evictions cost nothing. */
+    int local_evictions;
 } sim_timing_ops;
 
 /* The registry: NULL-terminated, in the order sim_machine_names lists. */
