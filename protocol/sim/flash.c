@@ -58,6 +58,16 @@
  *    (default) each directed mesh link is busy for a message's serialisation
  *    time and later messages wait for it (dimension-order routing, x first).
  *  - CLASS=LAT/OCC fixes one class's cost in place of its work.
+ *  - Memory (memory_access): one queue per node.  MAGIC starts a line's
+ *    read when the request reaches the inbox; the line's first data come
+ *    mem_access 6 later (a 60 ns DRAM, estimate; latency only, overlapped
+ *    with the transfer before it), and the data path is busy for the line
+ *    at mem_bytes 16 a cycle (as wide as the processor bus), 8 cycles; a
+ *    reply carrying the line leaves no earlier than its first data.
+ *    Writebacks take the data path too.  A processor's eviction of a line
+ *    of its own node is a PILocalPut handler (.local_evictions).
+ *  - pi_line N (default 0, off): the processor bus as a queue, a line up or
+ *    down holding it N cycles (doc/simulation.md says why it is off).
  *
  * FlashPoint modes (sim_params.fp_mode, option fp_mode=, parsed by the
  * machine core): control and dp charge nothing (DP is the default protocol;
@@ -99,7 +109,8 @@
  *
  * Options (sim_params_set "key=value", replayed through set()): cpu_ratio,
  * pi_in, pi_out, pi_word, fence, intervention, net_fixed, hop, link_bytes,
- * inv_send, the pp_* and fp_* steps, contention (0/1), and CLASS=LAT/OCC
+ * inv_send, the pp_* and fp_* steps, mem_access, mem_bytes, pi_line,
+ * contention (0/1), and CLASS=LAT/OCC
  * (e.g. PILocalGet=9/11, PIProcedureSwitch=3/5) to fix one handler class's
  * cost. */
 #include "flash.h"
