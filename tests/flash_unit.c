@@ -291,11 +291,21 @@ static void *make_model(int nprocs, int mode)
     return model;
 }
 
+/* Each call of run_handler(_dir) arrives long after the previous one, so
+ * that no call waits for an earlier one's memory access: the costs below
+ * are of single handlers. */
+static sim_time next_arrival(void)
+{
+    static sim_time t = 100;
+    return t += 1000000;
+}
+
 /* handler latency and occupancy in processor cycles */
 static sim_time run_handler(void *model, int type, int is_home, int local, sim_time *occ)
 {
     proto_msg m = msg(type, 1, 0);
-    return sim_timing_flash.handler(model, 0, &m, is_home, local, 100, 100, occ);
+    sim_time t = next_arrival();
+    return sim_timing_flash.handler(model, 0, &m, is_home, local, t, t, occ);
 }
 
 /* handler_dir with a directory entry at the home (state, other sharers) */
@@ -304,8 +314,19 @@ static sim_time run_handler_dir(void *model, int type, int is_home, int local, i
 {
     proto_msg m = msg(type, 1, 0);
     sim_dir_view dir = {.at_home = is_home, .state = state, .sharers = others};
-    return sim_timing_flash.handler_dir(model, 0, &m, is_home, local, 100, 100, &dir, occ);
+    sim_time t = next_arrival();
+    return sim_timing_flash.handler_dir(model, 0, &m, is_home, local, t, t, &dir, occ);
 }
+
+/* A handler at node 0, arriving at `arrival` and starting at `start`. */
+static sim_time handler_at(void *model, int type, int local, sim_time arrival, sim_time start,
+                           sim_time *occ)
+{
+    proto_msg m = msg(type, 1, 0);
+    sim_dir_view dir = {.at_home = 1, .state = PD_UNOWNED};
+    return sim_timing_flash.handler_dir(model, 0, &m, 1, local, arrival, start, &dir, occ);
+}
+
 
 static void set_options(void *model, const char *const *kv)
 {
@@ -1032,6 +1053,72 @@ START_TEST(loads_overlap_until_used)
 }
 END_TEST
 
+/* The node's memory is one data path (doc/simulation.md, "Memory"): a
+ * line's read begins when the request reaches MAGIC, or when the transfer
+ * before it ends; the reply cannot leave before its first data (mem_access
+ * after the read begins).  A writeback's line takes the data path too. */
+START_TEST(memory_queues_line_accesses)
+{
+    void *model = make_model(2, SIM_FP_CONTROL);
+    /* system cycles = processor cycles; a line's transfer 128 / 4 = 32 */
+    set_options(model, (const char *const[]){"cpu_ratio", "1", "pi_in", "0", "pi_out", "0",
+                                             "mem_access", "6", "mem_bytes", "4", NULL});
+    sim_time occ;
+    /* NILocalGet: 7 to the send (dispatch 1, header 3, test 1, send 2),
+     * occupancy 13 (a pointer 4, the update 2); the data at 1006 */
+    ck_assert_uint_eq(handler_at(model, PM_GETS, 0, 1000, 1000, &occ), 7);
+    ck_assert_uint_eq(occ, 13);
+    /* the second read of the burst begins at 1032, its data at 1038: the
+     * PP would send at 1013 + 7 */
+    ck_assert_uint_eq(handler_at(model, PM_GETS, 0, 1000, 1013, &occ), 1038 - 1013);
+    /* the third at 1064 + 6 */
+    ck_assert_uint_eq(handler_at(model, PM_GETS, 0, 1000, 1026, &occ), 1070 - 1026);
+    sim_flash_memory_stat ms;
+    sim_flash_memory_stats_of(model, 0, &ms);
+    ck_assert_uint_eq(ms.accesses, 3);
+    ck_assert_uint_eq(ms.busy, 3 * 32);
+    ck_assert_uint_eq(ms.queued, 32 + 64);
+    /* a writeback from the processor (PILocalPut) takes the data path from
+     * 2000 to 2032: a read arriving at 2001 begins at 2032 */
+    handler_at(model, PM_PUTX, 1, 2000, 2000, &occ);
+    sim_time start = 2000 + occ;
+    ck_assert_uint_eq(handler_at(model, PM_GETS, 0, 2001, start, &occ), 2038 - start);
+    /* a clean hint writes nothing; with the default 16 B a cycle (8 per
+     * line) and the access overlapped, memory is not what a single
+     * uncontended read waits for */
+    handler_at(model, PM_PUTS, 1, 3000, 3000, &occ);
+    set_options(model, (const char *const[]){"mem_bytes", "16", NULL});
+    ck_assert_uint_eq(handler_at(model, PM_GETS, 0, 3000, 3000, &occ), 7);
+    sim_flash_memory_stats_of(model, 0, &ms);
+    ck_assert_uint_eq(ms.accesses, 6);
+    sim_timing_flash.destroy(model);
+}
+END_TEST
+
+/* A processor's eviction of a line of its own node (no message: the
+ * engine of the home handles it) is a PILocalPut handler on its PP all the
+ * same, and a dirty line's writeback takes the memory. */
+START_TEST(local_eviction_is_a_handler)
+{
+    miss_log log;
+    /* a 1 KB direct-mapped cache: BASE and BASE + 1 KB share a set */
+    sim_machine *m = machine_with(1, "control", "cache_size=1k,assoc=1", &log);
+    ck_assert_int_eq(sim_ref(m, 0, BASE, 8, 1, -1), SIM_STALL);
+    run_to_completion(m, 1);
+    ck_assert_int_eq(sim_ref(m, 0, BASE + 1024, 8, 1, -1), SIM_STALL);
+    run_to_completion(m, 1);
+    ck_assert_int_eq(log.n, 2);
+    sim_flash_handler_stat st;
+    ck_assert_int_eq(sim_flash_stats_of(sim_timing_model(m), FH_PI_LOCAL_PUT, &st), 0);
+    ck_assert_uint_eq(st.count, 1);
+    ck_assert_uint_gt(st.occupancy, 0);
+    sim_flash_memory_stat ms;
+    sim_flash_memory_stats_of(sim_timing_model(m), 0, &ms);
+    ck_assert_uint_eq(ms.accesses, 3); /* two reads, one writeback */
+    sim_destroy(m);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
     Suite *s = suite_create("flash");
@@ -1057,6 +1144,8 @@ Suite *unit_suite(void)
     tcase_add_test(tc, collector_counts_the_section);
     tcase_add_test(tc, write_buffer_overlaps_stores);
     tcase_add_test(tc, loads_overlap_until_used);
+    tcase_add_test(tc, memory_queues_line_accesses);
+    tcase_add_test(tc, local_eviction_is_a_handler);
     suite_add_tcase(s, tc);
     return s;
 }

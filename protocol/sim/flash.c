@@ -58,6 +58,16 @@
  *    (default) each directed mesh link is busy for a message's serialisation
  *    time and later messages wait for it (dimension-order routing, x first).
  *  - CLASS=LAT/OCC fixes one class's cost in place of its work.
+ *  - Memory (memory_access): one queue per node.  MAGIC starts a line's
+ *    read when the request reaches the inbox; the line's first data come
+ *    mem_access 6 later (a 60 ns DRAM, estimate; latency only, overlapped
+ *    with the transfer before it), and the data path is busy for the line
+ *    at mem_bytes 16 a cycle (as wide as the processor bus), 8 cycles; a
+ *    reply carrying the line leaves no earlier than its first data.
+ *    Writebacks take the data path too.  A processor's eviction of a line
+ *    of its own node is a PILocalPut handler (.local_evictions).
+ *  - pi_line N (default 0, off): the processor bus as a queue, a line up or
+ *    down holding it N cycles (doc/simulation.md says why it is off).
  *
  * FlashPoint modes (sim_params.fp_mode, option fp_mode=, parsed by the
  * machine core): control and dp charge nothing (DP is the default protocol;
@@ -99,7 +109,8 @@
  *
  * Options (sim_params_set "key=value", replayed through set()): cpu_ratio,
  * pi_in, pi_out, pi_word, fence, intervention, net_fixed, hop, link_bytes,
- * inv_send, the pp_* and fp_* steps, contention (0/1), and CLASS=LAT/OCC
+ * inv_send, the pp_* and fp_* steps, mem_access, mem_bytes, pi_line,
+ * contention (0/1), and CLASS=LAT/OCC
  * (e.g. PILocalGet=9/11, PIProcedureSwitch=3/5) to fix one handler class's
  * cost. */
 #include "flash.h"
@@ -174,6 +185,12 @@ typedef struct flash_model {
     uint32_t *inv_batch_seq;      /* [node]: INVs sent at that time so far */
     sim_time *pp_busy_until;      /* [node]: end of the last handler's occupancy
                                      the model has seen there (processor cycles) */
+    /* the node's memory (doc/simulation.md, "Memory"): system cycles */
+    uint32_t mem_access, mem_bytes;
+    sim_time *mem_free;           /* [node]: the memory is busy until (processor cycles) */
+    uint32_t pi_line;             /* a line's transfer on the processor bus */
+    sim_time *bus_free;           /* [node]: the processor bus is busy until */
+    sim_flash_memory_stat mem_stat, mem_section_stat;
 } flash_model;
 
 static const char *const mode_names[SIM_FP_NMODES] = {
@@ -299,14 +316,18 @@ static void *flash_create(const sim_params *p, char *err, size_t errlen)
         fm->inv_batch_time = calloc((size_t)p->nprocs, sizeof *fm->inv_batch_time);
         fm->inv_batch_seq = calloc((size_t)p->nprocs, sizeof *fm->inv_batch_seq);
         fm->pp_busy_until = calloc((size_t)p->nprocs, sizeof *fm->pp_busy_until);
+        fm->mem_free = calloc((size_t)p->nprocs, sizeof *fm->mem_free);
+        fm->bus_free = calloc((size_t)p->nprocs, sizeof *fm->bus_free);
     }
     if (!fm || !fm->link_free || !fm->inv_batch_time || !fm->inv_batch_seq ||
-        !fm->pp_busy_until) {
+        !fm->pp_busy_until || !fm->mem_free || !fm->bus_free) {
         if (fm) {
             free(fm->link_free);
             free(fm->inv_batch_time);
             free(fm->inv_batch_seq);
             free(fm->pp_busy_until);
+            free(fm->mem_free);
+            free(fm->bus_free);
         }
         free(fm);
         snprintf(err, errlen, "flash: out of memory for %d nodes", p->nprocs);
@@ -335,6 +356,9 @@ static void *flash_create(const sim_params *p, char *err, size_t errlen)
     fm->fp_warm = 2;
     fm->fp_record = 10;
     fm->contention = 1;
+    fm->mem_access = 6;
+    fm->mem_bytes = 16;
+    fm->pi_line = 0;
     sim_mesh_dims(fm->nnodes, &fm->mesh_width, &fm->mesh_height);
     return fm;
 }
@@ -348,6 +372,8 @@ static void flash_destroy(void *model)
     free(fm->inv_batch_time);
     free(fm->inv_batch_seq);
     free(fm->pp_busy_until);
+    free(fm->mem_free);
+    free(fm->bus_free);
     free(fm);
 }
 
@@ -414,6 +440,9 @@ static int flash_set(void *model, const char *key, const char *value, char *err,
         {"fp_header", offsetof(flash_model, fp_header), 0, FLASH_MAX_COST},
         {"fp_warm", offsetof(flash_model, fp_warm), 0, FLASH_MAX_COST},
         {"fp_record", offsetof(flash_model, fp_record), 0, FLASH_MAX_COST},
+        {"mem_access", offsetof(flash_model, mem_access), 0, FLASH_MAX_COST},
+        {"mem_bytes", offsetof(flash_model, mem_bytes), 1, SIM_MAX_LINE_SIZE},
+        {"pi_line", offsetof(flash_model, pi_line), 0, FLASH_MAX_COST},
     };
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++) {
         if (strcmp(key, numeric[i].key))
@@ -438,7 +467,7 @@ static int flash_set(void *model, const char *key, const char *value, char *err,
              "flash: unknown option '%s' (known: cpu_ratio, pi_in, pi_out, pi_word, "
              "fence, intervention, net_fixed, hop, link_bytes, inv_send, pp_dispatch, "
              "pp_header, pp_test, pp_send, pp_update, pp_list, fp_header, fp_warm, fp_record, "
-             "contention, or a handler class such as PILocalGet=LAT/OCC)",
+             "mem_access, mem_bytes, pi_line, contention, or a handler class such as PILocalGet=LAT/OCC)",
              key);
     return -1;
 }
@@ -627,6 +656,56 @@ static void count_handler(flash_model *fm, int cls, sim_time latency, sim_time o
     }
 }
 
+/* What a handler asks of its node's memory: MAGIC starts a line's read as
+ * the request reaches the inbox, before the PP has looked at the
+ * directory (it is dropped when the line is dirty elsewhere), and writes
+ * the data of a writeback.  MEM_READ_REPLY: the handler's first send is
+ * the line, which cannot leave before the memory's first data. */
+enum { MEM_NONE, MEM_READ, MEM_READ_REPLY, MEM_WRITE };
+
+static int memory_use(const proto_msg *m, int is_home, const sim_dir_view *dir)
+{
+    if (!is_home)
+        return MEM_NONE;
+    int state = dir && dir->at_home ? dir->state : PD_UNOWNED;
+    int others = dir && dir->at_home ? dir->sharers : 0;
+    switch (m->type) {
+    case PM_GETS:
+    case PM_GETX:
+        if (state == PD_EXCL && others > 0)
+            return MEM_NONE; /* a recall: the owner's cache has the line */
+        if (m->type == PM_GETX && others > 0)
+            return MEM_READ; /* the line goes with the last ack's grant */
+        return MEM_READ_REPLY;
+    case PM_PUTX:
+    case PM_WB_DATA:
+    case PM_SHWB:
+    case PM_PUSH:
+    case PM_FLUSH: return MEM_WRITE;
+    default: return MEM_NONE;
+    }
+}
+
+/* One line access to node's memory, which reached MAGIC at t: the data
+ * path carries one line at a time, busy for its transfer (line / mem_bytes
+ * system cycles), later accesses wait; the DRAM access (mem_access) is
+ * latency only, overlapped with the transfer before it (interleaved
+ * banks).  Returns when the access's first data are ready. */
+static sim_time memory_access(flash_model *fm, int node, sim_time t)
+{
+    sim_time r = fm->cpu_ratio;
+    sim_time begin = t > fm->mem_free[node] ? t : fm->mem_free[node];
+    sim_time busy = r * ((fm->line_size + fm->mem_bytes - 1) / fm->mem_bytes);
+    fm->mem_free[node] = begin + busy;
+    for (int k = 0; k < 1 + fm->in_section; k++) {
+        sim_flash_memory_stat *s = k ? &fm->mem_section_stat : &fm->mem_stat;
+        s->accesses++;
+        s->busy += busy;
+        s->queued += begin - t;
+    }
+    return begin + r * fm->mem_access;
+}
+
 static void flash_section(void *model, int inside) { ((flash_model *)model)->in_section = inside; }
 
 static sim_time flash_handler_dir(void *model, int node, const proto_msg *m, int is_home,
@@ -649,19 +728,43 @@ static sim_time flash_handler_dir(void *model, int node, const proto_msg *m, int
     latency *= fm->cpu_ratio;
     occ *= fm->cpu_ratio;
     count_handler(fm, cls, latency, occ, start > arrival ? start - arrival : 0);
-    if (node >= 0 && node < fm->nnodes && start + occ > fm->pp_busy_until[node])
+    int valid = node >= 0 && node < fm->nnodes;
+    if (valid && start + occ > fm->pp_busy_until[node])
         fm->pp_busy_until[node] = start + occ;
     *occupancy = occ;
-    /* what the processor or the network sees beyond the handler's own
-     * latency: the bus transfers and the owner's cache intervention */
+    /* a request from the processor crosses the bus first (pi_in): the PP's
+     * work and the memory's begin after it */
+    sim_time r = fm->cpu_ratio;
+    sim_time bus_in = from_processor_interface(cls) ? r * fm->pi_in : 0;
+    sim_time send = start + bus_in + latency;
+    int use = valid ? memory_use(m, is_home, dir) : MEM_NONE;
+    sim_time at_magic = arrival + bus_in;
+    if (valid && bus_in && m->type == PM_PUTX && fm->pi_line) {
+        /* the dirty line came down the processor bus */
+        sim_time begin = arrival > fm->bus_free[node] ? arrival : fm->bus_free[node];
+        fm->bus_free[node] = begin + r * fm->pi_line;
+        at_magic = begin + bus_in + r * fm->pi_line;
+    }
+    if (use != MEM_NONE) {
+        sim_time ready = memory_access(fm, node, at_magic);
+        if (use == MEM_READ_REPLY && ready > send)
+            send = ready;
+    }
+    if (valid && answers_processor(cls) && cls != FH_NI_REMOTE_UPGRADE_ACK &&
+        (cls != FH_PI_LOCAL_UPGRADE || use == MEM_READ_REPLY) && fm->pi_line) {
+        /* the line goes up the processor bus after earlier transfers */
+        if (send < fm->bus_free[node])
+            send = fm->bus_free[node];
+        fm->bus_free[node] = send + r * fm->pi_line;
+    }
+    /* what the processor or the network sees after the send: the line up
+     * the bus and the owner's cache intervention */
     sim_time extra = 0;
-    if (from_processor_interface(cls))
-        extra += fm->pi_in;
     if (answers_processor(cls))
         extra += fm->pi_out;
     if (cls == FH_NI_REMOTE_RECALL)
         extra += fm->intervention;
-    return latency + extra * fm->cpu_ratio;
+    return send - start + extra * r;
 }
 
 static sim_time flash_handler(void *model, int node, const proto_msg *m, int is_home,
@@ -718,6 +821,7 @@ const sim_timing_ops sim_timing_flash = {
     .handler_dir = flash_handler_dir,
     .procedure_switch = flash_procedure_switch,
     .section = flash_section,
+    .local_evictions = 1,
 };
 
 /* ---- direct access for tests and reports ---- */
@@ -745,6 +849,12 @@ int sim_flash_section_stats_of(const void *model, int cls, sim_flash_handler_sta
         return -1;
     *out = ((const flash_model *)model)->section_stat[cls];
     return 0;
+}
+
+void sim_flash_memory_stats_of(const void *model, int section, sim_flash_memory_stat *out)
+{
+    const flash_model *fm = model;
+    *out = section ? fm->mem_section_stat : fm->mem_stat;
 }
 
 uint32_t sim_flash_cpu_ratio(const void *model) { return ((const flash_model *)model)->cpu_ratio; }

@@ -85,6 +85,14 @@ int sim_flash_stats_of(const void *model, int cls, sim_flash_handler_stat *out);
 /* The same counted only while the measured section was open (some
  * processor between sim_section_begin and sim_section_end). */
 int sim_flash_section_stats_of(const void *model, int cls, sim_flash_handler_stat *out);
+/* The nodes' memories, summed (doc/simulation.md, "Memory"): accesses (line
+ * reads and writes), their busy time and the time they waited for earlier
+ * accesses, in processor cycles; section: only while the measured section
+ * was open. */
+typedef struct sim_flash_memory_stat {
+    uint64_t accesses, busy, queued;
+} sim_flash_memory_stat;
+void sim_flash_memory_stats_of(const void *model, int section, sim_flash_memory_stat *out);
 uint32_t sim_flash_cpu_ratio(const void *model);
 int sim_flash_mode(const void *model);           /* sim_fp_mode */
 /* Parse "control" | "dp" | "noproc" | "proc" (also "fp-noproc", "fp-proc");

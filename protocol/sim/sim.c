@@ -1012,6 +1012,23 @@ static inline uint32_t private_tag(uint64_t line)
 }
 
 /* Evict the occupant of way l (to make room for a fill of bin `bin`). */
+static sim_time handler_cost(sim_machine *m, int node, const proto_msg *msg, int is_home,
+                             int from_local, sim_time arrival, sim_time start, sim_time *occ);
+
+/* Message timed (ops->local_evictions): processor p's eviction of a line
+ * whose home is its own node is a handler on its controller, queued behind
+ * the handlers there; the processor does not wait for it. */
+static void local_eviction_handler(sim_machine *m, int p, uint32_t block, proto_cache_state s,
+                                   sim_time t)
+{
+    proto_msg put = {.type = (uint8_t)(s == PC_M ? PM_PUTX : s == PC_E ? PM_PUTE : PM_PUTS),
+                     .src = p, .dst = p, .block = block};
+    sim_time start = t > m->ctrl_busy[p] ? t : m->ctrl_busy[p];
+    sim_time occ = 1;
+    handler_cost(m, p, &put, 1, 1, t, start, &occ);
+    m->ctrl_busy[p] = start + (occ ? occ : 1);
+}
+
 static void evict_line(sim_machine *m, int p, sim_line *l, int bin, sim_time t)
 {
     sim_proc *pr = &m->procs[p];
@@ -1026,8 +1043,12 @@ static void evict_line(sim_machine *m, int p, sim_line *l, int bin, sim_time t)
     l->block = SIM_LINE_EMPTY;
     l->perm = PROTO_ACCESS_NONE;
     proto_cache_state s = proto_cache_state_of(pr->eng, victim);
-    if (s == PC_S || s == PC_M || s == PC_E)
-        engine_call(m, p, CALL_EVICT, victim, 0, NULL, t);
+    if (s != PC_S && s != PC_M && s != PC_E)
+        return;
+    if (!m->fixed && m->ops->local_evictions && proto_home(pr->eng, victim) == p &&
+        (s == PC_M || m->p.replacement_hints))
+        local_eviction_handler(m, p, victim, s, t);
+    engine_call(m, p, CALL_EVICT, victim, 0, NULL, t);
 }
 
 /* Why processor p misses on `block` (MemSpy 4.2.7): from its departure

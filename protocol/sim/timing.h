@@ -160,6 +160,13 @@ typedef struct sim_timing_ops {
      * returns the cycles the processor stalls (a refill, or 0). */
     unsigned (*tlb_shift)(const void *model);
     sim_time (*tlb_miss)(void *model, int proc, uint64_t entry, sim_time t);
+    /* Message timed, 1: an eviction the engine of the line's home handles
+     * without a message (the evicting processor is on the home node) is a
+     * handler on that node's controller all the same (FLASH's PILocalPut:
+     * MAGIC updates the directory and writes a dirty line to memory); the
+     * handler gets a PM_PUTX (dirty), PM_PUTE or PM_PUTS with
+     * from_local_processor = 1.  0: such evictions cost nothing. */
+    int local_evictions;
 } sim_timing_ops;
 
 /* The registry: NULL-terminated, in the order sim_machine_names lists. */
