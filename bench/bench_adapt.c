@@ -70,6 +70,18 @@ static double misses_now(void)
     return (double)n;
 }
 
+/* This node's adaptation counts (as a home), with the adaptive protocol on
+ * again for the rest of the run. */
+static proto_adapt_counts adapt_counts_now(void)
+{
+    set_adapt(1);
+    proto_adapt_counts counts;
+    pthread_mutex_lock(&dsm_g->eng_lock);
+    proto_adapt_counts_of(dsm_g->eng, &counts);
+    pthread_mutex_unlock(&dsm_g->eng_lock);
+    return counts;
+}
+
 /* The group workload (3 nodes; see the header): misses per pass of the
  * writer, the home's reader and the other reader, adaptive against plain. */
 static void group_bench(void)
@@ -131,11 +143,7 @@ static void group_bench(void)
             v[on][k][r / 2] = gm[G_ROLES * r + k];
         dsm_barrier();
     }
-    set_adapt(1);
-    proto_adapt_counts counts;
-    pthread_mutex_lock(&dsm_g->eng_lock);
-    proto_adapt_counts_of(dsm_g->eng, &counts);
-    pthread_mutex_unlock(&dsm_g->eng_lock);
+    proto_adapt_counts counts = adapt_counts_now();
     if (me == 0) { /* the group's home */
         static const char *const role[G_ROLES] = { "group: writer (read + write)",
                                                    "group: reader after the home",
@@ -266,11 +274,7 @@ int main(int argc, char **argv)
         pc_v[on][r / 2] = (pc_misses[2 * r] + pc_misses[2 * r + 1]) / (PC_BLOCKS * PC_PASSES);
         dsm_barrier();
     }
-    set_adapt(1);
-    proto_adapt_counts counts;
-    pthread_mutex_lock(&dsm_g->eng_lock);
-    proto_adapt_counts_of(dsm_g->eng, &counts);
-    pthread_mutex_unlock(&dsm_g->eng_lock);
+    proto_adapt_counts counts = adapt_counts_now();
     /* the counts of both homes, at node 0 */
     /* node 1's handoffs (it is not the home: its upgrade is a round trip) */
     double *lock1 = dsm_alloc(4 * sizeof *lock1, "bench.lock_node1");

@@ -236,6 +236,16 @@ static void report_structure(json_object *root, json_object *s, int top)
  * pushed to a consumer spares its read miss if it reads before the next
  * write (an upper bound), priced at the mean read miss; so is each copy a
  * group's bulk fetch sent along with a missed block. */
+/* ": about X ms at this run's mean read miss of Y us" for n read misses
+ * spared (nothing when the run had no read miss to price them with). */
+static void print_read_misses_saved(uint64_t n, uint64_t rd, uint64_t rd_wall)
+{
+    if (rd)
+        printf(": about %.3f ms at this run's mean read miss of %.2f us",
+               ms((uint64_t)((double)n * (double)rd_wall / (double)rd)),
+               (double)rd_wall / (double)rd / 1e3);
+}
+
 static void report_adaptation(json_object *nodes)
 {
     uint64_t excl = 0, back = 0, down = 0, upg = 0, upg_wall = 0;
@@ -269,19 +279,13 @@ static void report_adaptation(json_object *nodes)
     printf("  at releases: %llu producers' blocks pushed to their consumers (%llu copies, read "
            "misses saved at most",
            (unsigned long long)push, (unsigned long long)pushed);
-    if (rd)
-        printf(": about %.3f ms at this run's mean read miss of %.2f us",
-               ms((uint64_t)((double)pushed * (double)rd_wall / (double)rd)),
-               (double)rd_wall / (double)rd / 1e3);
+    print_read_misses_saved(pushed, rd, rd_wall);
     printf("), %llu migratory blocks flushed home (their next reader served without a "
            "recall)\n", (unsigned long long)flush);
     printf("  bulk fetch: %llu read misses of grouped blocks brought %llu more blocks of their "
            "groups along (read misses saved at most",
            (unsigned long long)bulk, (unsigned long long)bulked);
-    if (rd)
-        printf(": about %.3f ms at this run's mean read miss of %.2f us",
-               ms((uint64_t)((double)bulked * (double)rd_wall / (double)rd)),
-               (double)rd_wall / (double)rd / 1e3);
+    print_read_misses_saved(bulked, rd, rd_wall);
     printf(")\n");
 }
 
