@@ -1657,7 +1657,7 @@ static int mutation_suite(const config *suite, size_t nsuite)
         { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 1, 0, 0, 0 },
         { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 0, 1, 1, 0, 0, 0 },
         { { 1, 1, 1 }, { 3, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0, 1, 1, 0 }, /* adaptive */
-        ADAPT_GROUP_RUN
+        ADAPT_GROUP_RUN /* about 3 s; last, so that the runs above still catch their bugs first */
     };
     size_t nquick = sizeof quick / sizeof quick[0];
     /* the two small three-hop runs first, the others after the quick
