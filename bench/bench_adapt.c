@@ -20,7 +20,17 @@
  *     consumer at the barrier that ends its pass and keeps a read copy, so
  *     one upgrade).
  * Target: the lock-protected handoff at least 1.5x faster adaptive.
- * Run: dsmrun -n 2 bench/bench_adapt [sections per round]   (make run-bench) */
+ * On 3 nodes, the group workload instead (a group's bulk fetch): 16 blocks
+ * homed at node 0 (dsm_malloc); each pass a writer (node 1 or 2, in turn)
+ * updates them all (a read then a write each), node 0 reads them (they come
+ * home: shared), then the other of nodes 1 and 2 reads them all in order;
+ * misses of each role per pass.  The writers alternate, so the blocks are
+ * neither producer-consumer (no push) nor migratory: only the group is
+ * there to adapt to.  Plain: the reader misses on every block, and so does
+ * the writer's read; adaptive: the reader's miss of the first block brings
+ * the other 15 along (the home holds them shared), and the writer's too.
+ * Run: dsmrun -n 2 bench/bench_adapt [sections per round]
+ *      dsmrun -n 3 bench/bench_adapt                     (make run-bench) */
 #define _GNU_SOURCE 1
 #include <sched.h>
 #include <stdio.h>
@@ -60,6 +70,106 @@ static double misses_now(void)
     return (double)n;
 }
 
+/* This node's adaptation counts (as a home), with the adaptive protocol on
+ * again for the rest of the run. */
+static proto_adapt_counts adapt_counts_now(void)
+{
+    set_adapt(1);
+    proto_adapt_counts counts;
+    pthread_mutex_lock(&dsm_g->eng_lock);
+    proto_adapt_counts_of(dsm_g->eng, &counts);
+    pthread_mutex_unlock(&dsm_g->eng_lock);
+    return counts;
+}
+
+/* The group workload (3 nodes; see the header): misses per pass of the
+ * writer, the home's reader and the other reader, adaptive against plain. */
+static void group_bench(void)
+{
+    enum { G_BLOCKS = 16, G_PASSES = 10, G_ROLES = 3 };
+    int me = dsm_node();
+    size_t bs = dsm_block_size();
+    char **slot = dsm_alloc(sizeof *slot, "bench.group_slot");
+    double *gm = dsm_alloc((size_t)ROUNDS * G_ROLES * sizeof *gm, "bench.group_misses");
+    if (me == 0)
+        *slot = dsm_malloc(G_BLOCKS * bs, "bench.group"); /* homed here: one group */
+    dsm_barrier();
+    char *grp = *slot;
+    double v[2][G_ROLES][ROUNDS / 2];
+    for (int r = 0; r < ROUNDS; r++) {
+        int on = (r & 1) ^ ((r >> 1) & 1);
+        set_adapt(on);
+        double m_write = 0, m_read = 0, m_home = 0;
+        for (int pass = 0; pass < G_PASSES; pass++) {
+            int writer = 1 + (pass & 1), reader = 3 - writer;
+            double m0 = misses_now();
+            if (me == writer)
+                for (int b = 0; b < G_BLOCKS; b++)
+                    grp[(size_t)b * bs] += 1;
+            dsm_barrier();
+            volatile long sink = 0;
+            if (me == 0)
+                for (int b = 0; b < G_BLOCKS; b++)
+                    sink += grp[(size_t)b * bs];
+            dsm_barrier();
+            if (me == reader)
+                for (int b = 0; b < G_BLOCKS; b++)
+                    sink += grp[(size_t)b * bs];
+            dsm_barrier();
+            double m = misses_now() - m0;
+            if (me == writer)
+                m_write += m;
+            else if (me == reader)
+                m_read += m;
+            else
+                m_home += m;
+        }
+        /* per role: node 0 is the home's reader; nodes 1 and 2 share the
+         * writer's and the reader's passes */
+        if (me == 0)
+            gm[G_ROLES * r + 2] = m_home / G_PASSES;
+        dsm_barrier();
+        if (me == 1) {
+            gm[G_ROLES * r] = m_write;
+            gm[G_ROLES * r + 1] = m_read;
+        }
+        dsm_barrier();
+        if (me == 2) {
+            gm[G_ROLES * r] = (gm[G_ROLES * r] + m_write) / G_PASSES;
+            gm[G_ROLES * r + 1] = (gm[G_ROLES * r + 1] + m_read) / G_PASSES;
+        }
+        dsm_barrier();
+        for (int k = 0; k < G_ROLES; k++)
+            v[on][k][r / 2] = gm[G_ROLES * r + k];
+        dsm_barrier();
+    }
+    proto_adapt_counts counts = adapt_counts_now();
+    if (me == 0) { /* the group's home */
+        static const char *const role[G_ROLES] = { "group: writer (read + write)",
+                                                   "group: reader after the home",
+                                                   "group: home's reader" };
+        int k = ROUNDS / 2;
+        printf("bench_adapt: 3 nodes, %zu-byte blocks, a group of %d blocks, medians of %d "
+               "alternating rounds of %d passes per setting; misses per pass\n",
+               bs, G_BLOCKS, k, G_PASSES);
+        printf("%-34s %10s %8s %10s %8s %8s\n", "workload", "plain", "spread", "adapt",
+               "spread", "ratio");
+        double tp = 0, ta = 0;
+        for (int i = 0; i < G_ROLES; i++) {
+            double p = bench_median(v[0][i], k), a = bench_median(v[1][i], k);
+            tp += p;
+            ta += a;
+            printf("%-34s %10.2f %8.2f %10.2f %8.2f %8.2f\n", role[i], p,
+                   bench_spread(v[0][i], k), a, bench_spread(v[1][i], k), a > 0 ? p / a : 0);
+        }
+        printf("adaptation (the group's home): %llu read misses brought %llu blocks of their "
+               "group along (bulk fetch)\n", (unsigned long long)counts.bulk_fetches,
+               (unsigned long long)counts.bulk_copies);
+        printf("target: fewer misses per pass adaptive: %.1f against %.1f plain (%s)\n", ta, tp,
+               ta < tp ? "met" : "NOT met");
+    }
+}
+
 typedef struct shared_counter {
     long value, turn;
 } shared_counter;
@@ -72,9 +182,10 @@ int main(int argc, char **argv)
     if (dsm_init(&argc, &argv))
         return 1;
     int me = dsm_node();
-    if (dsm_nodes() != 2) {
+    if (dsm_nodes() != 2 && dsm_nodes() != 3) {
         if (me == 0)
-            fprintf(stderr, "bench_adapt: run on exactly 2 nodes (dsmrun -n 2)\n");
+            fprintf(stderr, "bench_adapt: run on 2 nodes (dsmrun -n 2), or on 3 for the group "
+                    "workload\n");
         dsm_finalize();
         return 2;
     }
@@ -83,6 +194,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_adapt: needs DSM_PATTERNS=on (the detection it adapts to)\n");
         dsm_finalize();
         return 2;
+    }
+    if (dsm_nodes() == 3) {
+        group_bench();
+        dsm_finalize();
+        return 0;
     }
     size_t bs = dsm_block_size();
     shared_counter *locked = dsm_alloc(bs, "bench.locked_counter");
@@ -158,11 +274,7 @@ int main(int argc, char **argv)
         pc_v[on][r / 2] = (pc_misses[2 * r] + pc_misses[2 * r + 1]) / (PC_BLOCKS * PC_PASSES);
         dsm_barrier();
     }
-    set_adapt(1);
-    proto_adapt_counts counts;
-    pthread_mutex_lock(&dsm_g->eng_lock);
-    proto_adapt_counts_of(dsm_g->eng, &counts);
-    pthread_mutex_unlock(&dsm_g->eng_lock);
+    proto_adapt_counts counts = adapt_counts_now();
     /* the counts of both homes, at node 0 */
     /* node 1's handoffs (it is not the home: its upgrade is a round trip) */
     double *lock1 = dsm_alloc(4 * sizeof *lock1, "bench.lock_node1");

@@ -53,6 +53,7 @@ run-bench: bench dsmrun apps/jacobi apps/matmul apps/particles apps/fft apps/lu 
 	$(SHELL) $(srcdir)/bench/bench_core_runs.sh $(top_builddir)
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_patterns
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_adapt
+	$(top_builddir)/dsmrun -n 3 $(top_builddir)/bench/bench_adapt
 	DSM_PROFILE=/dev/null $(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_profile_miss
 	$(top_builddir)/bench/bench_profile
 	$(top_builddir)/bench/bench_hooks

@@ -320,6 +320,8 @@ static counters *snapshot(dsm_rt *rt)
     snap->scalar[CM_ADAPT_PUSHES - CM_NBLOCK_METRICS] += adapted.pushes;
     snap->scalar[CM_ADAPT_PUSHED - CM_NBLOCK_METRICS] += adapted.pushed;
     snap->scalar[CM_ADAPT_FLUSHES - CM_NBLOCK_METRICS] += adapted.flushes;
+    snap->scalar[CM_ADAPT_BULK_FETCHES - CM_NBLOCK_METRICS] += adapted.bulk_fetches;
+    snap->scalar[CM_ADAPT_BULK_COPIES - CM_NBLOCK_METRICS] += adapted.bulk_copies;
     return snap;
 }
 

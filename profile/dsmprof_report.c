@@ -234,11 +234,22 @@ static void report_structure(json_object *root, json_object *s, int top)
  * and what it saved: each read granted exclusive spares the upgrade its
  * write would have made, priced at this run's mean upgrade time; each copy
  * pushed to a consumer spares its read miss if it reads before the next
- * write (an upper bound), priced at the mean read miss. */
+ * write (an upper bound), priced at the mean read miss; so is each copy a
+ * group's bulk fetch sent along with a missed block. */
+/* ": about X ms at this run's mean read miss of Y us" for n read misses
+ * spared (nothing when the run had no read miss to price them with). */
+static void print_read_misses_saved(uint64_t n, uint64_t rd, uint64_t rd_wall)
+{
+    if (rd)
+        printf(": about %.3f ms at this run's mean read miss of %.2f us",
+               ms((uint64_t)((double)n * (double)rd_wall / (double)rd)),
+               (double)rd_wall / (double)rd / 1e3);
+}
+
 static void report_adaptation(json_object *nodes)
 {
     uint64_t excl = 0, back = 0, down = 0, upg = 0, upg_wall = 0;
-    uint64_t push = 0, pushed = 0, flush = 0, rd = 0, rd_wall = 0;
+    uint64_t push = 0, pushed = 0, flush = 0, rd = 0, rd_wall = 0, bulk = 0, bulked = 0;
     for (size_t n = 0; n < pj_len(nodes); n++) {
         json_object *m = pj_get(pj_at(nodes, n), "metrics");
         excl += pj_u64(m, "adaptExclusiveReads");
@@ -249,10 +260,12 @@ static void report_adaptation(json_object *nodes)
         push += pj_u64(m, "adaptPushes");
         pushed += pj_u64(m, "adaptPushedCopies");
         flush += pj_u64(m, "adaptFlushes");
+        bulk += pj_u64(m, "adaptBulkFetches");
+        bulked += pj_u64(m, "adaptBulkCopies");
         rd += pj_u64(m, "stacheReadMisses") + pj_u64(m, "homeReadMisses");
         rd_wall += pj_u64(m, "stacheReadMissWall") + pj_u64(m, "homeReadMissWall");
     }
-    if (!excl && !back && !down && !push && !flush)
+    if (!excl && !back && !down && !push && !flush && !bulk)
         return;
     printf("Adaptive protocol: %llu reads of migratory blocks granted exclusive (upgrades saved",
            (unsigned long long)excl);
@@ -266,12 +279,14 @@ static void report_adaptation(json_object *nodes)
     printf("  at releases: %llu producers' blocks pushed to their consumers (%llu copies, read "
            "misses saved at most",
            (unsigned long long)push, (unsigned long long)pushed);
-    if (rd)
-        printf(": about %.3f ms at this run's mean read miss of %.2f us",
-               ms((uint64_t)((double)pushed * (double)rd_wall / (double)rd)),
-               (double)rd_wall / (double)rd / 1e3);
+    print_read_misses_saved(pushed, rd, rd_wall);
     printf("), %llu migratory blocks flushed home (their next reader served without a "
            "recall)\n", (unsigned long long)flush);
+    printf("  bulk fetch: %llu read misses of grouped blocks brought %llu more blocks of their "
+           "groups along (read misses saved at most",
+           (unsigned long long)bulk, (unsigned long long)bulked);
+    print_read_misses_saved(bulked, rd, rd_wall);
+    printf(")\n");
 }
 
 static void report(const char *file, json_object *root, int top)

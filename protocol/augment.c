@@ -45,6 +45,7 @@ void augment_init_records(dir_aug *a, size_t n)
         a[i].pat.guess = -1;
         a[i].first_node = -1;
         a[i].first_writer = -1;
+        a[i].next = -1;
     }
 }
 
@@ -122,6 +123,7 @@ static void group_step(proto_engine *e, dir_aug *a, uint32_t block, int from)
         c->group_id = la->pat.group_id;
         c->access_in_group = 1;
         la->pat.access_in_group = 1;
+        la->next = (int32_t)block; /* the link the adaptive bulk fetch follows */
         detect(c, PP_GROUP);
     } else {
         c->guess = last;
@@ -416,6 +418,47 @@ void adapt_flushed(proto_engine *e, dir_chunk *c, uint32_t block, int from, int 
         a->pat.last_owner = from;
         a->adapt = ADAPT_FLUSHED;
     }
+}
+
+/* Bulk fetch of a group (Figure 2's co-access pattern): the blocks a node
+ * requested one after the other, each confirming the guess of the next,
+ * are missed together; the read miss of one brings the others the home can
+ * grant at once (shared, the requester not listed: no recall, no wait for
+ * a busy block, no copy sent twice).  The home's own misses move no data
+ * and are left alone.  Only at a shared block: a block of a group was
+ * requested before, so it is unowned only after a flush, a rare case the
+ * plain read grant serves. */
+static const dir_aug *aug_at(const proto_engine *e, uint32_t block)
+{
+    if (block >= e->nblocks || engine_home_of(e, block) != e->self || !engine_dir_at(e, block))
+        return NULL;
+    const dir_chunk *c = e->dchunk[block >> DIR_CHUNK_SHIFT];
+    return c->aug ? &c->aug[block & (DIR_CHUNK - 1)] : NULL;
+}
+
+int64_t adapt_group_next(const proto_engine *e, uint32_t start, uint32_t cur, int *steps)
+{
+    if (++*steps > ADAPT_GROUP_MAX)
+        return -1;
+    const dir_aug *a = aug_at(e, cur);
+    if (!a || a->next < 0 || (uint32_t)a->next == start)
+        return -1; /* the end, or back at the start of a cyclic group */
+    const dir_aug *n = aug_at(e, (uint32_t)a->next);
+    /* a stale link (the next block's guess changed since) ends the walk;
+     * a cycle can only come back to start: each block has one guess */
+    if (!n || n->pat.guess != (int32_t)cur || !n->pat.access_in_group)
+        return -1;
+    return a->next;
+}
+
+int adapt_read_group(const proto_engine *e, const dir_chunk *c, const dir_entry *d,
+                     uint32_t block, int from)
+{
+    if (!e->augment || !c->aug || from == e->self || d->state != PD_SHARED)
+        return 0;
+    const dir_aug *a = &c->aug[block & (DIR_CHUNK - 1)];
+    int steps = 0;
+    return a->pat.access_in_group && adapt_group_next(e, block, block, &steps) >= 0;
 }
 
 void proto_adapt_counts_of(const proto_engine *e, proto_adapt_counts *out)

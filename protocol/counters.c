@@ -53,6 +53,8 @@ static const char *const metric_names[CM_NMETRICS] = {
     [CM_ADAPT_PUSHES] = "adaptPushes",
     [CM_ADAPT_PUSHED] = "adaptPushedCopies",
     [CM_ADAPT_FLUSHES] = "adaptFlushes",
+    [CM_ADAPT_BULK_FETCHES] = "adaptBulkFetches",
+    [CM_ADAPT_BULK_COPIES] = "adaptBulkCopies",
 };
 
 const char *counters_metric_name(int metric)

@@ -76,6 +76,8 @@ typedef enum counters_metric {
     CM_ADAPT_PUSHES,          /* ... producers' pushes at the end of their epochs */
     CM_ADAPT_PUSHED,          /* ... copies those pushes sent to consumers */
     CM_ADAPT_FLUSHES,         /* ... migratory blocks flushed home at an epoch's end */
+    CM_ADAPT_BULK_FETCHES,    /* ... read misses of a group's blocks that brought others along */
+    CM_ADAPT_BULK_COPIES,     /* ... copies of those other blocks sent (GROUP_DATA) */
     CM_NMETRICS
 } counters_metric;
 

@@ -596,6 +596,8 @@ static int dir_classify(proto_engine *e, dir_chunk *c, const dir_entry *d, uint3
             return DE_GETS_MIGRATORY;
         if (e->adapt && adapt_read_downgrade(e, c, d, block, from))
             return DE_GETS_DOWNGRADE;
+        if (e->adapt && adapt_read_group(e, c, d, block, from))
+            return DE_GETS_GROUP;
         if (e->excl_clean && d->state == PD_UNOWNED)
             return DE_GETS_EXCL_CLEAN;
         if (e->three_hop && d->state == PD_EXCL)
@@ -711,6 +713,8 @@ static int push_consumers(proto_engine *e, dir_entry *d, uint32_t block, proto_a
     return PROTO_OK;
 }
 
+static int group_bulk(proto_engine *e, uint32_t block, int req, proto_actions *out);
+
 static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int req, int type,
                     proto_actions *out)
 {
@@ -773,6 +777,10 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
         return send_msg(e, out, PM_DATA_S, to, block);
     }
     case ST_D_PUSH_CONSUMERS: return push_consumers(e, d, block, out);
+    case ST_D_GROUP_BULK: return group_bulk(e, block, req, out);
+    case ST_D_GROUP_DATA:
+        e->adapt_counts.bulk_copies++;
+        return send_msg(e, out, PM_GROUP_DATA, req, block);
     case ST_D_FWD_S: return send_msg_req(e, out, PM_FWD_GETS, d->owner, block, req);
     case ST_D_FWD_X: return send_msg_req(e, out, PM_FWD_GETX, d->owner, block, req);
     case ST_D_SHARE_OWNER:
@@ -796,6 +804,44 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
 }
 
 static int dir_is_busy(int st) { return st == PD_BUSY_INV || st == PD_BUSY_RECALL; }
+
+/* The bulk fetch of a group (ST_D_GROUP_BULK): every other block of the
+ * missed block's group that the home holds shared and `req` does not goes
+ * through its own (state, GROUP_MEMBER) entry, in the same call, so its
+ * directory lists req as it sends the copy.  A block owned, busy or already
+ * req's is left out: the bulk never recalls, invalidates or waits (and a
+ * shared block's queue is empty: the queue is drained until busy). */
+static int group_bulk(proto_engine *e, uint32_t block, int req, proto_actions *out)
+{
+    int steps = 0, sent = 0;
+    for (int64_t m = adapt_group_next(e, block, block, &steps); m >= 0;
+         m = adapt_group_next(e, block, (uint32_t)m, &steps)) {
+        dir_entry *md = engine_dir_at(e, (uint32_t)m);
+        if (md->state != PD_SHARED || sharers_contains(&md->sharers, req))
+            continue;
+        int st = md->state;
+        const proto_table_entry *t = &proto_dir_table[st][DE_GROUP_MEMBER];
+        if (!t->valid)
+            return reject(e, "directory", proto_dir_state_name(st),
+                          proto_dir_event_name(DE_GROUP_MEMBER), (uint32_t)m, req, t->why);
+        if (!entry_allowed(e, t))
+            return reject_needs(e, "directory", proto_dir_state_name(st),
+                                proto_dir_event_name(DE_GROUP_MEMBER), (uint32_t)m, req,
+                                t->needs);
+        if (e->trace)
+            e->trace(e->trace_arg, 1, st, DE_GROUP_MEMBER);
+        md->state = t->next;
+        for (int i = 0; i < PROTO_MAX_STEPS && t->steps[i]; i++) {
+            int rc = dir_step(e, md, t->steps[i], (uint32_t)m, req, PM_GETS, out);
+            if (rc)
+                return rc;
+        }
+        sent++;
+    }
+    if (sent)
+        e->adapt_counts.bulk_fetches++;
+    return PROTO_OK;
+}
 
 static int dir_event(proto_engine *e, dir_chunk *c, dir_entry *d, uint32_t block, int type,
                      int from, int flags, proto_actions *out)
@@ -899,6 +945,7 @@ static int cache_event_of(int type)
     case PM_PUT_ACK: return CE_PUT_ACK;
     case PM_RECALL_S: return CE_RECALL_S;
     case PM_PUSH_DATA: return CE_PUSH_DATA;
+    case PM_GROUP_DATA: return CE_GROUP_DATA;
     case PM_FWD_GETS: return CE_FWD_GETS;
     case PM_FWD_GETX: return CE_FWD_GETX;
     case PM_FWD_DATA_S: return CE_FWD_DATA_S;
@@ -993,7 +1040,7 @@ static int dispatch(proto_engine *e, const proto_msg *m, proto_actions *out)
                  e->self, proto_msg_name(m->type), m->block, m->src);
         return PROTO_EINVAL;
     }
-    if (ev == CE_PUSH_DATA && !e->adapt)
+    if ((ev == CE_PUSH_DATA || ev == CE_GROUP_DATA) && !e->adapt)
         return adapt_off(e, m);
     int rc = cache_event(e, m->block, ev, m->src, out);
     /* a write grant asking for a push or a flush at the end of the epoch */
@@ -1172,6 +1219,7 @@ static void put_aug(wbuf *w, const dir_aug *a)
     put(w, &f, 1);
     put(w, &a->adapt, 1); /* the adaptive protocol's state */
     put_var(w, a->consumers);
+    put_svar(w, a->next); /* the group's link (the bulk fetch) */
 }
 
 /* Sharer sets are saved as their member lists (count, then the nodes in
@@ -1317,7 +1365,7 @@ static int get_aug(const unsigned char **pp, const unsigned char *end, dir_aug *
     if (end - *pp < 1 || **pp > 31)
         return -1;
     a->adapt = *(*pp)++;
-    return get_var32(pp, end, &a->consumers);
+    return get_var32(pp, end, &a->consumers) || get_svar32(pp, end, &a->next) ? -1 : 0;
 }
 
 int proto_engine_load(proto_engine *e, const void *buf, size_t len)

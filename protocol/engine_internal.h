@@ -57,6 +57,9 @@ enum proto_step {
     ST_SEND_FLUSH,      /* send the copy home, keeping nothing (FLUSH) */
     ST_D_PUSH_CONSUMERS, /* sharers := {owner} + the last consumers, owner := none, and
                             PUSH_DATA to each consumer */
+    ST_D_GROUP_BULK,    /* each other block of req's detected group that the home holds
+                           shared and req does not: its DE_GROUP_MEMBER entry */
+    ST_D_GROUP_DATA,    /* send GROUP_DATA (a read copy of this block) to req */
     /* three-hop interventions (three_hop) */
     ST_SEND_FWD_DATA_S, /* owner: send a read copy to the forwarded request's requester */
     ST_SEND_FWD_DATA_X, /* owner: send the line, and ownership, to the requester */
@@ -91,6 +94,9 @@ typedef struct dir_aug {
     uint32_t consumers;     /* the nodes (0..31) the producer's last write invalidated,
                                while the block is producer-consumer: where a push goes
                                (32 bits keep the record within its 72 bytes) */
+    int32_t next;           /* group: the block seen to follow this one (the last block
+                               whose guess this one confirmed), -1; the adaptive protocol's
+                               bulk fetch walks these links (adapt_group_next) */
 } dir_aug;
 /* ADAPT_* bits of a record: the owner got the block by a read granted
  * exclusive; the owner being recalled had; the pending read is granted
@@ -235,6 +241,18 @@ uint8_t adapt_grant_flags(const proto_engine *e, uint32_t block, int to);
  * exclusive: clean (PROTO_MSG_CLEAN), the read was not followed by a write,
  * and the block falls back to shared grants. */
 void adapt_flushed(proto_engine *e, dir_chunk *c, uint32_t block, int from, int flags);
+
+/* The adaptive protocol's bulk fetch (augment.c).  A read request from
+ * `from` (not this home) at a shared block of a detected group brings the
+ * group's other grantable blocks along (DE_GETS_GROUP). */
+int adapt_read_group(const proto_engine *e, const dir_chunk *c, const dir_entry *d,
+                     uint32_t block, int from);
+/* The next block of `start`'s group after `cur` (start itself first), or
+ * -1 at the end of the group: the links confirmed by the detection (the
+ * next block's guess is cur and it was accessed in group), at most
+ * ADAPT_GROUP_MAX blocks after start. */
+#define ADAPT_GROUP_MAX 16
+int64_t adapt_group_next(const proto_engine *e, uint32_t start, uint32_t cur, int *steps);
 
 /* The home of a block (-1: not allocated). */
 static inline int engine_home_of(const proto_engine *e, uint32_t block)

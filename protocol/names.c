@@ -16,7 +16,7 @@ static const char *const cache_events[CE_NEVENTS] = {
     [CE_RECALL] = "RECALL", [CE_RELEASE] = "Release", [CE_EVICT] = "Evict",
     [CE_DATA_E] = "DATA_E", [CE_PUT_ACK] = "PUT_ACK", [CE_RECALL_S] = "RECALL_S",
     [CE_EPOCH_PUSH] = "EpochEnd(push)", [CE_EPOCH_FLUSH] = "EpochEnd(flush)",
-    [CE_PUSH_DATA] = "PUSH_DATA",
+    [CE_PUSH_DATA] = "PUSH_DATA", [CE_GROUP_DATA] = "GROUP_DATA",
     [CE_FWD_GETS] = "FWD_GETS", [CE_FWD_GETX] = "FWD_GETX", [CE_FWD_DATA_S] = "FWD_DATA_S",
     [CE_FWD_DATA_X] = "FWD_DATA_X",
 };
@@ -43,6 +43,8 @@ static const char *const dir_events[DE_NEVENTS] = {
     [DE_PUSH] = "PUSH(owner)", [DE_PUSH_RECALLED] = "PUSH(crossed a recall)",
     [DE_FLUSH] = "FLUSH(owner)", [DE_FLUSH_RECALLED_S] = "FLUSH(crossed a recall for GETS)",
     [DE_FLUSH_RECALLED_X] = "FLUSH(crossed a recall for GETX)",
+    [DE_GETS_GROUP] = "GETS(group: the others along)",
+    [DE_GROUP_MEMBER] = "GroupMember(shared, requester not listed)",
     [DE_GETS_FWD] = "GETS(owned: forwarded)", [DE_GETX_FWD] = "GETX(owned: forwarded)",
     [DE_SHWB] = "SHWB", [DE_XFER] = "XFER",
 };
@@ -55,6 +57,7 @@ static const char *const msgs[PM_NTYPES] = {
     [PM_PUSH] = "PUSH", [PM_FLUSH] = "FLUSH", [PM_PUSH_DATA] = "PUSH_DATA",
     [PM_FWD_GETS] = "FWD_GETS", [PM_FWD_GETX] = "FWD_GETX", [PM_FWD_DATA_S] = "FWD_DATA_S",
     [PM_FWD_DATA_X] = "FWD_DATA_X", [PM_SHWB] = "SHWB", [PM_XFER] = "XFER",
+    [PM_GROUP_DATA] = "GROUP_DATA",
 };
 static const char *const steps[ST_NSTEPS] = {
     [ST_END] = "end",
@@ -102,6 +105,9 @@ static const char *const steps[ST_NSTEPS] = {
     [ST_SEND_FLUSH] = "send FLUSH (with data) to home",
     [ST_D_PUSH_CONSUMERS] = "sharers := {owner} + last consumers, owner := none, send PUSH_DATA "
                             "to each consumer",
+    [ST_D_GROUP_BULK] = "each other block of the group held shared and not by the requester: "
+                        "its GroupMember entry",
+    [ST_D_GROUP_DATA] = "send GROUP_DATA to requester",
     [ST_SEND_FWD_DATA_S] = "send FWD_DATA_S (with data) to the requester",
     [ST_SEND_FWD_DATA_X] = "send FWD_DATA_X (with data) to the requester",
     [ST_SEND_SHWB] = "send SHWB (with data) to home",
@@ -123,6 +129,7 @@ int proto_msg_has_data(int type)
 {
     return type == PM_DATA_S || type == PM_DATA_X || type == PM_WB_DATA || type == PM_PUTX ||
            type == PM_DATA_E || type == PM_PUSH || type == PM_FLUSH || type == PM_PUSH_DATA ||
+           type == PM_GROUP_DATA ||
            type == PM_FWD_DATA_S || type == PM_FWD_DATA_X || type == PM_SHWB;
 }
 

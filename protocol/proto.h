@@ -106,6 +106,8 @@ typedef enum proto_cache_event {
                        writes is sent home and on to its consumers; it keeps a read copy */
     CE_EPOCH_FLUSH, /* this node's epoch ended: a migratory block it owns goes home */
     CE_PUSH_DATA,   /* the home pushes a read copy the node did not ask for */
+    CE_GROUP_DATA,  /* the home sends a read copy of a block of the group whose read miss
+                       it is serving (bulk fetch), along with the missed block's DATA_S */
     /* three-hop interventions (three_hop) */
     CE_FWD_GETS,    /* the home forwards a read request to this owner */
     CE_FWD_GETX,    /* the home forwards a write request to this owner */
@@ -158,6 +160,11 @@ typedef enum proto_dir_event {
     DE_FLUSH,            /* the owner's flushed copy: the block is unowned */
     DE_FLUSH_RECALLED_S, /* a flush that crossed a recall for a read request */
     DE_FLUSH_RECALLED_X, /* a flush that crossed a recall for a write request */
+    DE_GETS_GROUP,       /* read request from another node for a shared block of a detected
+                            group: the group's other blocks the home can grant at once go
+                            along (DE_GROUP_MEMBER) */
+    DE_GROUP_MEMBER,     /* another block of that group, shared, the requester not listed:
+                            granted along (GROUP_DATA); the blocks not so are left out */
     /* three-hop interventions (proto_config.three_hop) */
     DE_GETS_FWD,         /* read request at an owned block: forwarded to the owner */
     DE_GETX_FWD,         /* write request (or stale upgrade) at an owned block: forwarded */
@@ -197,7 +204,9 @@ typedef enum proto_msg_type {
     PM_SHWB,        /* requester -> home: sharing write-back of the line the owner sent,
                        carries data */
     PM_XFER,        /* requester -> home: the owner handed it the line (no data) */
-    PM_NTYPES       /* 26: message types fit in 5 bits (tests/explore relies on it) */
+    PM_GROUP_DATA,  /* home -> requester (adapt): a read copy of another block of the group
+                       whose read miss the home serves (bulk fetch), carries data */
+    PM_NTYPES       /* 27: message types fit in 5 bits (tests/explore relies on it) */
 } proto_msg_type;
 
 typedef struct proto_msg {
@@ -391,6 +400,10 @@ typedef struct proto_adapt_counts {
     uint64_t pushes;     /* producers' pushes served (DE_PUSH) */
     uint64_t pushed;     /* copies pushed to consumers (each a read miss spared if read) */
     uint64_t flushes;    /* migratory blocks flushed home at an epoch's end (DE_FLUSH) */
+    uint64_t bulk_fetches; /* read misses of a group's blocks that brought other blocks of
+                              the group along (DE_GETS_GROUP with at least one member) */
+    uint64_t bulk_copies;  /* copies those bulk fetches sent (GROUP_DATA): each a read miss
+                              spared if the requester reads it before it changes */
 } proto_adapt_counts;
 void proto_adapt_counts_of(const proto_engine *e, proto_adapt_counts *out);
 /* Turns the adaptive protocol on or off in a running engine (a benchmark

@@ -73,9 +73,12 @@
  * skipped. */
 #define EPOCH_SKIP(st) OPT(ADAPT, st, ST_END)
 #define PUSH_TO_SHARER "the home pushes only to nodes it does not list as sharers or owner"
-/* A push reaches a node with a request in flight (its request had not
- * reached the home yet): the node declines it, as a copy dropped silently;
- * the home lists it, and its INV is acknowledged from IS or IM. */
+#define GROUP_TO_LISTED \
+    "the home sends a group's copies only to nodes it does not list as sharers or owner"
+/* A push, or a group's copy (bulk fetch), reaches a node with a request in
+ * flight (its request had not reached the home yet): the node declines it,
+ * as a copy dropped silently; the home lists it, and its INV is
+ * acknowledged from IS or IM. */
 #define PUSH_DECLINED(st) OPT(ADAPT, st, ST_END)
 /* A flush crossed the home's RECALL (the home took it as the recalled
  * data): the RECALL finds the flushed node in I, or in IS or IM when it
@@ -101,6 +104,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_I),
         [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_I),
         [CE_PUSH_DATA] = OPT(ADAPT, PC_S, ST_INSTALL, ST_ACCESS_READ),  /* a read miss spared */
+        [CE_GROUP_DATA] = OPT(ADAPT, PC_S, ST_INSTALL, ST_ACCESS_READ),  /* a read miss spared */
     },
     [PC_S] = {
         [CE_LOAD] = OK(PC_S, ST_COMPLETE),   /* a thread faulted before another's grant: retry */
@@ -121,6 +125,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_S),
         [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_S),
         [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
+        [CE_GROUP_DATA] = NO(GROUP_TO_LISTED),
     },
     [PC_M] = {
         [CE_LOAD] = OK(PC_M, ST_COMPLETE),
@@ -138,6 +143,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EPOCH_PUSH] = OPT(ADAPT, PC_S, ST_ACCESS_READ, ST_SEND_PUSH),
         [CE_EPOCH_FLUSH] = OPT(ADAPT, PC_I, ST_ACCESS_NONE, ST_SEND_FLUSH),
         [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
+        [CE_GROUP_DATA] = NO(GROUP_TO_LISTED),
     },
     [PC_IS] = {
         [CE_LOAD] = OK(PC_IS, ST_WAIT),
@@ -158,6 +164,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_IS),
         [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_IS),
         [CE_PUSH_DATA] = PUSH_DECLINED(PC_IS),  /* its DATA_S follows */
+        [CE_GROUP_DATA] = PUSH_DECLINED(PC_IS),  /* the request of its own for the block: answered after */
     },
     [PC_IM] = {
         [CE_LOAD] = OK(PC_IM, ST_WAIT),
@@ -177,6 +184,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_IM),
         [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_IM),
         [CE_PUSH_DATA] = PUSH_DECLINED(PC_IM),  /* its DATA_X follows */
+        [CE_GROUP_DATA] = PUSH_DECLINED(PC_IM),  /* its DATA_X follows */
     },
     [PC_SH] = {
         [CE_LOAD] = OK(PC_SH, ST_COMPLETE),
@@ -194,6 +202,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_SH),
         [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_SH),
         [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
+        [CE_GROUP_DATA] = NO(GROUP_TO_LISTED),
     },
     [PC_MH] = {
         [CE_LOAD] = OK(PC_MH, ST_COMPLETE),
@@ -211,6 +220,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_MH),
         [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_MH),
         [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
+        [CE_GROUP_DATA] = NO(GROUP_TO_LISTED),
     },
     [PC_SM] = {
         [CE_LOAD] = OK(PC_SM, ST_COMPLETE),  /* still readable */
@@ -230,6 +240,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EPOCH_PUSH] = EPOCH_SKIP(PC_SM),
         [CE_EPOCH_FLUSH] = EPOCH_SKIP(PC_SM),
         [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
+        [CE_GROUP_DATA] = NO(GROUP_TO_LISTED),
     },
     /* exclusive clean: the owner with read access; the home cannot tell it
      * from M, so it recalls it like M (the WB_DATA is clean, harmless) */
@@ -249,6 +260,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EPOCH_PUSH] = OPT(ADAPT | EXCL, PC_E, ST_END),
         [CE_EPOCH_FLUSH] = OPT(ADAPT | EXCL, PC_E, ST_END),
         [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
+        [CE_GROUP_DATA] = NO(GROUP_TO_LISTED),
     },
     [PC_EH] = {
         [CE_LOAD] = OPT(EXCL, PC_EH, ST_COMPLETE),
@@ -266,6 +278,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EPOCH_PUSH] = OPT(ADAPT | EXCL, PC_EH, ST_END),
         [CE_EPOCH_FLUSH] = OPT(ADAPT | EXCL, PC_EH, ST_END),
         [CE_PUSH_DATA] = NO(PUSH_TO_SHARER),
+        [CE_GROUP_DATA] = NO(GROUP_TO_LISTED),
     },
     /* writeback in flight: the evicted copy is on its way home (PUTX/PUTE) */
     [PC_MI] = {
@@ -286,6 +299,7 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
         [CE_EPOCH_PUSH] = OPT(ADAPT | EVICTIONS, PC_MI, ST_END),
         [CE_EPOCH_FLUSH] = OPT(ADAPT | EVICTIONS, PC_MI, ST_END),
         [CE_PUSH_DATA] = NO("the home pushes only to nodes it does not list, and an evicting owner is listed until its PUT_ACK"),
+        [CE_GROUP_DATA] = NO("the home sends a group's copies only to nodes it does not list, and an evicting owner is listed until its PUT_ACK"),
     },
     /* ---- three-hop interventions (three_hop): see the header ---- */
     [PC_I][CE_FWD_GETS] = NO(FWD_NOT_OWNER_I),
@@ -354,6 +368,13 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
 #define MIGRATORY_SHARED \
     "a read of a shared block is a plain GETS: with other readers the block is read-shared, " \
     "and shared grants serve it (the adaptive protocol's fallback)"
+#define GROUP_SHARED \
+    "a read of a block of a group brings the others along only at a shared block (unowned, a " \
+    "block of a group came home by a flush: a plain GETS serves it; owned, the read recalls as " \
+    "a GETS does)"
+#define MEMBER_SHARED \
+    "a block of the group goes along only when the home holds it shared and the requester is " \
+    "not listed: owned, busy or unowned blocks are left out (no recall, no wait)"
 #define MIGRATORY_BUSY \
     "a read that finds the block busy waits in the queue as a GETS and is classified again " \
     "when served"
@@ -390,6 +411,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_FLUSH] = NO(NO_OWNER_UNOWNED),
         [DE_FLUSH_RECALLED_S] = NO(NO_RECALL),
         [DE_FLUSH_RECALLED_X] = NO(NO_RECALL),
+        [DE_GETS_GROUP] = NO(GROUP_SHARED),
+        [DE_GROUP_MEMBER] = NO(MEMBER_SHARED),
     },
     [PD_SHARED] = {
         [DE_GETS] = OK(PD_SHARED, ST_D_ADD_SHARER, ST_D_DATA_S),
@@ -421,6 +444,10 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_FLUSH] = NO("no owner while shared"),
         [DE_FLUSH_RECALLED_S] = NO(NO_RECALL),
         [DE_FLUSH_RECALLED_X] = NO(NO_RECALL),
+        /* a read miss of a block of a detected group: the group's other blocks
+         * held shared go along, each by its own entry (DE_GROUP_MEMBER) */
+        [DE_GETS_GROUP] = OPT(ADAPT, PD_SHARED, ST_D_ADD_SHARER, ST_D_DATA_S, ST_D_GROUP_BULK),
+        [DE_GROUP_MEMBER] = OPT(ADAPT, PD_SHARED, ST_D_ADD_SHARER, ST_D_GROUP_DATA),
     },
     [PD_EXCL] = {
         [DE_GETS] = OK(PD_BUSY_RECALL, ST_D_PENDING_S, ST_D_RECALL),
@@ -455,6 +482,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_FLUSH] = OPT(ADAPT, PD_UNOWNED, ST_D_INSTALL, ST_D_OWNER_NONE),
         [DE_FLUSH_RECALLED_S] = NO(NO_RECALL),
         [DE_FLUSH_RECALLED_X] = NO(NO_RECALL),
+        [DE_GETS_GROUP] = NO(GROUP_SHARED),
+        [DE_GROUP_MEMBER] = NO(MEMBER_SHARED),
     },
     [PD_BUSY_INV] = {
         [DE_GETS] = OK(PD_BUSY_INV, ST_D_QUEUE),
@@ -487,6 +516,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_FLUSH] = NO("no owner while invalidating sharers (BusyInv comes from Shared)"),
         [DE_FLUSH_RECALLED_S] = NO(NO_RECALL),
         [DE_FLUSH_RECALLED_X] = NO(NO_RECALL),
+        [DE_GETS_GROUP] = NO(MIGRATORY_BUSY),
+        [DE_GROUP_MEMBER] = NO(MEMBER_SHARED),
     },
     [PD_BUSY_RECALL] = {
         [DE_GETS] = OK(PD_BUSY_RECALL, ST_D_QUEUE),
@@ -525,6 +556,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         /* the flushed copy is the recalled data (the owner drops the RECALL) */
         [DE_FLUSH_RECALLED_S] = OPT(ADAPT, PD_SHARED, ST_D_INSTALL, ST_D_GRANT_DATA_S),
         [DE_FLUSH_RECALLED_X] = OPT(ADAPT, PD_EXCL, ST_D_INSTALL, ST_D_GRANT_DATA_X),
+        [DE_GETS_GROUP] = NO(MIGRATORY_BUSY),
+        [DE_GROUP_MEMBER] = NO(MEMBER_SHARED),
     },
     /* ---- three-hop interventions (three_hop): see the header ---- */
     [PD_UNOWNED][DE_GETS_FWD] = NO(FWD_OWNED),

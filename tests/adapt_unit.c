@@ -8,7 +8,9 @@
  * grants a read exclusive.  At the end of an epoch (proto_epoch_end) a
  * producer pushes its block to the last consumers and a migratory block's
  * owner flushes it home, also when the push or flush crosses the home's
- * recall or a consumer's read. */
+ * recall or a consumer's read.  A read miss of a block of a detected group
+ * brings the group's other blocks the home holds shared along (bulk
+ * fetch), leaving out the ones owned elsewhere. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -325,6 +327,96 @@ START_TEST(flush_crosses_a_recall)
 }
 END_TEST
 
+/* nodes 1 and 2 read blocks 1, 2, 3 in turn: node 2's reads confirm the
+ * guesses node 1's left, so the three are a group (homed at node 0) */
+static void make_group(void)
+{
+    for (int n = 1; n <= 2; n++)
+        for (int b = 1; b <= 3; b++)
+            R(n, b);
+    ck_assert(pat(1).access_in_group && pat(2).access_in_group && pat(3).access_in_group);
+}
+
+START_TEST(group_read_brings_the_others)
+{
+    make_group();
+    R(3, 1); /* one miss: DATA_S for 1, GROUP_DATA for 2 and 3 */
+    ck_assert_int_eq(proto_cache_state_of(E[3], 2), PC_S);
+    ck_assert_int_eq(proto_cache_state_of(E[3], 3), PC_S);
+    ck_assert(sharers_contains(proto_dir_sharers(E[0], 2), 3));
+    ck_assert(sharers_contains(proto_dir_sharers(E[0], 3), 3));
+    ck_assert_uint_eq(counts(0).bulk_fetches, 1);
+    ck_assert_uint_eq(counts(0).bulk_copies, 2);
+    /* the reads of the others hit: no request */
+    ck_assert_int_eq(proto_access(E[3], 2, 0, &acts), PROTO_OK);
+    for (size_t i = 0; i < acts.n; i++)
+        ck_assert_int_ne(acts.v[i].kind, PA_SEND);
+    acts.n = 0;
+    /* a write invalidates the bulk copies like any other */
+    W(1, 3);
+    ck_assert_int_eq(proto_cache_state_of(E[3], 3), PC_I);
+}
+END_TEST
+
+START_TEST(group_leaves_out_owned_blocks)
+{
+    make_group();
+    W(2, 3); /* node 2 owns block 3 */
+    R(3, 1);
+    ck_assert_int_eq(proto_cache_state_of(E[3], 2), PC_S);
+    ck_assert_msg(proto_cache_state_of(E[3], 3) == PC_I, "an owned block is left out");
+    ck_assert_msg(proto_cache_state_of(E[2], 3) == PC_M, "the bulk recalls nothing");
+    ck_assert_uint_eq(counts(0).bulk_copies, 1);
+}
+END_TEST
+
+/* delivers the message at the head of the channel */
+static void deliver_one(void)
+{
+    enqueue_sends();
+    ck_assert_uint_gt(qn, 0);
+    proto_msg m = q[qh];
+    qh = (qh + 1) % QCAP;
+    qn--;
+    ck_assert_int_eq(proto_receive(E[m.dst], &m, &acts), PROTO_OK);
+    enqueue_sends();
+}
+
+START_TEST(group_copy_declined_by_a_request_in_flight)
+{
+    make_group();
+    /* node 3 misses on block 1 and, once its DATA_S is in, asks for block 2
+     * before the GROUP_DATA for it is delivered: the copy is declined (IS),
+     * and its own read is answered after */
+    ck_assert_int_eq(proto_access(E[3], 1, 0, &acts), PROTO_OK);
+    deliver_one(); /* GETS at the home: DATA_S, GROUP_DATA x2 queued */
+    deliver_one(); /* DATA_S */
+    ck_assert_int_eq(proto_cache_state_of(E[3], 1), PC_SH);
+    ck_assert_int_eq(proto_release(E[3], 1, &acts), PROTO_OK);
+    ck_assert_int_eq(proto_access(E[3], 2, 0, &acts), PROTO_OK);
+    ck_assert_int_eq(proto_cache_state_of(E[3], 2), PC_IS);
+    deliver_one(); /* GROUP_DATA for 2: declined */
+    ck_assert_int_eq(proto_cache_state_of(E[3], 2), PC_IS);
+    pump();
+    ck_assert_int_eq(proto_cache_state_of(E[3], 2), PC_SH);
+    ck_assert_int_eq(proto_cache_state_of(E[3], 3), PC_S);
+    ck_assert_int_eq(proto_release(E[3], 2, &acts), PROTO_OK);
+    pump();
+}
+END_TEST
+
+START_TEST(without_adapt_no_bulk)
+{
+    sys_adapt = 0;
+    teardown_sys();
+    setup_sys_opts(1, 0, 0);
+    make_group();
+    R(3, 1);
+    ck_assert_int_eq(proto_cache_state_of(E[3], 2), PC_I);
+    ck_assert_uint_eq(counts(0).bulk_copies, 0);
+}
+END_TEST
+
 START_TEST(epoch_end_skips_blocks_taken_away)
 {
     make_migratory(1);
@@ -353,6 +445,10 @@ Suite *unit_suite(void)
     tcase_add_test(tc, flush_crosses_a_recall);
     tcase_add_test(tc, wasted_flush_stops_flushing);
     tcase_add_test(tc, epoch_end_skips_blocks_taken_away);
+    tcase_add_test(tc, group_read_brings_the_others);
+    tcase_add_test(tc, group_leaves_out_owned_blocks);
+    tcase_add_test(tc, group_copy_declined_by_a_request_in_flight);
+    tcase_add_test(tc, without_adapt_no_bulk);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -200,6 +200,9 @@ typedef struct {
     int key_patterns; /* the pattern detection's state is part of a state's identity */
     int adapt;        /* proto_config.adapt: the detection changes the grants (implies
                          key_patterns; the shadow then checks the snapshot, not inertness) */
+    int prologue;     /* the search starts after the group prologue (run_prologue): nodes 0
+                         and 1 read blocks 0 then 1, each access to completion (their
+                         budgets include these four accesses) */
 } config;
 static config cfg;
 /* Three-hop interventions (proto_config.three_hop): the suite's runs of
@@ -223,7 +226,8 @@ static int is_request_event(int ev)
 {
     return ev == DE_GETS || ev == DE_GETX || ev == DE_UPGRADE_SOLE || ev == DE_UPGRADE_OTHERS ||
            ev == DE_UPGRADE_STALE || ev == DE_GETS_EXCL_CLEAN || ev == DE_GETS_DOWNGRADE ||
-           ev == DE_GETS_MIGRATORY || ev == DE_GETS_FWD || ev == DE_GETX_FWD;
+           ev == DE_GETS_MIGRATORY || ev == DE_GETS_FWD || ev == DE_GETX_FWD ||
+           ev == DE_GETS_GROUP;
 }
 
 static void trace_hook(void *arg, int side, int state, int event)
@@ -420,10 +424,12 @@ static size_t engine_key(const unsigned char *eb, size_t len, size_t plen, unsig
             size_t v = var_len(p); /* first reader */
             memcpy(out + n, p, v), n += v, p += v;
             /* two readers, reading, written after; of the flags only what
-             * the adaptive protocol reads (migratory) */
-            out[n++] = *p++ & (cfg.adapt ? 0x73 : 0x70);
+             * the adaptive protocol reads (migratory, in group) */
+            out[n++] = *p++ & (cfg.adapt ? 0x77 : 0x70);
             out[n++] = *p++; /* the adaptive protocol's state */
             size_t k = var_len(p); /* its consumers */
+            memcpy(out + n, p, k), n += k, p += k;
+            k = var_len(p); /* the group's link (the bulk fetch follows it) */
             memcpy(out + n, p, k), n += k, p += k;
         }
     }
@@ -1159,6 +1165,34 @@ static void push(size_t id, const world *w)
     st_flags[id] = 1;
 }
 
+/* The group prologue (config.prologue): nodes 0 and 1 each read block 0
+ * then block 1, one access after the other, each to completion (every
+ * message delivered, the hold ended), through the same transitions the
+ * search applies and checks.  Node 1's reads confirm the guess node 0's
+ * left: the two blocks are a group when the search starts, so that it
+ * spends its accesses on what the group does rather than on forming it.
+ * Ops: block << 1 | write. */
+static int run_prologue(world *w)
+{
+    static const uint8_t steps[][2] = { { 0, 0 }, { 0, 2 }, { 1, 0 }, { 1, 2 } };
+    static trans tr[256];
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        trans t = { T_ISSUE, steps[i][0], 0, steps[i][1] };
+        if (apply(w, &t))
+            return -1;
+        for (;;) {
+            int n = enabled(w, tr), k = 0;
+            while (k < n && (tr[k].kind == T_ISSUE || tr[k].kind == T_EPOCH))
+                k++;
+            if (k == n)
+                break;
+            if (apply(w, &tr[k]))
+                return -1;
+        }
+    }
+    return 0;
+}
+
 static result explore(void)
 {
     result r = { 0, 0, 0, 0, 0, 0 };
@@ -1201,6 +1235,14 @@ static result explore(void)
             w0.h.fresh[i][b] = home_of[b] == i; /* only the home holds the initial data */
         w0.elen[i] = (uint16_t)proto_engine_save(E[i], w0.eb[i], EMAX);
         w0.plen[i] = (uint16_t)(save_protocol(E[i], enc) - 1);
+    }
+    if (cfg.prologue && run_prologue(&w0)) {
+        printf("  VIOLATION in the prologue: %s\n", verr);
+        snprintf(last_violation, sizeof last_violation, "%s", verr);
+        r.violation = 1;
+        for (int i = 0; i < NN; i++)
+            proto_engine_destroy(E[i]);
+        return r;
     }
     int added;
     size_t id0 = store_intern(enc, encode(&w0, enc), &added);
@@ -1274,10 +1316,11 @@ static result run(const config *c)
     fmt_list(c->threads, th, sizeof th);
     fmt_list(c->budget, bu, sizeof bu);
     char opts[112];
-    snprintf(opts, sizeof opts, "%s%.0d%s%s%s%s%s%s", c->evicts ? " --evicts " : "", c->evicts,
+    snprintf(opts, sizeof opts, "%s%.0d%s%s%s%s%s%s%s", c->evicts ? " --evicts " : "", c->evicts,
              c->hints ? " --hints" : "", c->excl ? " --excl-clean" : "",
              c->downgrade ? " --downgrade" : "", c->key_patterns ? " --key-patterns" : "",
-             c->adapt ? " --adapt" : "", cfg_three_hop ? " --three-hop" : "");
+             c->adapt ? " --adapt" : "", cfg_three_hop ? " --three-hop" : "",
+             c->prologue ? " --group-prologue" : "");
     printf("explore --threads %s --budget %s --homes 0%d --blocks %d%s%s%s\n"
            "  %d nodes, block 0 homed at node 0, block 1 at node %d; threads per node %s; "
            "accesses per node %s, to %s",
@@ -1459,7 +1502,7 @@ static void usage_to(FILE *f)
             "       explore [--threads T|T0,T1,T2] [--budget K|K0,K1,K2] [--homes 00|01]\n"
             "               [--blocks 1|2] [--evicts N] [--hints] [--excl-clean] [--downgrade]\n"
             "               [--three-hop]\n"
-            "               [--key-patterns] [--adapt] [--mutant NAME]\n"
+            "               [--key-patterns] [--adapt] [--group-prologue] [--mutant NAME]\n"
             "  --threads  application threads per node, 1 or 2 (default 1)\n"
             "  --budget   accesses each node starts (default 2)\n"
             "  --homes    00: both blocks homed at node 0; 01: block 1 homed at node 1 (default)\n"
@@ -1474,6 +1517,8 @@ static void usage_to(FILE *f)
             "             answers the requester (three_hop: FWD_GETS/FWD_GETX, SHWB/XFER)\n"
             "  --adapt       the adaptive protocol: a read of a block detected migratory\n"
             "             is granted exclusive (implies --key-patterns)\n"
+            "  --group-prologue  before the search, nodes 0 and 1 read block 0 then 1 to\n"
+            "             completion (4 of their accesses): the blocks start as a group\n"
             "  --key-patterns  states that differ in the pattern detection's state are\n"
             "             different states (about ten times as many)\n"
             "  --mutant   inject a fault the checker must report (exit status 1): drop-inv-ack,\n"
@@ -1533,14 +1578,31 @@ static int passed(int expect_violation, const result *r)
  * RECALL_S, a downgraded owner dropping its copy silently); exclusive-clean
  * with evictions (E and EH recalled for a read). */
 #define EVICTION_RUNS \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 0, 0, 0, 0, 0 }, \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 1, 0, 0, 0, 0 }, \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 2, 1, 1, 0, 0, 0 }, \
-        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 0, 0, 0 }, \
-        { { 1, 1, 1 }, { 3, 3, 3 }, 1, 2, M_NONE, 0, 0, 0, 1, 0, 0 }, \
-        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE, 0, 0, 0, 1, 0, 0 }, \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 0, 0, 1, 0, 0 }, \
-        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 1, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 0, 0, 0, 0, 0, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 1, 0, 0, 0, 0, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 2, 1, 1, 0, 0, 0, 0 }, \
+        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 0, 0, 0, 0 }, \
+        { { 1, 1, 1 }, { 3, 3, 3 }, 1, 2, M_NONE, 0, 0, 0, 1, 0, 0, 0 }, \
+        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE, 0, 0, 0, 1, 0, 0, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 2, 0, 0, 1, 0, 0, 0 }, \
+        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 1, 0, 0, 0 },
+
+/* The adaptive protocol's bulk fetch of a group: both blocks homed at node
+ * 0.  Two nodes reading block 0 then block 1 make them a group (the second
+ * confirms the guess the first left), so that a third node's read miss of
+ * block 0 brings block 1 along (GROUP_DATA).  ADAPT_GROUP_RUN starts after
+ * the group prologue (run_prologue: nodes 0 and 1 have read both, the
+ * blocks are a group) and gives every node accesses beyond it: node 2's
+ * read of block 0 is bulk-fetched, its access to block 1 that follows
+ * before the copy arrives declines it (IS, IM), and nodes 0 and 1 write or
+ * read across it; about 3 s.  ADAPT_GROUP_FORMING searches from the start
+ * with two accesses for nodes 0 and 1 and one for node 2, so that the
+ * group forms in every order the requests can take; about 17 s.  (Two
+ * accesses each from the start: about 140 s and 1 GiB.) */
+#define ADAPT_GROUP_RUN \
+        { { 1, 1, 1 }, { 3, 3, 2 }, 0, 2, M_NONE, 0, 0, 0, 0, 1, 1, 1 },
+#define ADAPT_GROUP_FORMING \
+        { { 1, 1, 1 }, { 2, 2, 1 }, 0, 2, M_NONE, 0, 0, 0, 0, 1, 1, 0 },
 
 /* The runs with three-hop interventions (cfg_three_hop): one thread per
  * node, both placements of the homes (forwards to a remote owner, the
@@ -1552,10 +1614,10 @@ static int passed(int expect_violation, const result *r)
  * crossing a forward).  The last alone applies every three-hop entry; the
  * larger runs (budgets 3, 2 evictions with hints) were checked by hand. */
 #define THREE_HOP_RUNS \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 0, 0, 0, 0, 0, 0 }, \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 0, 0, 0 }, \
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 1, 0, 0, 0, 0 }, \
-        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 0, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 0, 0, 0, 0, 0, 0, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 0, 0, 0, 0 }, \
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 1, 0, 0, 0, 0, 0 }, \
+        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 0, 0, 0, 0 },
 static const config three_hop_runs[] = { THREE_HOP_RUNS };
 #define NTHREE_HOP_RUNS (sizeof three_hop_runs / sizeof three_hop_runs[0])
 
@@ -1590,15 +1652,16 @@ static int mutation_suite(const config *suite, size_t nsuite)
 {
     /* cheapest first (seconds of CPU: 2-6 each, the evictions' 14-50) */
     static const config quick[] = {
-        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 0, 0, 0, 0, 0, 0 },
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 0, 0, 0 },
-        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 0, 0, 0, 0, 0, 0 },
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 1, 0, 0 },
-        { { 1, 1, 1 }, { 3, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0, 1, 1 }, /* adaptive */
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 0, 0, 0, 0, 0 },
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 1, 0, 0, 0, 0 },
-        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 1, 0, 1, 0, 0, 0 },
-        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 0, 1, 1, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 0, 0, 0, 0, 0, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 0, 0, 0, 0 },
+        { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 0, 0, 0, 0, 0, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 1, 0, 0, 0 },
+        { { 1, 1, 1 }, { 3, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0, 1, 1, 0 }, /* adaptive */
+        ADAPT_GROUP_RUN /* about 3 s; after the adaptive run, so that it still catches its bugs first */
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 0, 0, 0, 0, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 1, 0, 0, 0, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 1, 0, 1, 0, 0, 0, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 0, 1, 1, 0, 0, 0 },
     };
     size_t nquick = sizeof quick / sizeof quick[0];
     /* the two small three-hop runs first, the others after the quick
@@ -1632,7 +1695,7 @@ static int mutation_suite(const config *suite, size_t nsuite)
 
 int main(int argc, char **argv)
 {
-    config c = { { 1, 1, 1 }, { 2, 2, 2 }, 1, NB, M_NONE, 0, 0, 0, 0, 0, 0 };
+    config c = { { 1, 1, 1 }, { 2, 2, 2 }, 1, NB, M_NONE, 0, 0, 0, 0, 0, 0, 0 };
     int single = 0, mutation = 0;
     setvbuf(stdout, NULL, _IOLBF, 0);
     proto_actions_init(&acts);
@@ -1662,6 +1725,8 @@ int main(int argc, char **argv)
             c.adapt = c.key_patterns = 1;
         } else if (!strcmp(argv[i], "--three-hop")) {
             cfg_three_hop = 1;
+        } else if (!strcmp(argv[i], "--group-prologue")) {
+            c.prologue = 1;
         } else if (!strcmp(argv[i], "--mutation") && argc == 2) {
             mutation = 1;
             single = 0;
@@ -1694,26 +1759,28 @@ int main(int argc, char **argv)
      * release (Load/Store in S, M, SH, MH).  The runs with evictions (with
      * and without replacement hints) and exclusive-clean grants cover the
      * hardware additions; one run keys the pattern detection's state.
-     * About 4 CPU-minutes and 1.4 GiB at most (tests/run-test.sh gives it
+     * About 4.5 CPU-minutes (the group runs: 20 s) and 1.4 GiB at most (tests/run-test.sh gives it
      * 900 s). */
     static const config clean[] = {
         /* threads, budget, home of block 1, blocks, mutant, evicts, hints, excl,
          * downgrade, key_patterns, adapt; the first SUITE_BIG are the big
          * ones (--mutation runs them last) */
-        { { 1, 1, 1 }, { 4, 4, 4 }, 0, 2, M_NONE, 0, 0, 0, 0, 0, 0 },
-        { { 1, 1, 1 }, { 4, 4, 4 }, 1, 2, M_NONE, 0, 0, 0, 0, 0, 0 },
-        { { 2, 2, 2 }, { 2, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0, 0, 0 },
-        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE, 0, 0, 0, 0, 0, 0 },
-        { { 1, 2, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 0, 0, 0 },
+        { { 1, 1, 1 }, { 4, 4, 4 }, 0, 2, M_NONE, 0, 0, 0, 0, 0, 0, 0 },
+        { { 1, 1, 1 }, { 4, 4, 4 }, 1, 2, M_NONE, 0, 0, 0, 0, 0, 0, 0 },
+        { { 2, 2, 2 }, { 2, 2, 2 }, 0, 1, M_NONE, 0, 0, 0, 0, 0, 0, 0 },
+        { { 2, 2, 1 }, { 3, 3, 1 }, 0, 1, M_NONE, 0, 0, 0, 0, 0, 0, 0 },
+        { { 1, 2, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 0, 0, 0, 0, 0, 0, 0 },
         EVICTION_RUNS
-        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 0, 0, 0, 0, 1, 0 },
+        { { 1, 1, 1 }, { 2, 2, 2 }, 0, 2, M_NONE, 0, 0, 0, 0, 1, 0, 0 },
         /* the adaptive protocol: nodes 0 and 1 read then write (migratory),
          * node 2's read is granted exclusive, node 0's third access reads
          * after a reader that did not write (the fallback); the epochs'
          * ends push and flush, crossing recalls and requests in flight
          * (node 2's third access reaches a flush crossing a RECALL_S);
          * about 20 s */
-        { { 1, 1, 1 }, { 3, 2, 3 }, 0, 1, M_NONE, 0, 0, 0, 0, 1, 1 },
+        { { 1, 1, 1 }, { 3, 2, 3 }, 0, 1, M_NONE, 0, 0, 0, 0, 1, 1, 0 },
+        ADAPT_GROUP_RUN
+        ADAPT_GROUP_FORMING
     };
     if (mutation)
         return mutation_suite(clean, sizeof clean / sizeof clean[0]);
@@ -1734,17 +1801,17 @@ int main(int argc, char **argv)
     }
     printf("self-check: each injected fault must be reported as a violation\n");
     for (int m = 1; m < M_COUNT; m++) {
-        config mc = { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 0, 0, 0, 0, 0, 0 };
+        config mc = { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 0, 0, 0, 0, 0, 0, 0 };
         if (m == M_STALE_HOLDS)
-            mc = (config){ { 2, 2, 1 }, { 2, 3, 1 }, 0, 1, m, 0, 0, 0, 0, 0, 0 };
+            mc = (config){ { 2, 2, 1 }, { 2, 3, 1 }, 0, 1, m, 0, 0, 0, 0, 0, 0, 0 };
         else if (m == M_DROP_PUT_ACK || m == M_PUTX_NO_DATA)
-            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 0, 0, 0, 0 };
+            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 0, 0, 0, 0, 0 };
         else if (m == M_SILENT_E_WRITE)
-            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 1, 0, 0, 0 };
+            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 0, 1, 0, 0, 0, 0 };
         else if (m == M_DOWNGRADE_KEEPS_WRITE)
-            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 0, 0, 0, 1, 0, 0 };
+            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 0, 0, 0, 1, 0, 0, 0 };
         else if (m == M_DROP_PUTS)
-            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 1, 0, 0, 0, 0 };
+            mc = (config){ { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, m, 1, 1, 0, 0, 0, 0, 0 };
         result r = run(&mc);
         if (passed(1, &r))
             printf("  detected (%s), as it must be\n", mutant_expect[m]);

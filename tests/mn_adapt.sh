@@ -8,7 +8,9 @@
 # to the consumer (adaptDowngrades + adaptPushes > 0), the migratory
 # counter was flushed home at the unlocks (adaptFlushes > 0), and dsmprof report
 # says what the adaptation did and saved; with DSM_ADAPT off (the default)
-# the counts are 0.
+# the counts are 0.  On 3 nodes with DSM_ADAPT=on, the group the last
+# readers read after node 0 is bulk-fetched (adaptBulkCopies > 0) and every
+# value is exact.
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
 prog=$top/tests/mn_adapt
@@ -52,9 +54,26 @@ for adapt in on off; do
             { echo "FAIL: dsmprof report has no line on the adaptation:"; head -5 "$dir/report"; fail=1; }
         grep -E '^  at releases: [1-9][0-9]* producers.* [1-9][0-9]* migratory blocks flushed home' "$dir/report" ||
             { echo "FAIL: dsmprof report does not say what the releases pushed and flushed:"; head -5 "$dir/report"; fail=1; }
+        grep -E '^  bulk fetch: [0-9]+ read misses of grouped blocks brought [0-9]+ more blocks' "$dir/report" ||
+            { echo "FAIL: dsmprof report does not say what the bulk fetches did:"; head -5 "$dir/report"; fail=1; }
     else
         [ "$1 $2 $3 $4 $5" = "0 0 0 0 0" ] || { echo "FAIL: DSM_ADAPT=off adapted ($1, $2, $3, $4, $5)"; fail=1; }
     fi
 done
+# the group on 3 nodes: its last reader's misses bring it along
+out=$dir/out.group
+if DSM_ADAPT=on DSM_PROFILE=$dir/p.group.json DSM_PROFILE_SUMMARY=off \
+        "$dsmrun" -n 3 --timeout 60 "$prog" > "$out" 2>&1; then
+    cat "$out"
+    [ "$(grep -c 'group values read wrong 0$' "$out")" = 3 ] ||
+        { echo "FAIL: 3 nodes: wrong results"; fail=1; }
+    copies=$(python3 -c '
+import json, sys
+print(sum(n["metrics"]["adaptBulkCopies"] for n in json.load(open(sys.argv[1]))["per_node"]))' "$dir/p.group.json")
+    echo "DSM_ADAPT=on, 3 nodes: $copies blocks bulk-fetched with a group"
+    [ "$copies" -gt 0 ] || { echo "FAIL: no block of the group was bulk-fetched"; fail=1; }
+else
+    echo "FAIL: DSM_ADAPT=on, 3 nodes: the run failed:"; cat "$out"; fail=1
+fi
 [ $fail = 0 ] && echo "mn_adapt.sh: PASS"
 exit $fail

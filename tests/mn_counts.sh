@@ -61,7 +61,7 @@ expect() { # expect WHAT GOT WANT
     fi
 }
 
-scalars=" targetBarrier targetBarrierWall lockAcquires lockWaitWall Polls PollMsgs rtSentMsgs rtRecvMsgs rtSelfMsgs rtMsgBytes transportBufMsgs adaptExclusiveReads adaptFallbacks adaptDowngrades adaptPushes adaptPushedCopies adaptFlushes "
+scalars=" targetBarrier targetBarrierWall lockAcquires lockWaitWall Polls PollMsgs rtSentMsgs rtRecvMsgs rtSelfMsgs rtMsgBytes transportBufMsgs adaptExclusiveReads adaptFallbacks adaptDowngrades adaptPushes adaptPushedCopies adaptFlushes adaptBulkFetches adaptBulkCopies "
 
 # Checks every stats file must pass.
 consistent() {
@@ -90,7 +90,7 @@ consistent() {
                         print m ": node " i " sum over blocks " nb[i, m] + 0 " != per-node total " node[i, m] + 0; bad = 1
                     }
             }
-            if (nm != 46) { print nm " metrics in the totals, expected 46"; bad = 1 }
+            if (nm != 48) { print nm " metrics in the totals, expected 48"; bad = 1 }
             for (i = 0; i < n; i++) {
                 w = node[i, "stacheReadMissWall"] + node[i, "homeReadMissWall"] + node[i, "stacheWriteROWall"] + \
                     node[i, "homeWriteROWall"] + node[i, "stacheWriteInvWall"] + node[i, "homeWriteInvWall"]
