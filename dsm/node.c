@@ -135,18 +135,10 @@ void dsm_rt_enter(void)
     if (sig_runtime_thread)
         return;
     if (sig_depth && sig_parked) {
-        sigset_t old;
-        pthread_sigmask(SIG_BLOCK, dsm_rt_async_signals(), &old);
         if (sig_nest == SIG_NEST)
             dsm_fatal("signal handler", "handlers nested more than %d deep in the runtime",
                       SIG_NEST);
-        sig_outer[sig_nest++] =
-            (dsm_rt_sigframe){ sig_depth, sig_parked, sig_restore, sig_open, sig_mask };
-        sig_mask = old;
-        sig_restore = 1;
-        sig_open = 0;
-        sig_parked = 0;
-        sig_depth = 1;
+        dsm_rt_fault_enter(NULL, &sig_outer[sig_nest++]); /* parked: never refused */
         return;
     }
     if (!sig_depth) {
@@ -169,19 +161,8 @@ void dsm_rt_leave(void)
         return;
     if (sig_nest) {
         /* the handler's level: the sleeping one back first, then the
-         * handler's mask (a signal between them finds the sleep's state) */
-        int restore = sig_restore, open = sig_open;
-        sigset_t mask = sig_mask;
-        const dsm_rt_sigframe *o = &sig_outer[--sig_nest];
-        sig_depth = o->depth;
-        sig_parked = o->parked;
-        sig_restore = o->restore;
-        sig_open = o->open;
-        sig_mask = o->mask;
-        if (open)
-            dsm_sig_gate_leave();
-        else if (restore)
-            pthread_sigmask(SIG_SETMASK, &mask, NULL);
+         * handler's mask (a signal in between finds the sleep's state) */
+        dsm_rt_fault_leave(&sig_outer[--sig_nest]);
         return;
     }
     if (sig_open) {
