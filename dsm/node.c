@@ -116,9 +116,6 @@ static __thread sigset_t sig_mask;
 
 int dsm_rt_busy(void) { return sig_runtime_thread || sig_depth; }
 
-/* The order of the steps below matters: a signal may come between any
- * two, and its handler may fault; the thread must look busy only while the
- * signals are blocked (or no handler can run: the gate passed). */
 /* A handler of the program that enters the runtime over a sleep of its
  * thread in it (block mode's checks, in make_present; page mode's fault
  * handler takes its level in dsm_rt_fault_enter) takes a level of its own
@@ -130,6 +127,9 @@ int dsm_rt_busy(void) { return sig_runtime_thread || sig_depth; }
 static __thread dsm_rt_sigframe sig_outer[SIG_NEST];
 static __thread int sig_nest;
 
+/* The order of the steps below matters: a signal may come between any
+ * two, and its handler may fault; the thread must look busy only while the
+ * signals are blocked (or no handler can run: the gate passed). */
 void dsm_rt_enter(void)
 {
     if (sig_runtime_thread)
