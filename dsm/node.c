@@ -116,6 +116,17 @@ static __thread sigset_t sig_mask;
 
 int dsm_rt_busy(void) { return sig_runtime_thread || sig_depth; }
 
+/* A handler of the program that enters the runtime over a sleep of its
+ * thread in it (block mode's checks, in make_present; page mode's fault
+ * handler takes its level in dsm_rt_fault_enter) takes a level of its own
+ * too: blocked, its sleeps giving back the handler's mask, not the one of
+ * the code the sleep's section interrupted (that would let the same
+ * signal into its own handler's miss, over and over while it waits, and
+ * another signal in while the handler's miss holds the engine lock). */
+#define SIG_NEST 16
+static __thread dsm_rt_sigframe sig_outer[SIG_NEST];
+static __thread int sig_nest;
+
 /* The order of the steps below matters: a signal may come between any
  * two, and its handler may fault; the thread must look busy only while the
  * signals are blocked (or no handler can run: the gate passed). */
@@ -123,6 +134,13 @@ void dsm_rt_enter(void)
 {
     if (sig_runtime_thread)
         return;
+    if (sig_depth && sig_parked) {
+        if (sig_nest == SIG_NEST)
+            dsm_fatal("signal handler", "handlers nested more than %d deep in the runtime",
+                      SIG_NEST);
+        dsm_rt_fault_enter(NULL, &sig_outer[sig_nest++]); /* parked: never refused */
+        return;
+    }
     if (!sig_depth) {
         if (dsm_sig_gate_pass()) {
             sig_open = 1;
@@ -141,6 +159,12 @@ void dsm_rt_leave(void)
 {
     if (sig_runtime_thread || --sig_depth)
         return;
+    if (sig_nest) {
+        /* the handler's level: the sleeping one back first, then the
+         * handler's mask (a signal in between finds the sleep's state) */
+        dsm_rt_fault_leave(&sig_outer[--sig_nest]);
+        return;
+    }
     if (sig_open) {
         sig_open = 0;
         dsm_sig_gate_leave();
@@ -440,9 +464,8 @@ static int block_settled(dsm_rt *rt, void *arg)
 
 /* ---- holds: a fresh grant stays until its faulting access retried ---- */
 
-static void release_at(dsm_rt *rt, int i)
+static void release_block(dsm_rt *rt, uint32_t block)
 {
-    uint32_t block = rt->holds[i].block;
     /* The engine holds one grant per block: every record of this block goes
      * with it.  A stale record left behind could later end a newer grant's
      * hold before that access retried (tests/explore --mutant stale-holds
@@ -462,6 +485,8 @@ static void release_at(dsm_rt *rt, int i)
     if (rt->ctr)
         dsm_stats_call_end(rt, t0); /* a deferred INV/RECALL replayed: an invalidation */
 }
+
+static void release_at(dsm_rt *rt, int i) { release_block(rt, rt->holds[i].block); }
 
 /* Called with eng_lock held.  slot >= 0: that thread's holds (it is back in
  * the runtime, so its access retried); slot < 0: holds whose thread left
@@ -520,6 +545,48 @@ void dsm_rt_release_mine(dsm_rt *rt)
     dsm_rt_leave();
 }
 
+/* ---- misses that a handler of the program interrupted ----
+ *
+ * A miss sleeps in dsm_rt_wait with the program's signals open, and its
+ * grant is held (SH, MH) from its arrival until the access retried; the
+ * hold is recorded (add_hold, where release_holds and the expiry find it)
+ * only once the wait returns.  A handler that interrupted the sleep runs
+ * before that: if it misses in turn on a block the other node holds the
+ * same way (its own handler interrupted its own miss), each node's
+ * handler waits for a recall the other defers, for ever.  So the blocks
+ * of this thread's misses in progress are kept here, outermost first, and
+ * a miss made over them (necessarily from a handler: the runtime never
+ * nests a miss) gives up their held grants, on entry and at every look
+ * while it waits: the interrupted access re-faults after the handler,
+ * which a hold only spares it.  Thread-local, written only by the thread
+ * itself and read by its handlers: a signal fence orders them. */
+#define MISS_NEST 16
+static __thread uint32_t miss_block[MISS_NEST];
+static __thread int miss_depth; /* misses of this thread in progress */
+
+/* Called with eng_lock held: the held grants of the misses below this one
+ * (levels [0, depth - 1)), except the block this miss wants itself (its
+ * grant serves both accesses; the handler's hold spares it as usual). */
+static void release_interrupted(dsm_rt *rt, int depth, uint32_t own)
+{
+    for (int i = 0; i < depth - 1 && i < MISS_NEST; i++) {
+        uint32_t b = miss_block[i];
+        if (b != own && proto_cache_held(proto_cache_state_of(rt->eng, b)))
+            release_block(rt, b);
+    }
+}
+
+/* block_settled for a miss made from a handler over another miss */
+static int nested_settled(dsm_rt *rt, void *arg)
+{
+    uint32_t block = *(uint32_t *)arg;
+    pthread_mutex_lock(&rt->eng_lock);
+    release_interrupted(rt, miss_depth, block);
+    proto_cache_state st = proto_cache_state_of(rt->eng, block);
+    pthread_mutex_unlock(&rt->eng_lock);
+    return proto_cache_settled(st);
+}
+
 /* The miss a fault is, from the block's state before the engine sees it
  * (doc/metrics.md): the states in which the access sends a request.  -1: no
  * miss (a spurious fault, or a join of a request in flight). */
@@ -549,6 +616,13 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
                   (void *)(rt->region.app + ((size_t)block << rt->region.block_shift)));
     if (rt->nholds)
         release_holds(rt, slot, 0);
+    int level = miss_depth;
+    if (level < MISS_NEST)
+        miss_block[level] = block;
+    atomic_signal_fence(memory_order_seq_cst); /* the block before the depth, for a handler */
+    miss_depth = level + 1;
+    if (level)
+        release_interrupted(rt, level + 1, block);
     rt->acts.n = 0;
     int kind = -1, waits = 0;
     if (rt->ctr) {
@@ -570,13 +644,16 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
         dsm_stats_call_end(rt, t0);
     }
     pthread_mutex_unlock(&rt->eng_lock);
-    dsm_rt_wait(rt, block_settled, &block);
+    dsm_rt_wait(rt, level ? nested_settled : block_settled, &block);
     pthread_mutex_lock(&rt->eng_lock);
     proto_cache_state st = proto_cache_state_of(rt->eng, block);
     if (proto_cache_held(st)) {
         add_hold(rt, block, slot);
         kick_progress(rt);
     }
+    /* masked again (or no handler exists): no handler comes before the
+     * access retries, and the hold is recorded */
+    miss_depth = level;
     if (rt->ctr) {
         /* the access can resume now.  A miss counts only as its kind here:
          * pageFaults, pageFaultWall and memoryBlockTime get the misses'

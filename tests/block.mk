@@ -19,7 +19,7 @@ BLK_CHECKED = tests/blk_mn_api tests/blk_mn_counter tests/blk_mn_litmus tests/bl
 	apps/blk_hello apps/blk_jacobi apps/blk_matmul apps/blk_fft apps/blk_lu apps/blk_radix \
 	apps/blk_ocean apps/blk_mm apps/blk_particles apps/blk_slots apps/blk_pageslots \
 	tests/blk_local tests/blk_mn_signal tests/blk_mn_manythreads tests/blk_mn_timeslices \
-	tests/blk_mn_kill
+	tests/blk_mn_kill tests/blk_mn_sighold
 check_SCRIPTS += $(BLK_CHECKED)
 CLEANFILES += $(BLK_CHECKED)
 # dsmcc --dsm from the build tree: dsm.h, libdsm and the pass of this build
@@ -51,6 +51,8 @@ tests/blk_local: $(top_srcdir)/tests/block_local.c $(BLOCK_DEPS)
 	$(AM_V_GEN)$(BLOCK_DSMCC) $(top_srcdir)/tests/block_local.c -o $@
 tests/blk_mn_signal: $(top_srcdir)/tests/mn_signal.c $(BLOCK_DEPS)
 	$(AM_V_GEN)$(BLOCK_DSMCC) $(top_srcdir)/tests/mn_signal.c -o $@ -pthread
+tests/blk_mn_sighold: $(top_srcdir)/tests/mn_sighold.c $(BLOCK_DEPS)
+	$(AM_V_GEN)$(BLOCK_DSMCC) $(top_srcdir)/tests/mn_sighold.c -o $@ -pthread
 tests/blk_mn_manythreads: $(top_srcdir)/tests/mn_manythreads.c $(BLOCK_DEPS)
 	$(AM_V_GEN)$(BLOCK_DSMCC) $(top_srcdir)/tests/mn_manythreads.c -o $@ -pthread
 tests/blk_mn_timeslices: $(top_srcdir)/tests/mn_timeslices.c $(BLOCK_DEPS)

@@ -5,7 +5,7 @@
 # transport in the test matrix (tests/matrix.list: errors, threads,
 # patterns).
 check_PROGRAMS += tests/mn_misuse tests/mn_threads tests/mn_signal tests/mn_manythreads \
-	tests/mn_sigbusy tests/mn_syscall tests/mn_sigrace
+	tests/mn_sigbusy tests/mn_syscall tests/mn_sigrace tests/mn_sighold
 tests_mn_misuse_SOURCES = tests/mn_misuse.c
 tests_mn_misuse_LDADD = libdsm.la
 tests_mn_threads_SOURCES = tests/mn_threads.c
@@ -19,6 +19,8 @@ tests_mn_sigbusy_LDADD = libdsm_internal.la
 tests_mn_syscall_SOURCES = tests/mn_syscall.c
 tests_mn_sigrace_SOURCES = tests/mn_sigrace.c
 tests_mn_sigrace_LDADD = libdsm.la
+tests_mn_sighold_SOURCES = tests/mn_sighold.c
+tests_mn_sighold_LDADD = libdsm.la
 tests_mn_syscall_LDADD = libdsm.la
 CORE_TESTS = tests/mn_blocksize.sh tests/mn_signal.sh tests/mn_manythreads.sh \
 	tests/dsmrun_signals.sh tests/mn_syscall.sh

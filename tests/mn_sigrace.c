@@ -15,10 +15,11 @@
  * The worker's only miss is on the counter, which the other node cannot
  * want while the worker holds the lock: a handler that interrupts a miss
  * whose grant came but was not yet retried, and itself misses on a block
- * the other node holds the same way, waits for ever (seen with a worker
- * that wrote its block itself, before and after the gate: the held grant
- * is recorded only when the interrupted wait returns).  Run by
- * tests/mn_signal.sh. */
+ * the other node holds the same way, waited for ever (seen with a worker
+ * that wrote its block itself: the held grant is recorded only when the
+ * interrupted wait returns); the handler's miss now gives that grant up
+ * (dsm/node.c, release_interrupted), which tests/mn_sighold.c checks.  Run
+ * by tests/mn_signal.sh. */
 #define _GNU_SOURCE 1
 #include <pthread.h>
 #include <signal.h>
