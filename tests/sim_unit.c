@@ -765,6 +765,63 @@ START_TEST(inline_hits_exact)
 }
 END_TEST
 
+/* Between stale-cache windows in references the front end's hooks take
+ * the references as batches (sim_ref_gap: one decrement each, counted by
+ * sim_fast_settle when something reads the processor).  The same stream,
+ * in runs of one processor as the scheduler gives them, with barrier-like
+ * clock reads and sets, must give what reference-by-reference counting
+ * gives: misses, causes, clocks, references, sampled references. */
+START_TEST(gap_batches_exact)
+{
+    const char *const opts[] = {"sample_period=2000", "sample_length=300", NULL};
+    recorder *rec[2] = {calloc(1, sizeof(recorder)), calloc(1, sizeof(recorder))};
+    sim_machine *m[2];
+    for (int k = 0; k < 2; k++)
+        m[k] = make("uniform", 4, 1 << 20, rec[k], opts);
+    for (int p = 0; p < 4; p++)
+        sim_fast_of(m[0], p)->gap_batching = 1;
+    uint64_t x = 777, batched = 0;
+    int proc = 0;
+    for (int i = 0; i < 40000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        if (((x >> 33) & 63) == 0) { /* the scheduler switches: it settles first */
+            sim_fast_settle(sim_fast_of(m[0], proc));
+            proc = (int)(x >> 62);
+        }
+        if (((x >> 27) & 511) == 0) /* a barrier: clocks read and set */
+            for (int k = 0; k < 2; k++)
+                sim_set_clock(m[k], proc, sim_clock(m[k], proc) + 10);
+        uintptr_t a = (x >> 50) & 7 ? BASE + (uintptr_t)proc * 4096 + ((x >> 20) % 1024) * 4
+                                    : BASE + 16384 + ((x >> 20) % 256) * 4;
+        int w = ((x >> 44) & 7) < 2;
+        sim_fast *f = sim_fast_of(m[0], proc);
+        if (sim_ref_gap(f))
+            batched++;
+        else if (!sim_ref_fast(f, a, 4, w))
+            ref(m[0], proc, a, 4, w);
+        if (!sim_ref_fast(sim_fast_of(m[1], proc), a, 4, w))
+            ref(m[1], proc, a, 4, w);
+    }
+    ck_assert_uint_gt(batched, 10000);
+    ck_assert_int_eq(rec[0]->n, rec[1]->n);
+    ck_assert_int_gt(rec[0]->n, 100);
+    for (int i = 0; i < rec[0]->n; i++) {
+        ck_assert_int_eq(rec[0]->v[i].proc, rec[1]->v[i].proc);
+        ck_assert_uint_eq(rec[0]->v[i].line, rec[1]->v[i].line);
+        ck_assert_int_eq(rec[0]->v[i].cause, rec[1]->v[i].cause);
+    }
+    for (int p = 0; p < 4; p++)
+        ck_assert_uint_eq(sim_clock(m[0], p), sim_clock(m[1], p));
+    ck_assert_uint_eq(sim_references(m[0]), sim_references(m[1]));
+    ck_assert_uint_eq(sim_references_sampled(m[0]), sim_references_sampled(m[1]));
+    ck_assert_uint_eq(sim_unknown_hits(m[0]), sim_unknown_hits(m[1]));
+    for (int k = 0; k < 2; k++) {
+        sim_destroy(m[k]);
+        free(rec[k]);
+    }
+}
+END_TEST
+
 START_TEST(sampling_windows_random)
 {
     /* sample_offset=random: period k's window is [k*1000 + o, +100) with o
@@ -1198,6 +1255,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, sampling_gap_cost);
     tcase_add_test(tc, sampling_unit_refs);
     tcase_add_test(tc, inline_hits_exact);
+    tcase_add_test(tc, gap_batches_exact);
     tcase_add_test(tc, sampling_windows_random);
     tcase_add_test(tc, procedure_switch_hook);
     tcase_add_test(tc, procedure_switch_calls);

@@ -28,38 +28,57 @@
 /* The shared state the hooks test, aligned so it sits on one line. */
 __attribute__((aligned(64))) dsm_sim_hot dsm_sim_hot_state;
 
-/* A reference while the simulation runs: a hit in one line is handled
- * inline (sim_ref_fast: the running processor's cache, no call), with a
+/* A reference in the shared region while the simulation runs, not one of
+ * a batch between sampling windows: a hit in one line is handled inline
+ * (sim_ref_fast: the running processor's cache, no call), with a
  * scheduling decision every quantum of references; anything else goes to
  * dsm_sim_access (simfront/run.c), which calls the machine. */
+static inline __attribute__((always_inline)) void ref_region(uintptr_t a, uint32_t size,
+                                                             int is_write)
+{
+    if (!sim_ref_fast(dsm_sim_hot_state.fast, a, size, is_write))
+        dsm_sim_access(a, size, is_write);
+    else if (++dsm_sim_hot_state.since_decision >= dsm_sim_hot_state.quantum)
+        dsm_sim_quantum_end();
+}
+
+/* ... one function for each size and direction of the plain hooks, out of
+ * line: the hooks' own path (simulation off, or a reference of a batch:
+ * sim_ref_gap) then saves no register and ends in a jump here. */
+#define REF_REGION_FN(n, w)                                                                           static __attribute__((noinline)) void ref_region_##n##_##w(uintptr_t a)                           {                                                                                                     ref_region(a, n, w);                                                                          }
+#define REF_REGION_FNS(n) REF_REGION_FN(n, 0) REF_REGION_FN(n, 1)
+REF_REGION_FNS(1)
+REF_REGION_FNS(2)
+REF_REGION_FNS(4)
+REF_REGION_FNS(8)
+REF_REGION_FNS(16)
+
+/* A reference: outside the region it is private (simulated on machines
+ * that simulate private memory, Alewife); in it, a reference of the
+ * running processor's batch between sampling windows costs one decrement
+ * (sim_ref_gap), else it goes to `region` (ref_region or one of its
+ * out-of-line copies). */
+#define REF_WITH(p, size, is_write, region)                                                           do {                                                                                                  if (LIKELY_OFF(dsm_sim_hot_state.refs_on)) {                                                          uintptr_t a_ = (uintptr_t)(p);                                                                    if (a_ >= dsm_sim_hot_state.base && a_ < dsm_sim_hot_state.end) {                                     if (!sim_ref_gap(dsm_sim_hot_state.fast))                                                             region;                                                                                   } else if (LIKELY_OFF(dsm_sim_hot_state.private_refs)) {                                              dsm_sim_private_access(a_, size, is_write);                                                   }                                                                                             }                                                                                             } while (0)
+
 static inline __attribute__((always_inline)) void ref(const volatile void *p, uint32_t size,
                                                       int is_write)
 {
-    if (LIKELY_OFF(dsm_sim_hot_state.refs_on)) {
-        uintptr_t a = (uintptr_t)p;
-        if (a >= dsm_sim_hot_state.base && a < dsm_sim_hot_state.end) {
-            if (!sim_ref_fast(dsm_sim_hot_state.fast, a, size, is_write))
-                dsm_sim_access(a, size, is_write);
-            else if (++dsm_sim_hot_state.since_decision >= dsm_sim_hot_state.quantum)
-                dsm_sim_quantum_end();
-        } else if (LIKELY_OFF(dsm_sim_hot_state.private_refs)) {
-            dsm_sim_private_access(a, size, is_write);
-        }
-    }
+    REF_WITH(p, size, is_write, ref_region(a_, size, is_write));
 }
 
 /* --- plain loads and stores ------------------------------------------- */
 HOOK void __tsan_init(void) {}
 
+#define PLAIN_REF(p, n, w) REF_WITH(p, n, w, ref_region_##n##_##w(a_))
 #define RW_HOOKS(n)                                                                               \
-    HOOK void __tsan_read##n(void *p) { ref(p, n, 0); }                                           \
-    HOOK void __tsan_write##n(void *p) { ref(p, n, 1); }                                          \
-    HOOK void __tsan_unaligned_read##n(void *p) { ref(p, n, 0); }                                 \
-    HOOK void __tsan_unaligned_write##n(void *p) { ref(p, n, 1); }                                \
-    HOOK void __tsan_volatile_read##n(void *p) { ref(p, n, 0); }                                  \
-    HOOK void __tsan_volatile_write##n(void *p) { ref(p, n, 1); }                                 \
-    HOOK void __tsan_unaligned_volatile_read##n(void *p) { ref(p, n, 0); }                        \
-    HOOK void __tsan_unaligned_volatile_write##n(void *p) { ref(p, n, 1); }
+    HOOK void __tsan_read##n(void *p) { PLAIN_REF(p, n, 0); }                                     \
+    HOOK void __tsan_write##n(void *p) { PLAIN_REF(p, n, 1); }                                    \
+    HOOK void __tsan_unaligned_read##n(void *p) { PLAIN_REF(p, n, 0); }                           \
+    HOOK void __tsan_unaligned_write##n(void *p) { PLAIN_REF(p, n, 1); }                          \
+    HOOK void __tsan_volatile_read##n(void *p) { PLAIN_REF(p, n, 0); }                            \
+    HOOK void __tsan_volatile_write##n(void *p) { PLAIN_REF(p, n, 1); }                           \
+    HOOK void __tsan_unaligned_volatile_read##n(void *p) { PLAIN_REF(p, n, 0); }                  \
+    HOOK void __tsan_unaligned_volatile_write##n(void *p) { PLAIN_REF(p, n, 1); }
 RW_HOOKS(1)
 RW_HOOKS(2)
 RW_HOOKS(4)

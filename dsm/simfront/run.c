@@ -368,8 +368,13 @@ int dsm_sim_init(int *argc, char ***argv)
      * references up to the quantum) */
     dsm_sim_hot_state.sync_only = sim_get_params(dsm_sim_machine)->reschedule_sync &&
                                   !dsm_sim_hot_state.in_order;
-    if (dsm_sim_hot_state.sync_only)
+    if (dsm_sim_hot_state.sync_only) {
         dsm_sim_hot_state.quantum = UINT32_MAX;
+        /* ... so the references between sampling windows may go as one
+         * batch each (sim_ref_gap: one decrement a reference) */
+        for (long p = 0; p < nprocs; p++)
+            sim_fast_of(dsm_sim_machine, (int)p)->gap_batching = 1;
+    }
     dsm_error_node = 0;
     R.inited[0] = 1;
     R.progress_on = isatty(STDERR_FILENO);
@@ -397,6 +402,7 @@ static void finish_statistics(void)
 {
     double host = host_now() - R.t0;
     dsm_sim_hot_state.refs_on = 0;
+    sim_settle(dsm_sim_machine); /* the batches of references between windows */
     if (R.progress_shown) {
         fputc('\n', stderr);
         R.progress_shown = 0;

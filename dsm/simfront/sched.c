@@ -428,6 +428,7 @@ void dsm_sim_schedule(void)
 {
     sim_machine *m = dsm_sim_machine;
     int me = dsm_sim_hot_state.cur;
+    sim_fast_settle(fast[me]); /* its clock is compared below */
     for (;;) {
         int best = -1;
         sim_time bc = SIM_NEVER;

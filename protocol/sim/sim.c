@@ -399,18 +399,41 @@ void *sim_timing_model(const sim_machine *m) { return m->model; }
 const sim_timing_ops *sim_timing_ops_of(const sim_machine *m) { return m->ops; }
 const char *sim_error(const sim_machine *m) { return m->failed ? m->err : NULL; }
 int sim_stalled(const sim_machine *m, int proc) { return m->procs[proc].f.stalled; }
+/* Whatever reads or sets a processor's clock or counts first counts the
+ * references of its batch (sim_fast_settle): the machine state is then
+ * what reference-by-reference counting gives. */
+static void settle_all(const sim_machine *m)
+{
+    for (int i = 0; i < m->nprocs; i++)
+        sim_fast_settle(&m->procs[i].f);
+}
+void sim_settle(sim_machine *m) { settle_all(m); }
 int sim_check_clock(sim_machine *m, int proc)
 {
+    sim_fast_settle(&m->procs[proc].f);
     if (!m->failed)
         past_clock_limit(m, m->procs[proc].f.clock, proc);
     return m->failed;
 }
-sim_time sim_clock(const sim_machine *m, int proc) { return m->procs[proc].f.clock; }
-void sim_set_clock(sim_machine *m, int proc, sim_time t) { m->procs[proc].f.clock = t; }
-void sim_add_cycles(sim_machine *m, int proc, sim_time n) { m->procs[proc].f.clock += n; }
+sim_time sim_clock(const sim_machine *m, int proc)
+{
+    sim_fast_settle(&m->procs[proc].f);
+    return m->procs[proc].f.clock;
+}
+void sim_set_clock(sim_machine *m, int proc, sim_time t)
+{
+    sim_fast_settle(&m->procs[proc].f);
+    m->procs[proc].f.clock = t;
+}
+void sim_add_cycles(sim_machine *m, int proc, sim_time n)
+{
+    sim_fast_settle(&m->procs[proc].f);
+    m->procs[proc].f.clock += n;
+}
 uint64_t sim_references(const sim_machine *m)
 {
     uint64_t n = 0;
+    settle_all(m);
     for (int i = 0; i < m->nprocs; i++)
         n += m->procs[i].f.refs;
     return n;
@@ -418,6 +441,7 @@ uint64_t sim_references(const sim_machine *m)
 uint64_t sim_references_sampled(const sim_machine *m)
 {
     uint64_t n = 0;
+    settle_all(m);
     for (int i = 0; i < m->nprocs; i++)
         n += m->procs[i].f.refs_sampled;
     return n;
@@ -489,7 +513,11 @@ void sim_fast_window(sim_fast *f)
                 c->lines[i].touched[0] = c->lines[i].touched[1] = ~0ull;
     }
 }
-int sim_stats_on(const sim_machine *m) { return stats_on_at(m, m->now); }
+int sim_stats_on(const sim_machine *m)
+{
+    settle_all(m);
+    return stats_on_at(m, m->now);
+}
 int sim_nbins(const sim_machine *m) { return m->nbins; }
 
 const char *sim_bin_name(const sim_machine *m, int bin)
@@ -1442,6 +1470,7 @@ int sim_procedure_switch(sim_machine *m, int proc, int procedure)
              m->nprocs);
         return m->failed;
     }
+    sim_fast_settle(&m->procs[proc].f);
     if (procedure != m->procs[proc].last_procedure)
         procedure_changed(m, proc, procedure);
     return 0;
@@ -1457,6 +1486,7 @@ int sim_section_begin(sim_machine *m, int proc)
         return m->failed;
     }
     sim_proc *pr = &m->procs[proc];
+    sim_fast_settle(&pr->f);
     if (pr->in_section)
         return 0; /* already inside: the section began earlier */
     pr->in_section = 1;
@@ -1476,6 +1506,7 @@ int sim_section_end(sim_machine *m, int proc)
         return m->failed;
     }
     sim_proc *pr = &m->procs[proc];
+    sim_fast_settle(&pr->f);
     if (!pr->in_section)
         return -1; /* no begin on this processor: the caller reports it */
     pr->in_section = 0;
@@ -1496,6 +1527,7 @@ int sim_fence(sim_machine *m, int proc)
         return m->failed;
     }
     sim_proc *pr = &m->procs[proc];
+    sim_fast_settle(&pr->f);
     if (m->failed)
         return m->failed;
     if (!pr->nposted || pr->f.stalled)
@@ -1509,6 +1541,7 @@ int sim_ref(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_writ
             int procedure)
 {
     sim_proc *pr = &m->procs[proc];
+    sim_fast_settle(&pr->f);
     if (m->failed)
         return m->failed;
     if (pr->f.stalled)
@@ -1596,6 +1629,7 @@ int sim_has_private_memory(const sim_machine *m)
 int sim_ref_private(sim_machine *m, int proc, uintptr_t addr, uint32_t size, int is_write)
 {
     sim_proc *pr = &m->procs[proc];
+    sim_fast_settle(&pr->f);
     if (m->failed)
         return m->failed;
     if (pr->f.stalled)
@@ -1726,6 +1760,7 @@ static void dispatch(sim_machine *m, const sim_event *ev)
 int sim_run_until(sim_machine *m, sim_time t)
 {
     sim_event ev;
+    settle_all(m);
     while (!m->failed) {
         const sim_event *next = sim_evq_peek(&m->q);
         if (!next || next->time > t)

@@ -355,6 +355,14 @@ typedef struct sim_fast {
      * the hit path.  No TLB: tlb_shift 63 and entry 0 recent, always. */
     uint64_t tlb_recent[4];
     unsigned tlb_shift;
+    /* stale caches, windows in references: the references until the next
+     * window change nothing but counts, so they are taken as one batch (the
+     * caller's hit path then costs one decrement a reference) and counted
+     * when anything reads the processor (sim_fast_settle) */
+    uint64_t gap_left;       /* references of the batch not yet made */
+    uint64_t gap_batch;      /* the batch's references when armed (0: none) */
+    uint8_t gap_batching;    /* the caller allows batches: it makes no decision per
+                                quantum of references (reschedule=sync) */
 } sim_fast;
 
 /* Where the statistics window of period k (cycles [k*period, (k+1)*period))
@@ -376,6 +384,9 @@ static inline uint64_t sim_window_offset(uint64_t period, uint64_t length, int r
 }
 
 sim_fast *sim_fast_of(sim_machine *m, int proc);
+/* Count every processor's batch of references (sim_fast_settle): before
+ * the caller reads a sim_fast's clock or counts itself (a scheduler). */
+void sim_settle(sim_machine *m);
 /* The window state of f's clock changed (internal to the hit path). */
 void sim_fast_window(sim_fast *f);
 
@@ -427,6 +438,24 @@ static inline __attribute__((always_inline)) void sim_fast_count(sim_fast *f)
     }
 }
 
+/* Count the references made of f's batch (as sim_ref_fast would have one
+ * by one: the clock's fraction carried the same) and end the batch. */
+static inline void sim_fast_settle(sim_fast *f)
+{
+    if (!f->gap_batch)
+        return;
+    uint64_t n = f->gap_batch - f->gap_left;
+    f->gap_batch = f->gap_left = 0;
+    *f->spos += n; /* ref_unit is 1 with batches */
+    f->refs += n;
+    uint64_t frac = f->gap_frac + n * f->gap_cost;
+    f->clock += frac >> 16;
+    f->gap_frac = frac & 0xffff;
+}
+
+/* Batches are capped so that n * gap_cost above stays far from 2^64. */
+#define SIM_GAP_BATCH_MAX (1u << 24)
+
 static inline __attribute__((always_inline)) int sim_ref_fast(sim_fast *f, uintptr_t addr,
                                                               uint32_t size, int is_write)
 {
@@ -434,8 +463,19 @@ static inline __attribute__((always_inline)) int sim_ref_fast(sim_fast *f, uintp
         /* between windows the program runs as MemSpy's did with the
          * simulator off: a reference costs a hit and touches nothing (the
          * caches go stale) */
+        sim_fast_settle(f);
         if (*f->spos - f->win_start >= f->win_span)
             sim_fast_window(f);
+        if (!f->in_window && f->gap_batching && f->ref_unit && (f->gap_cost >> 40) == 0) {
+            /* the references up to the window's opening: this one and a
+             * batch of the next ones (the caller's sim_ref_gap) */
+            uint64_t n = f->win_start + f->win_span - *f->spos;
+            if (n > SIM_GAP_BATCH_MAX)
+                n = SIM_GAP_BATCH_MAX;
+            f->gap_batch = n;
+            f->gap_left = n - 1;
+            return 1;
+        }
         if (!f->in_window) {
             *f->spos += f->ref_unit;
             f->refs++;
@@ -476,6 +516,17 @@ static inline __attribute__((always_inline)) int sim_ref_fast(sim_fast *f, uintp
     if (c->assoc > 1)
         l->lru = ++c->lru_clock;
     f->clock += f->hit_cycles;
+    return 1;
+}
+
+/* A reference of f's batch (stale caches, between windows): 1 when it is
+ * one, counted later (sim_fast_settle); 0 when none is left, and the
+ * reference then goes to sim_ref_fast. */
+static inline __attribute__((always_inline)) int sim_ref_gap(sim_fast *f)
+{
+    if (!f->gap_left)
+        return 0;
+    f->gap_left--;
     return 1;
 }
 
