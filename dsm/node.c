@@ -275,8 +275,8 @@ void dsm_rt_signal(dsm_rt *rt)
  * thread, which spins as long after each message).  200 us covers the
  * round trip; where most waits still outlast it (a crowded machine), the
  * learning turns it off as before.  Measured on the network test bed
- * (doc/cluster.md): runtime round trip 129 us against 171 us (50 us
- * spin), medians of 4 paired runs at load 25-35. */
+ * (doc/cluster.md): runtime round trip 129 us against 302 us with the
+ * 50 us spin, medians of 4 paired runs at load 25-35. */
 #define SPIN_REMOTE_NS 200000u
 
 int dsm_rt_cores(void)
