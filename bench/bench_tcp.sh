@@ -76,11 +76,19 @@ done
 # the probe: the faster of the two MPI round trips (spinning is fastest on
 # an idle machine, yielding on a crowded one)
 probe=$(awk -v a="$(med mpi_rtt)" -v b="$(med mpi_rtt_yield)" 'BEGIN { print (a < b ? a : b) }')
+# A probe slower than the runtime's own round trip (which sends through the
+# same MPI) is no bound: on a crowded machine the probe's tests wait for a
+# time slice each, the runtime's sleepers are woken first; the line says so
 for col in "" nodb_; do
-    awk -v f="$(med ${col}fault)" -v r="$probe" -v m="$(med ${col}read)" -v c="${col:-doorbells}" 'BEGIN {
+    awk -v f="$(med ${col}fault)" -v r="$probe" -v m="$(med ${col}read)" -v c="${col:-doorbells}" \
+        -v rt="$(med ${col}rtt)" 'BEGIN {
         s = f + r; ratio = m / s; sub(/_$/, "", c); if (c == "nodb") c = "fixed sleeps"
+        v = ratio <= 1.3 ? "met" : "NOT met"
+        if (r > rt)
+            v = "not judged (the MPI probe is slower than the runtime round trip, " rt \
+                " us: the machine is too crowded for the probe to bound anything)"
         printf "%s: remote read miss / (fault + MPI round trip) = %.2f / %.2f = %.2f: target <= 1.3 %s\n",
-            c, m, s, ratio, ratio <= 1.3 ? "met" : "NOT met" }'
+            c, m, s, ratio, v }'
 done
 echo "apps on 2 nodes, seconds (medians of $runs runs): across the hosts (TCP) and on one host"
 printf '%-24s %12s %12s\n' app "2 hosts" "1 host"

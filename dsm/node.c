@@ -247,12 +247,18 @@ void dsm_rt_fault_leave(const dsm_rt_sigframe *outer)
         pthread_sigmask(SIG_SETMASK, &mask, NULL);
 }
 
+/* this thread is one of rt->tp_waiters (wait_in_transport) */
+static __thread int tp_waiting;
+
 void dsm_rt_signal(dsm_rt *rt)
 {
     atomic_fetch_add(&rt->events, 1);
     if (atomic_load(&rt->sleepers))
         dsm_futex_wake(&rt->events, 0);
-    if (atomic_load(&rt->tp_waiters))
+    /* a thread in the transport's wait that handled the message itself is
+     * awake: waking the node's sleepers for it (an eventfd write, and the
+     * progress thread's wake-up) is for nothing, once per miss */
+    if (atomic_load(&rt->tp_waiters) > tp_waiting)
         rt->tp->wake(rt->tp);
 }
 
@@ -285,6 +291,17 @@ void dsm_rt_signal(dsm_rt *rt)
  * shortened spin pays a wake-up (bench_core's read miss 38 us against
  * 12 us with the fixed 50 us, medians of 7 runs). */
 #define SPIN_AUTO_NS 50000u
+/* A node with peers on other hosts (mpi over TCP) spins longer: a round
+ * trip there (a TCP message each way, its doorbell, the home's handler)
+ * takes 60 to 150 us on the 2-core test VM, so with the 50 us spin nearly
+ * every wait outlasted it, spin_learn turned the spin off, and every miss
+ * paid a wake-up on both sides (the requester's, and the home's progress
+ * thread, which spins as long after each message).  200 us covers the
+ * round trip; where most waits still outlast it (a crowded machine), the
+ * learning turns it off as before.  Measured on the network test bed
+ * (doc/cluster.md): runtime round trip 129 us against 302 us with the
+ * 50 us spin, medians of 4 paired runs at load 25-35. */
+#define SPIN_REMOTE_NS 200000u
 
 int dsm_rt_cores(void)
 {
@@ -316,8 +333,10 @@ void dsm_rt_spin_policy(dsm_rt *rt, int host_nodes, int cores)
     } else if (host_nodes > cores) {
         rt->spin_ns = 0;
     } else {
-        rt->spin_ns = SPIN_AUTO_NS;
-        rt->spin_cap_ns = SPIN_AUTO_NS;
+        /* peers on other hosts: see SPIN_REMOTE_NS */
+        uint64_t cap = host_nodes < rt->nnodes ? SPIN_REMOTE_NS : SPIN_AUTO_NS;
+        rt->spin_ns = cap;
+        rt->spin_cap_ns = cap;
     }
 }
 
@@ -833,6 +852,8 @@ static void release_expired(dsm_rt *rt)
 #define TP_WAIT_MS 10
 static void wait_in_transport(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
 {
+    int outer = tp_waiting; /* a signal handler's access may nest a wait */
+    tp_waiting = 1;
     atomic_fetch_add(&rt->tp_waiters, 1);
     for (;;) {
         poll_once(rt);
@@ -846,6 +867,7 @@ static void wait_in_transport(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), vo
         }
     }
     atomic_fetch_sub(&rt->tp_waiters, 1);
+    tp_waiting = outer;
 }
 
 void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)

@@ -71,7 +71,8 @@ const dsm_setting dsm_settings[] = {
       .max = 1000000, .dflt = "auto", .field = F(spin_us), .group = DSM_GROUP_RUNTIME,
       .doc = "a waiting thread spins this long before it blocks. `auto`: not at all when this "
              "host runs more nodes than it has usable cores (a spinning waiter would take the "
-             "core its home needs to answer), else 50 us, turned off while most of the node's "
+             "core its home needs to answer), else 50 us (200 us when some nodes are on other "
+             "hosts: a round trip over TCP is longer), turned off while most of the node's "
              "waits outlast it (other processes hold the cores)" },
     { .name = "DSM_HOLD_US", .kind = DSM_SET_MICROS, .min = 0, .max = 1000000, .dflt = "5",
       .field = F(hold_us), .group = DSM_GROUP_RUNTIME,

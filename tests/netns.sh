@@ -30,6 +30,10 @@
 # hosts' own addresses are used.  A run killed before it could clean up
 # leaves namespaces named for a pid that no longer exists: the next setup
 # removes them.
+# The hosts share the machine's cores: each host's daemon would bind its
+# first rank to core 0, every host's to the same core (two ranks and their
+# threads on one core, a spinning MPI round trip of milliseconds): so
+# --bind-to none, the ranks spread over the cores as the kernel sees fit.
 # The namespaces share the kernel's clock: "own clocks" are forced with
 # DSM_TEST_CLOCK_OFFSET_NS (dsm/futex.c), set per host by the agent.
 
@@ -172,7 +176,7 @@ for v in \$(env | sed -n 's/^\(DSM_[A-Za-z0-9_]*\)=.*/\1/p'); do
 done
 off0=${NETNS_CLOCK_OFFSET_0:-}
 exec ip netns exec $NETNS_PREFIX$$h0 env TMPDIR=$NETNS_DIR/tmp0 \${off0:+DSM_TEST_CLOCK_OFFSET_NS=\$off0} \
-    ${NETNS_MPIRUN:-mpirun} --hostfile $NETNS_DIR/hostfile --map-by node \
+    ${NETNS_MPIRUN:-mpirun} --hostfile $NETNS_DIR/hostfile --map-by node --bind-to none \
     --mca plm_rsh_agent $NETNS_DIR/agent \
     --mca routed direct --mca btl tcp,self --mca btl_tcp_if_include $NETNS_NET \
     --mca oob_tcp_if_include $NETNS_NET \

@@ -174,6 +174,13 @@ static void spin_policy(void)
           (unsigned long long)rt.spin_ns);
     dsm_rt_spin_policy(&rt, 2, 2);
     check(rt.spin_ns > 0, "auto, 2 nodes on 2 cores: a spin");
+    uint64_t local = rt.spin_ns;
+    rt.nnodes = 4; /* 2 of them on other hosts: a round trip over the network */
+    dsm_rt_spin_policy(&rt, 2, 2);
+    check(rt.spin_ns > local && rt.spin_cap_ns == rt.spin_ns,
+          "auto, peers on other hosts: a longer spin (%llu ns against %llu)",
+          (unsigned long long)rt.spin_ns, (unsigned long long)local);
+    rt.nnodes = 0;
     rt.cfg.spin_us = 7;
     dsm_rt_spin_policy(&rt, 8, 2);
     check(rt.spin_ns == 7000, "DSM_SPIN_US=7 on an oversubscribed host: 7 us");
