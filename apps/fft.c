@@ -17,11 +17,13 @@
  * code, conjugate roots) and each compares its rows of the result with the
  * input, which is regenerated from a hash.
  *
- * Usage: fft [--m=M] [--paper] [--stagger=0|1|2] [--serial-init]
+ * Usage: fft [--m=M] [--paper] [--stagger=0|1|2] [--serial-init] [--bitrev-calls=0|1]
  *   2^M points, M even (default 12; --paper: 18, the 256K points of the
  *   FlashPoint paper); --stagger: the transposes' order (transpose());
  *   --serial-init: processor 0 initialises every row, as SPLASH-2's FFT
- *   does on its main thread (the Origin profiler paper's Fig. 6).
+ *   does on its main thread (the Origin profiler paper's Fig. 6);
+ *   --bitrev-calls: 1 (default) one bit-reversal procedure call per element
+ *   of a row, as SPLASH-2's FFT (bit_reverse), 0 an incremental loop.
  * Prints "fft: result OK". */
 #include <dsm.h>
 #include <math.h>
@@ -50,15 +52,39 @@ APP_LEAF static cplx root_of_unity(long num, long den)
     return w;
 }
 
+/* SPLASH-2's BitReverse(M, k): the m-bit reversal of k, one call per
+ * element of each row the processor transforms (its Reverse loop).  Kept a
+ * procedure of its own (instrumented, not inlined) because FP-Proc's
+ * procedure commands at every call and return are what costs SPLASH-2's
+ * FFT its +51% in the FlashPoint paper (Table 5); it touches no shared
+ * data, so the other modes see nothing of it.  --bitrev-calls=0 uses the
+ * incremental loop instead (no call). */
+static long bitrev_calls = 1;
+
+__attribute__((noinline)) static long bit_reverse(long m, long k)
+{
+    long j = 0;
+    for (long i = 0; i < m; i++, k >>= 1)
+        j = 2 * j + (k & 1);
+    return j;
+}
+
 /* In-place radix-2 FFT of one row of length r.  roots[k] = w_r^k, k < r/2;
  * dir = -1 forward, +1 inverse (conjugate roots). */
 static void row_fft(cplx *row, long r, const cplx *roots, int dir)
 {
+    long logr = 0;
+    while ((1L << logr) < r)
+        logr++;
     for (long i = 1, j = 0; i < r; i++) {   /* bit-reversal permutation */
-        long bit = r >> 1;
-        for (; j & bit; bit >>= 1)
-            j ^= bit;
-        j |= bit;
+        if (bitrev_calls) {
+            j = bit_reverse(logr, i);
+        } else {
+            long bit = r >> 1;
+            for (; j & bit; bit >>= 1)
+                j ^= bit;
+            j |= bit;
+        }
         if (i < j) {
             cplx t = row[i];
             row[i] = row[j];
@@ -185,8 +211,10 @@ int main(int argc, char **argv)
         { "stagger", "transpose order: 0 none, 1 basic, 2 scrambled", &stagger, 0, 2, 1, 0, 0 },
         { "serial-init", "processor 0 initialises all the data (as SPLASH-2's main thread)",
           &serial_init, 0, 1, 0, 1, 0 },
+        { "bitrev-calls", "1: a bit-reversal procedure call per element (SPLASH-2), 0: a loop",
+          &bitrev_calls, 0, 1, 1, 0, 0 },
     };
-    int parsed = app_parse("fft", argc, argv, opts, 3, "paper", me);
+    int parsed = app_parse("fft", argc, argv, opts, 4, "paper", me);
     if (parsed == 0 && m % 2) {
         if (me == 0)
             fprintf(stderr, "fft: --m=%ld must be even (the points form a square matrix)\n", m);

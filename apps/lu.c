@@ -18,8 +18,10 @@
  * position up to n = 256, above that at samples (the corners, the diagonal
  * and 256 hashed positions).
  *
- * Usage: lu [--n=N] [--b=B] [--paper]   (default 128 / 16; --paper: the
- * FlashPoint paper's 512 / 16).  Prints "lu: result OK". */
+ * Usage: lu [--n=N] [--b=B] [--paper] [--daxpy-calls=0|1]   (default 128 /
+ * 16; --paper: the FlashPoint paper's 512 / 16; --daxpy-calls: 1 (default)
+ * the block loops call daxpy per row segment as SPLASH-2's LU, 0 inline).
+ * Prints "lu: result OK". */
 #include <dsm.h>
 #include <math.h>
 #include <stdio.h>
@@ -41,13 +43,36 @@ typedef struct lu_grid { long pr, pc; } lu_grid;
 APP_LEAF static int owner(lu_grid g, long bi, long bj) { return (int)((bi % g.pr) * g.pc + bj % g.pc); }
 
 /* Factor the diagonal block rows/columns [k0, k1) in place. */
+/* dst[0..len) += alpha src[0..len): SPLASH-2's LU does every block
+ * operation's innermost loop as a call of its daxpy procedure, so FP-Proc
+ * pays a procedure command at each call and return (the FlashPoint paper's
+ * LU overhead, Figure 5).  --daxpy-calls=0 runs the loops inline. */
+static long daxpy_calls = 1;
+
+__attribute__((noinline)) static void daxpy(double *dst, const double *src, long len,
+                                            double alpha)
+{
+    for (long j = 0; j < len; j++)
+        dst[j] += alpha * src[j];
+}
+
+/* row[j0..j1) -= l * krow[j0..j1), through daxpy or inline */
+static inline void row_update(double *row, const double *krow, long j0, long j1, double l)
+{
+    if (daxpy_calls) {
+        daxpy(&row[j0], &krow[j0], j1 - j0, -l);
+        return;
+    }
+    for (long j = j0; j < j1; j++)
+        row[j] -= l * krow[j];
+}
+
 static void factor_diagonal(double *a, long n, long k0, long k1)
 {
     for (long k = k0; k < k1; k++)
         for (long i = k + 1; i < k1; i++) {
             double l = a[i * n + k] /= a[k * n + k];
-            for (long j = k + 1; j < k1; j++)
-                a[i * n + j] -= l * a[k * n + j];
+            row_update(&a[i * n], &a[k * n], k + 1, k1, l);
         }
 }
 
@@ -56,11 +81,8 @@ static void factor_diagonal(double *a, long n, long k0, long k1)
 static void solve_row_block(double *a, long n, long k0, long k1, long j0, long j1)
 {
     for (long i = k0; i < k1; i++)
-        for (long k = k0; k < i; k++) {
-            double l = a[i * n + k];
-            for (long j = j0; j < j1; j++)
-                a[i * n + j] -= l * a[k * n + j];
-        }
+        for (long k = k0; k < i; k++)
+            row_update(&a[i * n], &a[k * n], j0, j1, a[i * n + k]);
 }
 
 /* Column K: rows [i0, i1) of columns [k0, k1) become L_IK = A_IK U_KK^-1. */
@@ -80,11 +102,8 @@ static void update_interior(double *a, long n, long k0, long k1, long i0, long i
                             long j1)
 {
     for (long i = i0; i < i1; i++)
-        for (long k = k0; k < k1; k++) {
-            double l = a[i * n + k];
-            for (long j = j0; j < j1; j++)
-                a[i * n + j] -= l * a[k * n + j];
-        }
+        for (long k = k0; k < k1; k++)
+            row_update(&a[i * n], &a[k * n], j0, j1, a[i * n + k]);
 }
 
 static void lu_factor(double *a, long n, long b, lu_grid g, int me)
@@ -135,8 +154,10 @@ int main(int argc, char **argv)
     app_opt opts[] = {
         { "n", "matrix order", &n, 1, 16384, 512, 0, 0 },
         { "b", "block size", &b, 1, 4096, 16, 0, 0 },
+        { "daxpy-calls", "1: block loops call a daxpy procedure (SPLASH-2), 0: inline",
+          &daxpy_calls, 0, 1, 1, 0, 0 },
     };
-    int parsed = app_parse("lu", argc, argv, opts, 2, "paper", me);
+    int parsed = app_parse("lu", argc, argv, opts, 3, "paper", me);
     if (parsed != 0) {
         dsm_finalize();
         return parsed > 0 ? 0 : 2;

@@ -24,7 +24,7 @@
 # (dsm_sim_section_begin/end around its timed phase, as SPLASH-2 times it).
 # Then the paper's configuration: the four at their SPLASH-2 sizes on 16
 # processors, FP-NoProc against the control (misses 3%, shares 7 points,
-# FFT's relative share limit, time 10%).
+# FFT's relative share limit, time 10%), and FFT's FP-Proc (Table 5).
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
 dsmprof=$top/dsmprof
@@ -174,7 +174,11 @@ miss_limit_fails() {
 
 # FP-Proc's limits: about twice the measured overhead (doc/simulation.md,
 # "Measured perturbations"), so a model change that doubles it fails; 3%
-# where it is under 1.5%.  The miss limit is the paper's 3%, but 6% for the
+# where it is under 1.5%.  FFT's and LU's are large (+90% and +148%
+# measured): FFT's 32-point rows call the bit-reversal procedure once per
+# element and LU's block loops call daxpy per 16-element row segment, as
+# SPLASH-2's programs do, and each call and return is a fenced procedure
+# command.  The miss limit is the paper's 3%, but 6% for the
 # small radix: with overlapped misses the monitoring's timing changes which
 # processor's histogram update comes first (2 K misses in all; the paper's
 # radix differs by up to 13% in remote reads, Table 1).  The small radix
@@ -185,8 +189,8 @@ miss_limit_fails() {
 # local latencies moves by 8.5% (4 processors) and 10.4% (the paper's
 # configuration), doc/simulation.md.
 fft_rel=12
-app 3 10 15 fft --m=10
-app 3 10 3 lu --n=64 --b=16
+app 3 10 180 fft --m=10
+app 3 10 300 lu --n=64 --b=16
 app 6 28 28 radix --keys=8192 --radix=64 --bits=12
 app 3 10 3 ocean --n=48 --iters=10
 miss_limit_fails
@@ -207,7 +211,29 @@ paper() {
     [ -f "$dir/$name.noproc.json" ] && check "$name" noproc "3,7,10$rel" --top 2 &&
         grep -E '^  (All misses|Parallel section time|(Read|Write) latency average|PILocalGet|NILocalGet) ' "$dir/$name.noproc.report"
     [ "$name" = fft ] && [ -f "$dir/$name.noproc.report" ] && fft_writes "$dir/$name.noproc.report"
+    [ "$name" = fft ] && [ -f "$dir/$name.control.json" ] && fft_proc "$@"
     procs=4
+}
+
+# Table 5's FP-Proc row for FFT (16 processors, 256K points): SPLASH-2's
+# FFT calls its bit-reversal procedure per element, some 64K procedure
+# commands per processor, and FP-Proc costs +51% over the control (3.45 ->
+# 5.19).  The run must cost at least 30% more than the control (measured
+# +60.6%; +7% when the rows are bit-reversed without a call,
+# --bitrev-calls=0) and at most 120% (twice the measured), with the paper's
+# miss and share limits.
+fft_proc() { # ARGS...
+    simulate proc fft "$@" || return
+    check fft proc "3,7,120,$fft_rel" --top 2 || return
+    t=$(row "$dir/fft.proc.report" "Parallel section time" 1)
+    tp=$(row "$dir/fft.proc.report" "Parallel section time" 2)
+    if ! awk -v c="$t" -v p="$tp" 'BEGIN { exit !(c > 0 && p >= 1.3 * c) }'; then
+        echo "=== FAIL: fft: FP-Proc section ${tp:-none} against the control's ${t:-none}" \
+            "(expected at least +30%, the paper's +51%)"
+        status=1
+    else
+        awk -v c="$t" -v p="$tp" 'BEGIN { printf "  fft FP-Proc: section %d against %d, %+.1f%% (limit +30%% to +120%%)\n", p, c, 100 * (p - c) / c }'
+    fi
 }
 
 # FFT's bursty writes queue at MAGIC (Table 2; doc/simulation.md, "Memory"):
