@@ -21,7 +21,9 @@
 #                      time under 10% (noproc; the small radix: twice its
 #                      measured) and about twice the measured overhead (proc); Tables 1-4 of the measured section,
 #                      Table 4 showing the modes differ; the miss limit
-#                      failing on an 8 KB cache; prints the perturbations
+#                      failing on an 8 KB cache; FFT's FP-Proc at the
+#                      paper's configuration (Table 5: +30% to +120%);
+#                      prints the perturbations
 #   sim_reschedule.sh  the uniform machine as MemSpy's: rescheduling at
 #                      synchronisation only, a sole holder's store a hit
 #   flash_quantum.sh   causality: the measured section's time at --quantum=1,
