@@ -342,7 +342,7 @@ static void set_options(void *model, const char *const *kv)
 START_TEST(handler_costs_follow_the_work)
 {
     static const char *const steps[] = {
-        "cpu_ratio", "1", "pi_in", "0", "pi_out", "0", "pp_dispatch", "1", "pp_header", "5",
+        "cpu_ratio", "1", "pi_in", "0", "pi_out", "0", "pp_dispatch", "1", "pp_addr", "3", "pp_header", "5",
         "pp_test", "1", "pp_send", "3", "pp_update", "2", "pp_list", "7", "inv_send", "9",
         "fp_header", "4", "fp_warm", "6", "fp_record", "11", NULL,
     };
@@ -351,35 +351,37 @@ START_TEST(handler_costs_follow_the_work)
         void *model = make_model(4, mode);
         set_options(model, steps);
         sim_time occ = 0;
-        /* PILocalGet: dispatch 1 + header 5 + test 1 + send 3 = 10 to the
-         * send, then the header update 2; FlashPoint records after the
-         * send (+11 occupancy, no latency).  A local sharer is a bit of
-         * the header: no pointer, whatever the other sharers. */
+        /* PILocalGet: dispatch 1 + address 3 + header 5 + two tests
+         * (Pending, Dirty) 2 + send 3 = 14 to the send, then the header
+         * update 2; FlashPoint records after the send (+11 occupancy, no
+         * latency).  A local sharer is a bit of the header: no HeadPtr
+         * test, no pointer, whatever the other sharers. */
         for (int others = 0; others < 4; others += 3) {
             ck_assert_uint_eq(run_handler_dir(model, PM_GETS, 1, 1,
                                               others ? PD_SHARED : PD_UNOWNED, others, &occ),
-                              10);
-            ck_assert_uint_eq(occ, 12 + (fp ? 11 : 0));
+                              14);
+            ck_assert_uint_eq(occ, 16 + (fp ? 11 : 0));
         }
-        /* NILocalGet: a remote sharer takes a pointer (7) after the send;
-         * FlashPoint fills the reply header first (+4) and sets the warm
-         * bit after (+6) */
+        /* NILocalGet: a third test (HeadPtr), 15 to the send; a remote
+         * sharer takes a pointer (7) after it; FlashPoint fills the reply
+         * header first (+4) and sets the warm bit after (+6) */
         ck_assert_uint_eq(run_handler_dir(model, PM_GETS, 1, 0, PD_UNOWNED, 0, &occ),
-                          10 + (fp ? 4 : 0));
-        ck_assert_uint_eq(occ, 19 + (fp ? 10 : 0));
-        /* ... the line dirty elsewhere: forward a recall, no pointer */
+                          15 + (fp ? 4 : 0));
+        ck_assert_uint_eq(occ, 24 + (fp ? 10 : 0));
+        /* ... the line dirty elsewhere: forward a recall after the Dirty
+         * test, no HeadPtr test, no pointer */
         ck_assert_uint_eq(run_handler_dir(model, PM_GETS, 1, 0, PD_EXCL, 1, &occ),
-                          10 + (fp ? 4 : 0));
-        ck_assert_uint_eq(occ, 12 + (fp ? 10 : 0));
-        /* PILocalGetX with 3 other sharers: one list step (7) and the
-         * first INV (3) before the first send, two more steps of inv_send
-         * 9, the update; the grant comes with the last ack, the record is
-         * charged here */
-        ck_assert_uint_eq(run_handler_dir(model, PM_GETX, 1, 1, PD_SHARED, 3, &occ), 17);
-        ck_assert_uint_eq(occ, 17 + 2 * 9 + 2 + (fp ? 11 : 0));
+                          14 + (fp ? 4 : 0));
+        ck_assert_uint_eq(occ, 16 + (fp ? 10 : 0));
+        /* PILocalGetX with 3 other sharers: three tests, one list step (7)
+         * and the first INV (3) before the first send, two more steps of
+         * inv_send 9, the update; the grant comes with the last ack, the
+         * record is charged here */
+        ck_assert_uint_eq(run_handler_dir(model, PM_GETX, 1, 1, PD_SHARED, 3, &occ), 22);
+        ck_assert_uint_eq(occ, 22 + 2 * 9 + 2 + (fp ? 11 : 0));
         /* ... on an unowned line: the grant at once, recorded after */
-        ck_assert_uint_eq(run_handler_dir(model, PM_GETX, 1, 1, PD_UNOWNED, 0, &occ), 10);
-        ck_assert_uint_eq(occ, 12 + (fp ? 11 : 0));
+        ck_assert_uint_eq(run_handler_dir(model, PM_GETX, 1, 1, PD_UNOWNED, 0, &occ), 15);
+        ck_assert_uint_eq(occ, 17 + (fp ? 11 : 0));
         /* NIRemotePut: a pass-through (dispatch + send), the record after */
         ck_assert_uint_eq(run_handler_dir(model, PM_DATA_S, 0, 0, 0, 0, &occ), 4);
         ck_assert_uint_eq(occ, 4 + (fp ? 11 : 0));
@@ -389,11 +391,11 @@ START_TEST(handler_costs_follow_the_work)
         /* Table 4's latency is the handler's own: the bus times the
          * processor sees are not in the statistics */
         set_options(model, (const char *const[]){"pi_in", "2", "pi_out", "11", NULL});
-        ck_assert_uint_eq(run_handler_dir(model, PM_GETS, 1, 1, PD_UNOWNED, 0, &occ), 10 + 13);
+        ck_assert_uint_eq(run_handler_dir(model, PM_GETS, 1, 1, PD_UNOWNED, 0, &occ), 14 + 13);
         sim_flash_handler_stat st;
         ck_assert_int_eq(sim_flash_stats_of(model, FH_PI_LOCAL_GET, &st), 0);
         ck_assert_uint_eq(st.count, 3);
-        ck_assert_uint_eq(st.latency, 3 * 10);
+        ck_assert_uint_eq(st.latency, 3 * 14);
         sim_timing_flash.destroy(model);
     }
 }
@@ -469,24 +471,25 @@ START_TEST(procedure_switch_waits_for_the_pp)
     proto_msg m = msg(PM_GETS, 1, 1);
     sim_time occ = 0;
     /* PILocalGet at node 1 from 1000 on an unowned line: occupancy
-     * (dispatch 1 + header 3 + test 1 + send 2 + update 2 + record 10) x 2 = 38 */
+     * (dispatch 1 + address 2 + header 3 + tests 2 + send 2 + update 2 +
+     * record 10) x 2 = 44 */
     sim_timing_flash.handler(model, 1, &m, 1, 1, 1000, 1000, &occ);
-    ck_assert_uint_eq(occ, 38);
+    ck_assert_uint_eq(occ, 44);
     /* the command reaches the PP at 1000 + (4 + 2) x 2 = 1012, starts at
-     * 1038, the reply is back (3 + 3) x 2 later */
+     * 1044, the reply is back (3 + 3) x 2 later */
     sim_time stall = sim_timing_flash.procedure_switch(model, 1, 3, 1000, &occ);
-    ck_assert_uint_eq(stall, 38 + 12);
+    ck_assert_uint_eq(stall, 44 + 12);
     ck_assert_uint_eq(occ, 8);
     /* another node's PP is free */
     ck_assert_uint_eq(sim_timing_flash.procedure_switch(model, 2, 3, 1000, &occ), 24);
     /* right after the reply, node 1's PP still runs the shift and add:
-     * busy until 1038 + 8 = 1046, the command issued at 1034 arrives at
-     * 1046 and does not wait; issued at 1030 it waits 4 */
-    ck_assert_uint_eq(sim_timing_flash.procedure_switch(model, 1, 4, 1030, &occ), 4 + 24);
+     * busy until 1044 + 8 = 1052, the command issued at 1040 arrives at
+     * 1052 and does not wait; issued at 1036 it waits 4 */
+    ck_assert_uint_eq(sim_timing_flash.procedure_switch(model, 1, 4, 1036, &occ), 4 + 24);
     sim_flash_handler_stat st;
     ck_assert_int_eq(sim_flash_stats_of(model, FH_PI_PROCEDURE_SWITCH, &st), 0);
     ck_assert_uint_eq(st.count, 3);
-    ck_assert_uint_eq(st.queued, 26 + 0 + 4);
+    ck_assert_uint_eq(st.queued, 32 + 0 + 4);
     sim_timing_flash.destroy(model);
 }
 END_TEST
@@ -617,13 +620,13 @@ START_TEST(local_and_remote_read_latency)
     ck_assert_int_eq(local->remote, 0);
     ck_assert_int_eq(remote->remote, 1);
     ck_assert_int_eq(local->warm, 0);
-    /* local clean read: pi_in 2 + PILocalGet (dispatch 1 + header 3 +
-     * test 1 + send 2) + pi_out 11 = 20 */
-    ck_assert_uint_eq(local->latency, 20 * 2);
+    /* local clean read: pi_in 2 + PILocalGet (dispatch 1 + address 2 +
+     * header 3 + tests 2 + send 2) + pi_out 11 = 23 */
+    ck_assert_uint_eq(local->latency, 23 * 2);
     /* remote clean read, one hop: pi_in 2 + PIRemoteGet (dispatch 1 +
-     * send 2), GETS 16+4+1, NILocalGet 7, DATA 16+4+17, NIRemotePut 3 +
-     * pi_out 11 = 84 */
-    ck_assert_uint_eq(remote->latency, 84 * 2);
+     * send 2), GETS 16+4+1, NILocalGet 11 (three tests), DATA 16+4+17,
+     * NIRemotePut 3 + pi_out 11 = 88 */
+    ck_assert_uint_eq(remote->latency, 88 * 2);
     sim_destroy(m);
 }
 END_TEST
@@ -644,13 +647,13 @@ static sim_time queued_difference(const char *mode)
 
 START_TEST(occupancy_queuing_at_the_home)
 {
-    /* NILocalGet on an unowned line: 7 to the send, a pointer 4 and the
+    /* NILocalGet on an unowned line: 11 to the send, a pointer 4 and the
      * update 2 after; FlashPoint: the reply header 2 before, the warm bit
      * 2 after */
-    ck_assert_uint_eq(queued_difference("control"), 13 * 2);
-    ck_assert_uint_eq(queued_difference("dp"), 13 * 2);
-    ck_assert_uint_eq(queued_difference("noproc"), 17 * 2);
-    ck_assert_uint_eq(queued_difference("proc"), 17 * 2);
+    ck_assert_uint_eq(queued_difference("control"), 17 * 2);
+    ck_assert_uint_eq(queued_difference("dp"), 17 * 2);
+    ck_assert_uint_eq(queued_difference("noproc"), 21 * 2);
+    ck_assert_uint_eq(queued_difference("proc"), 21 * 2);
 }
 END_TEST
 
@@ -698,9 +701,9 @@ static sim_time remote_read_latency(int switch_first)
 START_TEST(handler_queued_behind_a_switch)
 {
     sim_time alone = remote_read_latency(0), behind = remote_read_latency(1);
-    /* proc mode adds NILocalGet's reply header (fp_header 2) to the 84 of
+    /* proc mode adds NILocalGet's reply header (fp_header 2) to the 88 of
      * control */
-    ck_assert_uint_eq(alone, 86 * 2);
+    ck_assert_uint_eq(alone, 90 * 2);
     ck_assert_msg(behind >= alone + 148 && behind <= alone + 172,
                   "remote read behind a procedure command: %llu, alone %llu",
                   (unsigned long long)behind, (unsigned long long)alone);
@@ -1064,15 +1067,16 @@ START_TEST(memory_queues_line_accesses)
     set_options(model, (const char *const[]){"cpu_ratio", "1", "pi_in", "0", "pi_out", "0",
                                              "mem_access", "6", "mem_bytes", "4", NULL});
     sim_time occ;
-    /* NILocalGet: 7 to the send (dispatch 1, header 3, test 1, send 2),
-     * occupancy 13 (a pointer 4, the update 2); the data at 1006 */
-    ck_assert_uint_eq(handler_at(model, PM_GETS, 0, 1000, 1000, &occ), 7);
-    ck_assert_uint_eq(occ, 13);
+    /* NILocalGet: 11 to the send (dispatch 1, address 2, header 3, tests
+     * 3, send 2), occupancy 17 (a pointer 4, the update 2); the data at
+     * 1006 */
+    ck_assert_uint_eq(handler_at(model, PM_GETS, 0, 1000, 1000, &occ), 11);
+    ck_assert_uint_eq(occ, 17);
     /* the second read of the burst begins at 1032, its data at 1038: the
-     * PP would send at 1013 + 7 */
-    ck_assert_uint_eq(handler_at(model, PM_GETS, 0, 1000, 1013, &occ), 1038 - 1013);
+     * PP would send at 1017 + 11 */
+    ck_assert_uint_eq(handler_at(model, PM_GETS, 0, 1000, 1017, &occ), 1038 - 1017);
     /* the third at 1064 + 6 */
-    ck_assert_uint_eq(handler_at(model, PM_GETS, 0, 1000, 1026, &occ), 1070 - 1026);
+    ck_assert_uint_eq(handler_at(model, PM_GETS, 0, 1000, 1034, &occ), 1070 - 1034);
     sim_flash_memory_stat ms;
     sim_flash_memory_stats_of(model, 0, &ms);
     ck_assert_uint_eq(ms.accesses, 3);
@@ -1088,7 +1092,7 @@ START_TEST(memory_queues_line_accesses)
      * uncontended read waits for */
     handler_at(model, PM_PUTS, 1, 3000, 3000, &occ);
     set_options(model, (const char *const[]){"mem_bytes", "16", NULL});
-    ck_assert_uint_eq(handler_at(model, PM_GETS, 0, 3000, 3000, &occ), 7);
+    ck_assert_uint_eq(handler_at(model, PM_GETS, 0, 3000, 3000, &occ), 11);
     sim_flash_memory_stats_of(model, 0, &ms);
     ck_assert_uint_eq(ms.accesses, 6);
     sim_timing_flash.destroy(model);

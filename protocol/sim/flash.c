@@ -24,9 +24,13 @@
  * that its Table 4 and Figures 6-7 are outputs to compare with
  * (doc/simulation.md, "Handler costs", has the table of steps and reasons):
  *    pp_dispatch 1   the inbox selects the handler in hardware
+ *    pp_addr 2       the header's address from the line's (Figure 4's
+ *                    AddrToHeadlinkAddr): a shift and a dependent add
  *    pp_header 3     the directory header load and its use delay (MAGIC
  *                    data cache hit; no interlocks on the PP)
- *    pp_test 1       one branch on a state bit (bit-field branch extension)
+ *    pp_test 1       one branch on a state bit (bit-field branch extension);
+ *                    a request tests Pending and Dirty, and HeadPtr when it
+ *                    will point to or invalidate sharers (Figure 4)
  *    pp_send 2       compose the outgoing header (dual-issued) and send
  *    pp_update 2     modify and store the header
  *    pp_list 4       one pointer-list step (load link, test, branch)
@@ -170,7 +174,7 @@ typedef struct flash_model {
     uint32_t pi_in, pi_out, pi_word, fence, intervention;
     uint32_t net_fixed, hop, link_bytes, inv_send;
     /* the protocol processor's work, system cycles per step (header comment) */
-    uint32_t pp_dispatch, pp_header, pp_test, pp_send, pp_update, pp_list;
+    uint32_t pp_dispatch, pp_addr, pp_header, pp_test, pp_send, pp_update, pp_list;
     uint32_t fp_header, fp_warm, fp_record;
     int contention;
     /* CLASS=LAT/OCC: a fixed cost for one class in place of its work */
@@ -346,6 +350,7 @@ static void *flash_create(const sim_params *p, char *err, size_t errlen)
     fm->hop = 4;
     fm->link_bytes = 8;
     fm->pp_dispatch = 1;
+    fm->pp_addr = 2;
     fm->pp_header = 3;
     fm->pp_test = 1;
     fm->pp_send = 2;
@@ -432,6 +437,7 @@ static int flash_set(void *model, const char *key, const char *value, char *err,
         {"link_bytes", offsetof(flash_model, link_bytes), 1, SIM_MAX_LINE_SIZE},
         {"inv_send", offsetof(flash_model, inv_send), 0, FLASH_MAX_COST},
         {"pp_dispatch", offsetof(flash_model, pp_dispatch), 0, FLASH_MAX_COST},
+        {"pp_addr", offsetof(flash_model, pp_addr), 0, FLASH_MAX_COST},
         {"pp_header", offsetof(flash_model, pp_header), 0, FLASH_MAX_COST},
         {"pp_test", offsetof(flash_model, pp_test), 0, FLASH_MAX_COST},
         {"pp_send", offsetof(flash_model, pp_send), 0, FLASH_MAX_COST},
@@ -466,7 +472,7 @@ static int flash_set(void *model, const char *key, const char *value, char *err,
     snprintf(err, errlen,
              "flash: unknown option '%s' (known: cpu_ratio, pi_in, pi_out, pi_word, "
              "fence, intervention, net_fixed, hop, link_bytes, inv_send, pp_dispatch, "
-             "pp_header, pp_test, pp_send, pp_update, pp_list, fp_header, fp_warm, fp_record, "
+             "pp_addr, pp_header, pp_test, pp_send, pp_update, pp_list, fp_header, fp_warm, fp_record, "
              "mem_access, mem_bytes, pi_line, contention, or a handler class such as PILocalGet=LAT/OCC)",
              key);
     return -1;
@@ -586,12 +592,18 @@ static pp_work handler_work(const flash_model *fm, int cls, const proto_msg *m,
         return w; /* not a message: flash_procedure_switch */
     default: break;
     }
-    /* at the home: load the header, branch on its state */
+    /* at the home: the header's address, its load, a branch on its state
+     * (Pending; a request also tests Dirty, and HeadPtr when it will point
+     * to or invalidate other sharers: Figure 4) */
     int state = dir && dir->at_home ? dir->state : PD_UNOWNED;
     int others = dir && dir->at_home ? dir->sharers : 0;
+    pp_do(&w, fm->pp_addr);
     pp_do(&w, fm->pp_header);
     pp_do(&w, fm->pp_test);
     if (is_request_type(m->type)) {
+        pp_do(&w, fm->pp_test); /* Dirty */
+        if (!(state == PD_EXCL && others > 0) && (from_ni || m->type != PM_GETS))
+            pp_do(&w, fm->pp_test); /* HeadPtr */
         /* a local miss is recorded by this node's PP: after the reply's
          * send here, or, when the reply waits for acks or the owner's
          * data, by the handler that sends it then; the model charges the
