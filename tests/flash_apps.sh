@@ -174,7 +174,7 @@ miss_limit_fails() {
 
 # FP-Proc's limits: about twice the measured overhead (doc/simulation.md,
 # "Measured perturbations"), so a model change that doubles it fails; 3%
-# where it is under 1.5%.  FFT's and LU's are large (+90% and +148%
+# where it is under 1.5%.  FFT's and LU's are large (+88% and +147%
 # measured): FFT's 32-point rows call the bit-reversal procedure once per
 # element and LU's block loops call daxpy per 16-element row segment, as
 # SPLASH-2's programs do, and each call and return is a fenced procedure
@@ -182,16 +182,16 @@ miss_limit_fails() {
 # small radix: with overlapped misses the monitoring's timing changes which
 # processor's histogram update comes first (2 K misses in all; the paper's
 # radix differs by up to 13% in remote reads, Table 1).  The small radix
-# (a 68 K-cycle section) is also the one whose FP-NoProc overhead passes the
-# paper's 10% (+13.8%; +6.1% at the paper's size, below): its limit is
+# (a short section) is also the one whose FP-NoProc overhead comes near the
+# paper's 10% (+9.8%; +7.5% at the paper's size, below): its limit is
 # twice that.  FFT's relative share limit: the paper's 7% held while loads
-# waited for their misses (3.6%); with overlapped loads x's share of the
-# local latencies moves by 8.5% (4 processors) and 10.4% (the paper's
-# configuration), doc/simulation.md.
+# waited for their misses (3.6%); with overlapped loads a top bin's share
+# of the local read latency moves by 10.2-11.1% at the paper's
+# configuration (2.3% on 4 processors), doc/simulation.md.
 fft_rel=12
 app 3 10 180 fft --m=10
 app 3 10 300 lu --n=64 --b=16
-app 6 28 28 radix --keys=8192 --radix=64 --bits=12
+app 6 20 20 radix --keys=8192 --radix=64 --bits=12
 app 3 10 3 ocean --n=48 --iters=10
 miss_limit_fails
 
@@ -219,7 +219,7 @@ paper() {
 # FFT calls its bit-reversal procedure per element, some 64K procedure
 # commands per processor, and FP-Proc costs +51% over the control (3.45 ->
 # 5.19).  The run must cost at least 30% more than the control (measured
-# +60.6%; +7% when the rows are bit-reversed without a call,
+# +58.1%; +7% when the rows are bit-reversed without a call,
 # --bitrev-calls=0) and at most 120% (twice the measured), with the paper's
 # miss and share limits.
 fft_proc() { # ARGS...
@@ -230,13 +230,14 @@ fft_proc() { # ARGS...
 }
 
 # FFT's bursty writes queue at MAGIC (Table 2; doc/simulation.md, "Memory"):
-# the control's average write latency at least 45 system cycles (measured
-# 52.8, the paper's 77; 38 when local writebacks cost the PP nothing and
+# the control's average write latency at least 60 system cycles (measured
+# 66.8, the paper's 77; 52.8 before the handlers' header address and state
+# tests were counted, 38 when local writebacks cost the PP nothing and
 # memory was no queue) and FP-NoProc's at least 20% above it (measured
-# +32%, the paper's +52%).  Processor cycles in the report: 2 a system cycle.
+# +26%, the paper's +52%).  Processor cycles in the report: 2 a system cycle.
 fft_writes() { # REPORT
-    row_holds "$1" "Write latency average" 'c >= 90 && n >= 1.2 * c' \
-        "fft write latency, processor cycles (control at least 90, noproc +20%)"
+    row_holds "$1" "Write latency average" 'c >= 120 && n >= 1.2 * c' \
+        "fft write latency, processor cycles (control at least 120, noproc +20%)"
 }
 
 # Table 2's LABEL row must satisfy an awk CONDITION on the control's value c
