@@ -5,13 +5,13 @@
 #                      keyword and operation; bad files name file and line),
 #                      the resource allocator, LimitLESS traps on a machine,
 #                      private memory through the cache, overflow traps'
-#                      cycles
+#                      cycles, a read taking a dirty line from its owner
 #   qs_bench           QuickStep's validation programs (Appendix A), dsmcc
 #   quickstep_paper.sh bench1, bench5, bench11 and Proc1's checkpoints
 #                      through dsmrun --quickstep and dsmprof quickstep,
 #                      against the paper's figures
 #   quickstep_apps.sh  SOR's zgrid, mgrid and cgrid (apps/sor.c, section 5.2):
-#                      cgrid's hit ratio and time against the others; MP3D's
+#                      hit ratios, Table 5.3's order of times; MP3D's
 #                      versions (apps/mp3d.c, 5.1): directions and Tables
 #                      5.1-5.2 within tolerances
 if HAVE_CHECK

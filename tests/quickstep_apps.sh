@@ -4,11 +4,11 @@
 # cgrid, 256 x 256, 10 steps, 16 processors, with the data cache hit ratio of
 # doc/quickstep/alewife.qs through dsmrun --quickstep.  Checked: a small run
 # of each version verifies its result; on every processor zgrid's hit ratio
-# is within the paper's 69-86% and cgrid's within its 98-99% (to 99.5),
+# is within the paper's 69-86% and cgrid's within its 98-99% (rounded: 97.5-99),
 # above zgrid's and mgrid's; cgrid takes the fewest simulated cycles (Table
-# 5.3).  mgrid's ratio (the paper's 92-97%) and zgrid against mgrid in time
-# are printed, not checked: from the paper's description of the versions
-# they cannot be met (doc/simulation.md, "mgrid against zgrid"); checked
+# 5.3), and zgrid more than mgrid.  mgrid's ratio (the paper's 92-97%) is
+# printed, not checked: from the paper's description of the versions it
+# cannot be met (doc/simulation.md, "mgrid against zgrid"); checked
 # instead, what the description implies: on every processor mgrid's hit
 # ratio at most 100 - 0.75 (100 - zgrid's) and at least zgrid's - 1.
 # Then MP3D's three versions (section 5.1, Tables 5.1-5.2, Figs. 5.1-5.10;
@@ -56,9 +56,12 @@ for v in zgrid mgrid cgrid; do
     echo "sor $v: hit ratio $(sort -k2 -n "$dir/$v.hr" | awk 'NR == 1 { lo = $2 } { hi = $2 } END { printf "%.1f-%.1f%%", lo, hi }'), $(cat "$dir/$v.cycles") cycles"
 done
 [ -s "$dir/cgrid.hr" ] && [ -s "$dir/zgrid.hr" ] && [ -s "$dir/mgrid.hr" ] || exit 1
-n=$(awk '$2 >= 69 && $2 <= 86 { n++ } END { print n + 0 }' "$dir/zgrid.hr")
+# the paper's figures show ratios "rounded up to integers" (section 2.1):
+# to the nearest, 69-86 holds 68.5 to 86.5; up, above 68 to 86; checked
+# against both: 68.5 to 86, and 97.5 to 99 for 98-99
+n=$(awk '$2 >= 68.5 && $2 <= 86 { n++ } END { print n + 0 }' "$dir/zgrid.hr")
 [ "$n" = 16 ] || fail "zgrid: hit ratio within the paper's 69-86% on $n of 16 processors"
-n=$(awk '$2 >= 98 && $2 <= 99.5 { n++ } END { print n + 0 }' "$dir/cgrid.hr")
+n=$(awk '$2 >= 97.5 && $2 <= 99 { n++ } END { print n + 0 }' "$dir/cgrid.hr")
 [ "$n" = 16 ] || fail "cgrid: hit ratio within the paper's 98-99% on $n of 16 processors"
 n=$(awk '$2 >= 92 && $2 <= 97 { n++ } END { print n + 0 }' "$dir/mgrid.hr")
 echo "sor mgrid: hit ratio within the paper's 92-97% on $n of 16 processors (not checked: out of reach, doc/simulation.md)"
@@ -79,7 +82,11 @@ for v in zgrid mgrid; do
     c=$(cat "$dir/cgrid.cycles") o=$(cat "$dir/$v.cycles")
     [ -n "$c" ] && [ -n "$o" ] && [ "$c" -lt "$o" ] || fail "cgrid $c cycles, not under $v's $o"
 done
-echo "sor: zgrid $(cat "$dir/zgrid.cycles") cycles, mgrid $(cat "$dir/mgrid.cycles") (paper: zgrid 5,542,931 above mgrid 5,200,530; not checked)"
+# Table 5.3's order of the other two: zgrid above mgrid (the pool's lock
+# line, which every read of a spinner takes from its holder on Alewife)
+z=$(cat "$dir/zgrid.cycles") m=$(cat "$dir/mgrid.cycles")
+echo "sor: zgrid $z cycles, mgrid $m (paper: zgrid 5,542,931 above mgrid 5,200,530)"
+[ -n "$z" ] && [ -n "$m" ] && [ "$z" -gt "$m" ] || fail "zgrid $z cycles, not above mgrid's $m (Table 5.3)"
 
 # --- MP3D ------------------------------------------------------------------------
 mp3d=$top/apps/mp3d

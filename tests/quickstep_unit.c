@@ -679,6 +679,48 @@ START_TEST(test_host_reports)
 }
 END_TEST
 
+/* A read of a line another cache holds dirty invalidates the owner, as
+ * Alewife's protocol does (alewife.c): the home sends the owner an INV
+ * (class INVW), the owner gives the line up, and its next read of it
+ * misses.  read_recall=keep (the other machines' default) leaves it a
+ * copy: the same read then hits. */
+static int ref_done(sim_machine *m, int proc, uintptr_t a, int is_write)
+{
+    int r = sim_ref(m, proc, a, 4, is_write, -1);
+    ck_assert_int_ge(r, 0);
+    for (int guard = 0; sim_stalled(m, proc) && guard < 1000; guard++)
+        ck_assert_int_eq(sim_run_until(m, sim_next_event(m)), 0);
+    ck_assert(!sim_stalled(m, proc));
+    return r;
+}
+
+START_TEST(test_read_invalidates_owner)
+{
+    const uintptr_t base = 0x10000000;
+    const size_t bytes = 1 << 20;
+    for (int keep = 0; keep < 2; keep++) {
+        sim_params p;
+        char err[256];
+        ck_assert_int_eq(sim_params_for("alewife", 4, &p, err, sizeof err), 0);
+        ck_assert_int_eq(p.downgrade_on_read, 0);
+        if (keep)
+            ck_assert_int_eq(sim_params_set(&p, "read_recall=keep", err, sizeof err), 0);
+        sim_machine *m = sim_create(&p, base, bytes, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        ck_assert_int_eq(sim_place(m, base, bytes, 0), 0);
+        void *model = sim_timing_model(m);
+        ck_assert_int_eq(ref_done(m, 1, base, 1), SIM_STALL); /* processor 1 owns it dirty */
+        sim_set_clock(m, 2, sim_clock(m, 1) + 1000);
+        ck_assert_int_eq(ref_done(m, 2, base, 0), SIM_STALL); /* processor 2 reads it */
+        ck_assert_uint_eq(sim_alewife_packets(model, QS_INVW), 1);
+        sim_set_clock(m, 1, sim_clock(m, 2) + 1000);
+        ck_assert_int_eq(ref_done(m, 1, base, 0), keep ? SIM_HIT : SIM_STALL);
+        ck_assert_uint_eq(sim_alewife_packets(model, QS_RREQ), keep ? 1 : 2);
+        sim_destroy(m);
+    }
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
     Suite *s = suite_create("quickstep");
@@ -699,6 +741,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, test_overflow_trap_charged);
     tcase_add_test(tc, test_instruction_time);
     tcase_add_test(tc, test_host_reports);
+    tcase_add_test(tc, test_read_invalidates_owner);
     suite_add_tcase(s, tc);
     return s;
 }

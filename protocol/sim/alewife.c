@@ -47,6 +47,15 @@
  *    simulated processors issue one reference at a time), as Alewife's
  *    SPARCLE does for a load or a store to shared memory.  No replacement
  *    hints: a clean line leaves the cache silently (replacement_hints 0).
+ *  - A read of a line another cache holds dirty takes the owner's copy away
+ *    (read_recall=drop, the engine without downgrade_on_read): Alewife's
+ *    protocol has no downgrade.  In LimitLESS (Chaiken, Kubiatowicz and
+ *    Agarwal, ASPLOS IV 1991, the protocol the CMMU implements) a RREQ at
+ *    a Read-Write line makes the home send INV to the owner and wait in
+ *    Read-Transaction; the owner's cache answers any INV by invalidating
+ *    its copy (UPDATE with the dirty data, else ACKC), and the home then
+ *    sends RDATA to the reader alone (its memory-to-cache messages are
+ *    RDATA, WDATA, INV and BUSY: none leaves the owner a copy).
  *
  * Instruction time.  The front end sees only the processor's loads and
  * stores; the instructions between them are not observed, and a machine
@@ -199,6 +208,7 @@ static void alewife_defaults(sim_params *p)
     p->hit_cycles = 1 + ALEWIFE_INSTR; /* the access and its instructions */
     p->replacement_hints = 0;
     p->excl_clean = 0;
+    p->downgrade_on_read = 0; /* read_recall=drop: a read invalidates the owner (above) */
 }
 
 static void *alewife_create(const sim_params *p, char *err, size_t errlen)
