@@ -132,11 +132,71 @@ START_TEST(shape_and_hops)
     ck_assert_int_eq(sim_get_params(m)->line_size, 128);
     ck_assert_int_eq(sim_get_params(m)->page_size, 16384);
     sim_destroy(m);
-    m = origin_machine(128, NULL); /* metarouter: 32-processor cubes */
+    m = origin_machine(128, NULL); /* Fig. 3: four 32-processor cubes, metarouters */
     o = sim_timing_model(m);
     ck_assert_int_eq(sim_origin_routers(o), 32);
+    ck_assert_int_eq(sim_origin_metarouters(o), 8); /* one per corner of a cube */
     ck_assert_int_eq(sim_origin_hops(o, 0, 15), 3); /* routers 0 and 7, one cube */
-    ck_assert_int_eq(sim_origin_hops(o, 0, 16), 2); /* through the metarouter */
+    ck_assert_int_eq(sim_origin_hops(o, 0, 16), 2); /* corner 0 of cubes 0 and 1 */
+    ck_assert_int_eq(sim_origin_hops(o, 0, 62), 5); /* corner 0 of cube 0, 7 of cube 3 */
+    ck_assert_int_eq(sim_origin_hops(o, 2, 22), 3); /* corners 1 and 3: one cube hop */
+    ck_assert_int_eq(sim_origin_hops(o, 2, 20), 4); /* corners 1 and 2: two */
+    ck_assert_int_eq(sim_origin_hops(o, 62, 0), 5);
+    ck_assert_int_eq(sim_origin_hops(o, 48, 31), 5); /* corner 0 of cube 3, 7 of cube 1 */
+    int max = 0;
+    for (int a = 0; a < 64; a++)
+        for (int b = 0; b < 64; b++) {
+            int h = sim_origin_hops(o, a, b);
+            ck_assert_int_eq(h, sim_origin_hops(o, b, a));
+            max = h > max ? h : max;
+        }
+    ck_assert_int_eq(max, 5); /* 3 in the cube, up and down: the diameter */
+    sim_destroy(m);
+    m = origin_machine(512, NULL); /* 16 cubes: each plane a 2-D cube of metarouters */
+    o = sim_timing_model(m);
+    ck_assert_int_eq(sim_origin_metarouters(o), 32);
+    ck_assert_int_eq(sim_origin_hops(o, 0, 16), 2);  /* cubes 0 and 1: one metarouter */
+    ck_assert_int_eq(sim_origin_hops(o, 0, 64), 3);  /* cube 4: the next metarouter */
+    ck_assert_int_eq(sim_origin_hops(o, 0, 254), 7); /* corner 7 of cube 15 */
+    sim_destroy(m);
+}
+END_TEST
+
+/* A line of node 62's memory read by processor 0 on a 128-processor
+ * machine: the request and its reply cross the route's links, each
+ * direction its own: node out, 3 cube links to the destination's corner,
+ * up into that corner's metarouter, down into the destination's router,
+ * node in; 1 and 9 packets on each. */
+START_TEST(metarouter_route)
+{
+    sim_machine *m = origin_machine(128, NULL);
+    void *o = sim_timing_model(m);
+    ck_assert_int_eq(sim_place(m, BASE, BYTES, 124), 0);
+    stream s = {.proc = 0, .from = BASE, .len = 8, .stride = 8};
+    run_streams(m, &s, 1);
+    int used = 0, to_meta = 0, from_meta = 0;
+    for (int l = 0; l < sim_origin_links(o); l++) {
+        sim_origin_link k;
+        ck_assert_int_eq(sim_origin_link_stats(o, l, &k), 0);
+        if (!k.packets)
+            continue;
+        used++;
+        ck_assert_msg(k.packets == 1 || k.packets == 9, "link %d: %llu packets", l,
+                      (unsigned long long)k.packets);
+        if (k.to_kind == SO_END_META) {
+            to_meta++; /* the request turns at corner 7, the reply at corner 0 */
+            ck_assert_msg(k.to == (k.packets == 1 ? 7 : 0), "up %llu packets into %d",
+                          (unsigned long long)k.packets, k.to);
+        }
+        if (k.from_kind == SO_END_META)
+            from_meta++;
+    }
+    ck_assert_int_eq(used, 14);
+    ck_assert_int_eq(to_meta, 2);
+    ck_assert_int_eq(from_meta, 2);
+    sim_origin_thread t;
+    ck_assert_int_eq(sim_origin_thread_of(o, 0, &t), 0);
+    ck_assert_uint_eq(t.hops[5], 1);
     sim_destroy(m);
 }
 END_TEST
@@ -521,6 +581,7 @@ Suite *unit_suite(void)
     TCase *tc = tcase_create("origin");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, shape_and_hops);
+    tcase_add_test(tc, metarouter_route);
     tcase_add_test(tc, options);
     tcase_add_test(tc, clock_limit);
     tcase_add_test(tc, tlb);
