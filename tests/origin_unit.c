@@ -40,8 +40,10 @@ static sim_machine *origin_machine(int nprocs, const char *option)
     /* the tests place their data themselves, as the paper's programs
      * placed it by touching it first from the chosen node */
     ck_assert_int_eq(sim_params_set(&p, "placement=program", err, sizeof err), 0);
-    if (option)
-        ck_assert_msg(sim_params_set(&p, option, err, sizeof err) == 0, "%s", err);
+    char opts[256];
+    snprintf(opts, sizeof opts, "%s", option ? option : "");
+    for (char *save = NULL, *o = strtok_r(opts, ",", &save); o; o = strtok_r(NULL, ",", &save))
+        ck_assert_msg(sim_params_set(&p, o, err, sizeof err) == 0, "%s", err); /* a,b: each */
     sim_machine *m = sim_create(&p, BASE, BYTES, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
     return m;
@@ -401,6 +403,51 @@ START_TEST(three_hop_intervention)
 }
 END_TEST
 
+/* System activity (preempt_us, preempt_ns): a processor streaming 1 MB
+ * from its memory is taken away for 5 us about every 100 us; it loses that
+ * time (counted per thread), the run grows by it, and runs repeat. */
+static sim_time preempted_run(const char *option, uint64_t *lost)
+{
+    sim_machine *m = origin_machine(2, option);
+    ck_assert_int_eq(sim_place(m, BASE, BYTES, 0), 0);
+    stream s = {.proc = 0, .from = BASE, .len = MB, .stride = 128};
+    sim_time end = run_streams(m, &s, 1);
+    sim_origin_thread t;
+    ck_assert_int_eq(sim_origin_thread_of(sim_timing_model(m), 0, &t), 0);
+    *lost = t.preempted_ps;
+    sim_destroy(m);
+    return end;
+}
+
+START_TEST(preemption)
+{
+    uint64_t none, lost, again;
+    sim_time quiet = preempted_run(NULL, &none);
+    sim_time busy = preempted_run("preempt_us=100", &lost); /* preempt_ns=0: still off */
+    ck_assert_uint_eq(lost, 0);
+    ck_assert_uint_eq(busy, quiet);
+    ck_assert_uint_eq(none, 0);
+    char err[256];
+    sim_params p;
+    ck_assert_int_eq(sim_params_for("origin", 2, &p, err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "preempt_ns=-5", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "preempt_ns"));
+    busy = preempted_run("preempt_us=100,preempt_ns=5000", &lost);
+    double us = (double)quiet / 195.0, lost_us = (double)lost / 1e6;
+    printf("origin preemption: %.0f us quiet, %.0f us with 5 us every 100 us (%.1f us lost)\n",
+           us, (double)busy / 195.0, lost_us);
+    /* about one preemption per 100 us of the run */
+    ck_assert_msg(lost_us > 5 * (us / 100) * 0.6 && lost_us < 5 * (us / 100 + 2) * 1.4,
+                  "%.1f us lost in %.0f us", lost_us, us);
+    double grew = (double)(busy - quiet) / 195.0;
+    ck_assert_msg(grew > lost_us * 0.9 && grew < lost_us * 1.1, "grew %.1f us, lost %.1f", grew,
+                  lost_us);
+    sim_time twice = preempted_run("preempt_us=100,preempt_ns=5000", &again);
+    ck_assert_uint_eq(twice, busy);
+    ck_assert_uint_eq(again, lost);
+}
+END_TEST
+
 /* ---- Fig. 4: local reduction loop ---- */
 
 static void fig4(int threads, double want_mbs, double want_util)
@@ -582,6 +629,7 @@ Suite *unit_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, shape_and_hops);
     tcase_add_test(tc, metarouter_route);
+    tcase_add_test(tc, preemption);
     tcase_add_test(tc, options);
     tcase_add_test(tc, clock_limit);
     tcase_add_test(tc, tlb);
