@@ -54,6 +54,9 @@
  *                       the engine's PUTE and PUT_ACK then cost nothing
  *   tlb_refill_ns=150   a TLB refill by IRIX's software handler (estimate);
  *                       looked up on every reference (sim_ref asks)
+ *   preempt_us=0, preempt_ns=0   system activity taking each processor
+ *                       away (off: no operating system runs here; the
+ *                       paper's reason for threads falling behind, 4.2)
  * The memory unit counts, as the Hub does, busy from a request entering
  * its pipeline until its reply leaves, blocked while a request waits for
  * the data path, refresh, and idle the rest; utilisation is 1 - idle.
