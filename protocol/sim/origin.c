@@ -532,7 +532,10 @@ static int tlb_miss(origin *o, int p, uint32_t pair)
  * generator seeded by the processor's number (runs repeat exactly), so the
  * processors are taken at different moments, as an OS's activity falls.
  * A preemption that falls due while the processor computes is taken at its
- * next miss (the processor's clock then jumps by preempt_ns). */
+ * next miss (the processor's clock then jumps by preempt_ns).  One that
+ * falls due while it spins on a cached flag (a barrier) is charged the
+ * same, where the real machine would hide the part before the release: a
+ * slight overcharge of waiting processors. */
 static uint64_t splitmix(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
