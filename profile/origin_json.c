@@ -41,6 +41,7 @@ static json_object *thread_json(const void *model, int p)
     put(o, "invalidates_by_sharers", inv);
     put(o, "mean_latency_ns", jnum(t.misses ? (double)t.latency_ps / 1000.0 / t.misses : 0));
     put(o, "tlb_misses", ju64(t.tlb_misses));
+    put(o, "preempted_ns", ju64(t.preempted_ps / 1000));
     return o;
 }
 
@@ -67,7 +68,7 @@ static json_object *end_name(int kind, int i)
 {
     char buf[32];
     if (kind == SO_END_META)
-        snprintf(buf, sizeof buf, "metarouter");
+        snprintf(buf, sizeof buf, "metarouter %d", i);
     else
         snprintf(buf, sizeof buf, "%s %d", kind == SO_END_NODE ? "node" : "router", i);
     return json_object_new_string(buf);

@@ -11,11 +11,12 @@
  *             count 0..7, the last "or more"], transactions: {unowned,
  *             invalidate, clean_exclusive, dirty_exclusive},
  *             invalidates_by_sharers: {"1", "2", "3", "4-7", "8+"},
- *             mean_latency_ns, tlb_misses (of the misses' references)}]
+ *             mean_latency_ns, tlb_misses (of the misses' references),
+ *             preempted_ns (taken by preempt_us's system activity)}]
  *   nodes     [{node, memory: {idle, blocked, busy, refresh, utilisation,
  *             mb_per_s}, bus_utilisation, ni_out_utilisation,
  *             ni_in_utilisation}]
- *   links     [{link, from, to ("node N", "router N", "metarouter"),
+ *   links     [{link, from, to ("node N", "router N", "metarouter N"),
  *             utilisation, packets, contention: {waited_packets, wait_ns,
  *             share (waited / packets)}}], links that carried packets only
  *   hub_samples    {period_ns, times_ns: [start of each sample],

@@ -400,6 +400,7 @@ static const pschema_field sim_fields[] = {
     OBJ_REQ("origin.threads[].invalidates_by_sharers"),
     NUM("origin.threads[].mean_latency_ns", 0, U64D),
     NUM("origin.threads[].tlb_misses", 0, U64D),
+    NUM("origin.threads[].preempted_ns", 0, U64D),
     ARR_REQ("origin.nodes"),
     OBJ("origin.nodes[]"),
     NUM_REQ("origin.nodes[].node", 0, MAXPROCS),

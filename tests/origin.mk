@@ -1,5 +1,7 @@
 # tests/origin.mk - tests of the simulated SGI Origin 2000 and its profiler:
-#   origin_unit        Check: shape and hops (bristled hypercube, metarouter),
+#   origin_unit        Check: shape and hops (bristled hypercube, metarouter:
+#                      Fig. 3's 128 processors, 512), a read across the
+#                      metarouter link by link, system activity (preempt_us),
 #                      options, remote/local latency, the paper's Fig. 4 (1 and
 #                      2 local readers: MB/s and memory utilisation) and Fig. 5
 #                      (remote readers: memory at 100% and 620 MB/s, outgoing
@@ -24,7 +26,8 @@ EXTRA_DIST += tests/dsmprof_origin.sh tests/data/origin_run.json
 #                      node by node, three transpose peaks with drops between),
 #                      Fig. 7 (unoptimised transpose: a hot spot moving from
 #                      node to node), Fig. 8 (basic stagger: even, mostly under
-#                      80%), Fig. 9 (scrambled stagger, printed)
+#                      80%), Fig. 9 (scrambled stagger, printed); both with
+#                      system activity: the scrambled one the less even
 TESTS += tests/origin_fft.sh
 EXTRA_DIST += tests/origin_fft.sh
 

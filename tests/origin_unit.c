@@ -40,8 +40,10 @@ static sim_machine *origin_machine(int nprocs, const char *option)
     /* the tests place their data themselves, as the paper's programs
      * placed it by touching it first from the chosen node */
     ck_assert_int_eq(sim_params_set(&p, "placement=program", err, sizeof err), 0);
-    if (option)
-        ck_assert_msg(sim_params_set(&p, option, err, sizeof err) == 0, "%s", err);
+    char opts[256];
+    snprintf(opts, sizeof opts, "%s", option ? option : "");
+    for (char *save = NULL, *o = strtok_r(opts, ",", &save); o; o = strtok_r(NULL, ",", &save))
+        ck_assert_msg(sim_params_set(&p, o, err, sizeof err) == 0, "%s", err); /* a,b: each */
     sim_machine *m = sim_create(&p, BASE, BYTES, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
     return m;
@@ -132,11 +134,71 @@ START_TEST(shape_and_hops)
     ck_assert_int_eq(sim_get_params(m)->line_size, 128);
     ck_assert_int_eq(sim_get_params(m)->page_size, 16384);
     sim_destroy(m);
-    m = origin_machine(128, NULL); /* metarouter: 32-processor cubes */
+    m = origin_machine(128, NULL); /* Fig. 3: four 32-processor cubes, metarouters */
     o = sim_timing_model(m);
     ck_assert_int_eq(sim_origin_routers(o), 32);
+    ck_assert_int_eq(sim_origin_metarouters(o), 8); /* one per corner of a cube */
     ck_assert_int_eq(sim_origin_hops(o, 0, 15), 3); /* routers 0 and 7, one cube */
-    ck_assert_int_eq(sim_origin_hops(o, 0, 16), 2); /* through the metarouter */
+    ck_assert_int_eq(sim_origin_hops(o, 0, 16), 2); /* corner 0 of cubes 0 and 1 */
+    ck_assert_int_eq(sim_origin_hops(o, 0, 62), 5); /* corner 0 of cube 0, 7 of cube 3 */
+    ck_assert_int_eq(sim_origin_hops(o, 2, 22), 3); /* corners 1 and 3: one cube hop */
+    ck_assert_int_eq(sim_origin_hops(o, 2, 20), 4); /* corners 1 and 2: two */
+    ck_assert_int_eq(sim_origin_hops(o, 62, 0), 5);
+    ck_assert_int_eq(sim_origin_hops(o, 48, 31), 5); /* corner 0 of cube 3, 7 of cube 1 */
+    int max = 0;
+    for (int a = 0; a < 64; a++)
+        for (int b = 0; b < 64; b++) {
+            int h = sim_origin_hops(o, a, b);
+            ck_assert_int_eq(h, sim_origin_hops(o, b, a));
+            max = h > max ? h : max;
+        }
+    ck_assert_int_eq(max, 5); /* 3 in the cube, up and down: the diameter */
+    sim_destroy(m);
+    m = origin_machine(512, NULL); /* 16 cubes: each plane a 2-D cube of metarouters */
+    o = sim_timing_model(m);
+    ck_assert_int_eq(sim_origin_metarouters(o), 32);
+    ck_assert_int_eq(sim_origin_hops(o, 0, 16), 2);  /* cubes 0 and 1: one metarouter */
+    ck_assert_int_eq(sim_origin_hops(o, 0, 64), 3);  /* cube 4: the next metarouter */
+    ck_assert_int_eq(sim_origin_hops(o, 0, 254), 7); /* corner 7 of cube 15 */
+    sim_destroy(m);
+}
+END_TEST
+
+/* A line of node 62's memory read by processor 0 on a 128-processor
+ * machine: the request and its reply cross the route's links, each
+ * direction its own: node out, 3 cube links to the destination's corner,
+ * up into that corner's metarouter, down into the destination's router,
+ * node in; 1 and 9 packets on each. */
+START_TEST(metarouter_route)
+{
+    sim_machine *m = origin_machine(128, NULL);
+    void *o = sim_timing_model(m);
+    ck_assert_int_eq(sim_place(m, BASE, BYTES, 124), 0);
+    stream s = {.proc = 0, .from = BASE, .len = 8, .stride = 8};
+    run_streams(m, &s, 1);
+    int used = 0, to_meta = 0, from_meta = 0;
+    for (int l = 0; l < sim_origin_links(o); l++) {
+        sim_origin_link k;
+        ck_assert_int_eq(sim_origin_link_stats(o, l, &k), 0);
+        if (!k.packets)
+            continue;
+        used++;
+        ck_assert_msg(k.packets == 1 || k.packets == 9, "link %d: %llu packets", l,
+                      (unsigned long long)k.packets);
+        if (k.to_kind == SO_END_META) {
+            to_meta++; /* the request turns at corner 7, the reply at corner 0 */
+            ck_assert_msg(k.to == (k.packets == 1 ? 7 : 0), "up %llu packets into %d",
+                          (unsigned long long)k.packets, k.to);
+        }
+        if (k.from_kind == SO_END_META)
+            from_meta++;
+    }
+    ck_assert_int_eq(used, 14);
+    ck_assert_int_eq(to_meta, 2);
+    ck_assert_int_eq(from_meta, 2);
+    sim_origin_thread t;
+    ck_assert_int_eq(sim_origin_thread_of(o, 0, &t), 0);
+    ck_assert_uint_eq(t.hops[5], 1);
     sim_destroy(m);
 }
 END_TEST
@@ -341,6 +403,51 @@ START_TEST(three_hop_intervention)
 }
 END_TEST
 
+/* System activity (preempt_us, preempt_ns): a processor streaming 1 MB
+ * from its memory is taken away for 5 us about every 100 us; it loses that
+ * time (counted per thread), the run grows by it, and runs repeat. */
+static sim_time preempted_run(const char *option, uint64_t *lost)
+{
+    sim_machine *m = origin_machine(2, option);
+    ck_assert_int_eq(sim_place(m, BASE, BYTES, 0), 0);
+    stream s = {.proc = 0, .from = BASE, .len = MB, .stride = 128};
+    sim_time end = run_streams(m, &s, 1);
+    sim_origin_thread t;
+    ck_assert_int_eq(sim_origin_thread_of(sim_timing_model(m), 0, &t), 0);
+    *lost = t.preempted_ps;
+    sim_destroy(m);
+    return end;
+}
+
+START_TEST(preemption)
+{
+    uint64_t none, lost, again;
+    sim_time quiet = preempted_run(NULL, &none);
+    sim_time busy = preempted_run("preempt_us=100", &lost); /* preempt_ns=0: still off */
+    ck_assert_uint_eq(lost, 0);
+    ck_assert_uint_eq(busy, quiet);
+    ck_assert_uint_eq(none, 0);
+    char err[256];
+    sim_params p;
+    ck_assert_int_eq(sim_params_for("origin", 2, &p, err, sizeof err), 0);
+    ck_assert_int_eq(sim_params_set(&p, "preempt_ns=-5", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "preempt_ns"));
+    busy = preempted_run("preempt_us=100,preempt_ns=5000", &lost);
+    double us = (double)quiet / 195.0, lost_us = (double)lost / 1e6;
+    printf("origin preemption: %.0f us quiet, %.0f us with 5 us every 100 us (%.1f us lost)\n",
+           us, (double)busy / 195.0, lost_us);
+    /* about one preemption per 100 us of the run */
+    ck_assert_msg(lost_us > 5 * (us / 100) * 0.6 && lost_us < 5 * (us / 100 + 2) * 1.4,
+                  "%.1f us lost in %.0f us", lost_us, us);
+    double grew = (double)(busy - quiet) / 195.0;
+    ck_assert_msg(grew > lost_us * 0.9 && grew < lost_us * 1.1, "grew %.1f us, lost %.1f", grew,
+                  lost_us);
+    sim_time twice = preempted_run("preempt_us=100,preempt_ns=5000", &again);
+    ck_assert_uint_eq(twice, busy);
+    ck_assert_uint_eq(again, lost);
+}
+END_TEST
+
 /* ---- Fig. 4: local reduction loop ---- */
 
 static void fig4(int threads, double want_mbs, double want_util)
@@ -521,6 +628,8 @@ Suite *unit_suite(void)
     TCase *tc = tcase_create("origin");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, shape_and_hops);
+    tcase_add_test(tc, metarouter_route);
+    tcase_add_test(tc, preemption);
     tcase_add_test(tc, options);
     tcase_add_test(tc, clock_limit);
     tcase_add_test(tc, tlb);

@@ -9,7 +9,7 @@
  * and a bit-vector directory; routers with six ports, two to nodes and four
  * to other routers, in a hypercube (a "bristled" hypercube: two nodes per
  * router); above 64 processors, 32-processor hypercubes joined by a
- * metarouter.  One engine node is one processor (sim.h); its Hub is
+ * metarouter (sim_origin_hops' note).  One engine node is one processor (sim.h); its Hub is
  * proc / 2 and its router Hub / 2.
  *
  * Every resource is a queue: a transfer starts when the resource is free
@@ -54,6 +54,9 @@
  *                       the engine's PUTE and PUT_ACK then cost nothing
  *   tlb_refill_ns=150   a TLB refill by IRIX's software handler (estimate);
  *                       looked up on every reference (sim_ref asks)
+ *   preempt_us=0, preempt_ns=0   system activity taking each processor
+ *                       away (off: no operating system runs here; the
+ *                       paper's reason for threads falling behind, 4.2)
  * The memory unit counts, as the Hub does, busy from a request entering
  * its pipeline until its reply leaves, blocked while a request waits for
  * the data path, refresh, and idle the rest; utilisation is 1 - idle.
@@ -108,11 +111,14 @@ enum { HF_BUSY, HF_BLOCKED, HF_BYTES, HF_BUS, HF_NIOUT, HF_N };
 typedef struct origin {
     sim_params p;
     int nprocs, nnodes, nrouters, dim, meta, nlinks, node_links;
+    int cube_routers;  /* routers with links: nrouters rounded up to whole cubes */
+    int nmeta, mdim;   /* metarouters per plane (a hypercube of mdim dimensions) */
     /* parameters */
     uint64_t port_mbs, sysad_mbs, mem_mbs, link_mbs, packet_bytes;
     uint64_t router_ns, mem_access_ns, pi_ns, ni_ns, xbar_ns, intervention_ns;
     uint64_t refresh_us, refresh_ns, cpu_mhz, hub_sample_us, router_sample_us;
     uint64_t tlb_entries, tlb_refill_ns;
+    uint64_t preempt_us, preempt_ns;  /* system activity (preempted, below) */
     double ps_per_cycle;
     ps_t pkt_ps, mem_line_ps, bus_line_ps, bus_req_ps;
     /* state */
@@ -128,6 +134,8 @@ typedef struct origin {
     sim_origin_thread *thr;
     uint32_t *tlb;            /* per proc: tlb_entries page pairs, most recent first */
     uint32_t *tlb_used;       /* per proc: valid entries */
+    ps_t *preempt_next;       /* per proc: when system activity next takes it */
+    uint64_t *preempt_rng;    /* per proc: the intervals' generator */
     uint32_t last_req_block[TAG_SLOTS];
     int last_req_proc[TAG_SLOTS];
     uint32_t egrant_block[TAG_SLOTS];
@@ -238,6 +246,21 @@ static void seen(origin *o, ps_t t)
 
 static int router_of_node(int node) { return node / 2; }
 
+/* Above 64 processors (meta): router r is corner r % 8 of 32-processor
+ * cube r / 8, a 3-dimensional hypercube; each corner's sixth port goes to
+ * the metarouter of its plane (plane r % 8: 8 planes, one per corner), which
+ * joins the same corner of every cube.  A plane is one 6-port router for up
+ * to 4 cubes (128 processors, the paper's Fig. 3); for more cubes it is
+ * itself a hypercube of such routers, 4 cubes on each (the paper: "the
+ * metarouter internally as a hypercube", 256 and 512 processors).  A
+ * message between cubes crosses its own cube to the destination's corner
+ * (dimension order), then up into that corner's plane, across the plane's
+ * hypercube, and down into the destination router: the cube hops, the
+ * metarouter's routers, and no more. */
+static int cube_of(int r) { return r / 8; }
+static int corner_of(int r) { return r % 8; }
+static int meta_of_cube(int c) { return c / 4; }
+
 int sim_origin_hops(const void *model, int a, int b)
 {
     const origin *o = model;
@@ -246,20 +269,33 @@ int sim_origin_hops(const void *model, int a, int b)
     int ra = router_of_node(a), rb = router_of_node(b);
     if (ra == rb)
         return 0;
-    if (o->meta && ra / 8 != rb / 8)
-        return 2;
+    if (o->meta && cube_of(ra) != cube_of(rb))
+        return __builtin_popcount((unsigned)(corner_of(ra) ^ corner_of(rb))) + 2 +
+               __builtin_popcount((unsigned)(meta_of_cube(cube_of(ra)) ^
+                                             meta_of_cube(cube_of(rb))));
     return __builtin_popcount((unsigned)(ra ^ rb));
 }
 
+int sim_origin_metarouters(const void *model)
+{
+    const origin *o = model;
+    return o->meta ? 8 * o->nmeta : 0;
+}
+
 /* link ids: node n to its router 2n, router to node 2n+1; router r along
- * dimension d: node_links + r * dim + d; router r up to the metarouter and
- * down from it after those. */
+ * dimension d: node_links + r * dim + d; router r up to its plane's
+ * metarouter and down from it after those; then metarouter m (plane * nmeta
+ * + its index in the plane) along the plane's dimension d. */
 static int link_node_out(int n) { return 2 * n; }
 static int link_node_in(int n) { return 2 * n + 1; }
 static int link_cube(const origin *o, int r, int d) { return o->node_links + r * o->dim + d; }
 static int link_meta(const origin *o, int r, int down)
 {
-    return o->node_links + (o->nrouters + 8) * o->dim + 2 * r + down;
+    return o->node_links + o->cube_routers * o->dim + 2 * r + down;
+}
+static int link_plane(const origin *o, int m, int d)
+{
+    return o->node_links + o->cube_routers * (o->dim + 2) + m * o->mdim + d;
 }
 
 /* One message's head and tail through link l, entered `lat` after the head
@@ -484,6 +520,55 @@ static int tlb_miss(origin *o, int p, uint32_t pair)
     return miss;
 }
 
+/* ---- system activity ---- */
+
+/* preempt_us, preempt_ns: the operating system takes each processor away
+ * from the program for preempt_ns about every preempt_us (the paper, 4.2:
+ * a processor of the transpose "preempted by system activity" falls behind
+ * the others; IRIX's daemons, interrupts and other jobs).  Off by default:
+ * no operating system runs on the simulated machine, and the length and
+ * rate of its activity are not in the description.  The intervals are
+ * drawn per processor, uniformly within +-50% of preempt_us, from a
+ * generator seeded by the processor's number (runs repeat exactly), so the
+ * processors are taken at different moments, as an OS's activity falls.
+ * A preemption that falls due while the processor computes is taken at its
+ * next miss (the processor's clock then jumps by preempt_ns).  One that
+ * falls due while it spins on a cached flag (a barrier) is charged the
+ * same, where the real machine would hide the part before the release: a
+ * slight overcharge of waiting processors. */
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* The next preemption after `from`: from + preempt_us x (0.5 + u), u
+ * uniform in [0, 1); the first one (first) at from + preempt_us x u. */
+static ps_t preempt_draw(origin *o, int p, ps_t from, int first)
+{
+    uint64_t period = o->preempt_us * 1000000;
+    double u = (double)(splitmix(&o->preempt_rng[p]) >> 11) / 9007199254740992.0;
+    double f = first ? u : 0.5 + u;
+    return from + (ps_t)(f * (double)period) + 1;
+}
+
+/* Processor p misses at t: the time system activity took from it since its
+ * last miss (0 without preemption). */
+static ps_t preempted(origin *o, int p, ps_t t)
+{
+    if (!o->preempt_us || !o->preempt_ns || !o->preempt_next)
+        return 0;
+    ps_t lost = 0, len = o->preempt_ns * 1000;
+    while (o->preempt_next[p] <= t + lost && lost < PS_LIMIT / 2) {
+        lost += len;
+        o->preempt_next[p] = preempt_draw(o, p, o->preempt_next[p] + len, 0);
+    }
+    o->thr[p].preempted_ps += lost;
+    return lost;
+}
+
 static origin *ready(void *model);
 
 /* An entry maps two pages. */
@@ -546,6 +631,8 @@ static int set_param(origin *o, const char *key, const char *value, char *err, s
         {"tlb_entries", o ? &o->tlb_entries : NULL, 0, 4096},
         {"tlb_refill_ns", o ? &o->tlb_refill_ns : NULL, 0, 100000},
         {"silent_clean", o ? &o->silent_clean : NULL, 0, 1},
+        {"preempt_us", o ? &o->preempt_us : NULL, 0, 1000000000},
+        {"preempt_ns", o ? &o->preempt_ns : NULL, 0, 1000000000},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (!strcmp(key, keys[i].name)) {
@@ -566,7 +653,7 @@ static int set_param(origin *o, const char *key, const char *value, char *err, s
                           "link_mbs, packet_bytes, router_ns, mem_access_ns, pi_ns, ni_ns, "
                           "xbar_ns, intervention_ns, refresh_us, refresh_ns, cpu_mhz, "
                           "hub_sample_us, router_sample_us, three_hop, tlb_entries, "
-                          "tlb_refill_ns, silent_clean)",
+                          "tlb_refill_ns, silent_clean, preempt_us, preempt_ns)",
              key);
     return -1;
 }
@@ -599,6 +686,8 @@ static void origin_destroy(void *model)
     free(o->thr);
     free(o->tlb);
     free(o->tlb_used);
+    free(o->preempt_next);
+    free(o->preempt_rng);
     free(o->hub.v);
     free(o->router.v);
     free(o);
@@ -619,6 +708,16 @@ static void derive(origin *o)
     o->tlb = o->tlb_entries ? calloc((size_t)o->nprocs * o->tlb_entries, sizeof *o->tlb) : NULL;
     if (!o->tlb)
         o->tlb_entries = 0; /* out of memory: no TLB rather than no machine */
+    if (o->preempt_us && o->preempt_ns) {
+        o->preempt_next = calloc((size_t)o->nprocs, sizeof *o->preempt_next);
+        o->preempt_rng = calloc((size_t)o->nprocs, sizeof *o->preempt_rng);
+        if (!o->preempt_next || !o->preempt_rng)
+            o->preempt_us = 0; /* out of memory: no system activity */
+        for (int p = 0; o->preempt_us && p < o->nprocs; p++) {
+            o->preempt_rng[p] = 0x9e3779b97f4a7c15ull * (uint64_t)(p + 1);
+            o->preempt_next[p] = preempt_draw(o, p, 0, 1); /* a phase in [0, period) */
+        }
+    }
     series_init(&o->hub, o->hub_sample_us * 1000000, o->nnodes, HF_N);
     series_init(&o->router, o->router_sample_us * 1000000, o->nlinks, 2);
 }
@@ -638,8 +737,17 @@ static void *origin_create(const sim_params *p, char *err, size_t errlen)
     int span = o->meta ? 8 : o->nrouters;
     while ((1 << o->dim) < span)
         o->dim++;
+    /* a partial cube's missing routers keep their links: routes through
+     * them stay defined (dimension order as in a whole cube) */
+    o->cube_routers = o->meta ? (o->nrouters + 7) / 8 * 8 : 1 << o->dim;
+    if (o->meta) {
+        int meta_span = (cube_of(o->nrouters - 1) + 4) / 4;
+        o->nmeta = 1;
+        while (o->nmeta < meta_span)
+            o->nmeta *= 2, o->mdim++;
+    }
     o->node_links = 2 * o->nnodes;
-    o->nlinks = o->node_links + (o->nrouters + 8) * o->dim + 2 * (o->nrouters + 8);
+    o->nlinks = o->node_links + o->cube_routers * (o->dim + 2) + 8 * o->nmeta * o->mdim;
     o->port_mbs = 800;
     o->sysad_mbs = 570;
     o->mem_mbs = 620;
@@ -766,16 +874,24 @@ static ps_t route(origin *o, int a, int b, int data, ps_t head, ps_t tail)
     cross_link(o, link_node_out(a), o->ni_ns * 1000, packets, &head, &tail);
     series_add_span(&o->hub, a, HF_NIOUT, head, head + packets * o->pkt_ps);
     int ra = router_of_node(a), rb = router_of_node(b);
-    if (o->meta && ra / 8 != rb / 8) {
-        cross_link(o, link_meta(o, ra, 0), router, packets, &head, &tail);
-        cross_link(o, link_meta(o, rb, 1), 2 * router, packets, &head, &tail);
-    } else {
-        int r = ra;
-        for (int d = 0; d < o->dim; d++)
-            if ((r ^ rb) & (1 << d)) {
-                cross_link(o, link_cube(o, r, d), router, packets, &head, &tail);
-                r ^= 1 << d;
+    int r = ra, to = rb; /* across the cube to the destination's corner */
+    if (o->meta && cube_of(ra) != cube_of(rb))
+        to = cube_of(ra) * 8 + corner_of(rb);
+    for (int d = 0; d < o->dim; d++)
+        if ((r ^ to) & (1 << d)) {
+            cross_link(o, link_cube(o, r, d), router, packets, &head, &tail);
+            r ^= 1 << d;
+        }
+    if (r != rb) { /* up into the corner's plane, across it, down */
+        int plane = corner_of(r), m = meta_of_cube(cube_of(r)), mb = meta_of_cube(cube_of(rb));
+        cross_link(o, link_meta(o, r, 0), router, packets, &head, &tail);
+        for (int d = 0; d < o->mdim; d++)
+            if ((m ^ mb) & (1 << d)) {
+                cross_link(o, link_plane(o, plane * o->nmeta + m, d), router, packets, &head,
+                           &tail);
+                m ^= 1 << d;
             }
+        cross_link(o, link_meta(o, rb, 1), router, packets, &head, &tail);
     }
     cross_link(o, link_node_in(b), router, packets, &head, &tail);
     ps_t arrive = tail + o->ni_ns * 1000; /* the NI takes the whole message */
@@ -802,7 +918,9 @@ static sim_time origin_handler(void *model, int node, const proto_msg *m, int is
     *occupancy = 1;
     seen(o, t);
     if (from_local) {
-        /* the processor's request over SysAD into the PI */
+        /* the processor's request over SysAD into the PI, once the
+         * operating system has given the processor back (preempt_us) */
+        t += preempted(o, node, t);
         unsigned s = slot(m->block);
         o->last_req_block[s] = m->block;
         o->last_req_proc[s] = node;
@@ -1000,13 +1118,19 @@ int sim_origin_link_stats(const void *model, int l, sim_origin_link *out)
         out->from_kind = out->to_kind = SO_END_ROUTER;
         out->from = r;
         out->to = r ^ (1 << d);
-    } else {
+    } else if (l < link_plane(o, 0, 0)) {
         int i = l - link_meta(o, 0, 0);
-        int r = i / 2;
+        int r = i / 2, m = corner_of(r) * o->nmeta + meta_of_cube(cube_of(r));
         out->from_kind = i % 2 ? SO_END_META : SO_END_ROUTER;
         out->to_kind = i % 2 ? SO_END_ROUTER : SO_END_META;
-        out->from = i % 2 ? 0 : r;
-        out->to = i % 2 ? r : 0;
+        out->from = i % 2 ? m : r;
+        out->to = i % 2 ? r : m;
+    } else {
+        int i = l - link_plane(o, 0, 0);
+        int m = i / o->mdim, d = i % o->mdim;
+        out->from_kind = out->to_kind = SO_END_META;
+        out->from = m;
+        out->to = (m / o->nmeta) * o->nmeta + ((m % o->nmeta) ^ (1 << d));
     }
     out->busy_ps = o->link[l].busy;
     out->packets = o->link_packets[l];

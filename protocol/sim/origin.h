@@ -41,6 +41,7 @@ typedef struct sim_origin_thread {
     uint64_t inv_by_sharers[SO_INV_BINS];
     uint64_t latency_ps;                 /* sum of miss latencies */
     uint64_t tlb_misses;                 /* of every reference to the shared region */
+    uint64_t preempted_ps;               /* taken by system activity (preempt_us) */
 } sim_origin_thread;
 
 /* Memory unit states (the Hub's MD counters). */
@@ -65,9 +66,11 @@ enum { SO_END_NODE, SO_END_ROUTER, SO_END_META };
 /* Shape of the machine the model built. */
 int sim_origin_nodes(const void *model);      /* Hubs: ceil(nprocs / 2) */
 int sim_origin_routers(const void *model);
+int sim_origin_metarouters(const void *model); /* 0 up to 64 processors; 8 planes' routers */
 int sim_origin_links(const void *model);      /* directed links, node links first */
 int sim_origin_node_of(const void *model, int proc);
-int sim_origin_hops(const void *model, int node_a, int node_b); /* routers crossed - 1 */
+int sim_origin_hops(const void *model, int node_a, int node_b); /* routers crossed - 1,
+                                                                 * metarouters counted */
 uint32_t sim_origin_cpu_mhz(const void *model);
 
 /* Totals up to `now` (picoseconds of simulated time).  0, or -1 out of range. */
