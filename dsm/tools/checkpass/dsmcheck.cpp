@@ -589,7 +589,11 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
 {
     return { LLVM_PLUGIN_API_VERSION, "dsmcheck", "2", [](PassBuilder &PB) {
                 PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
-                    MPM.addPass(dsmcheck::DsmCheckPass());
+                    const char *sim = getenv("DSMCHECK_SIM"); // dsmcc --sim: simpass.cpp
+                    if (sim && *sim)
+                        MPM.addPass(dsmcheck::DsmSimPass());
+                    else
+                        MPM.addPass(dsmcheck::DsmCheckPass());
                 });
             } };
 }
