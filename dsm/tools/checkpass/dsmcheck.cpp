@@ -113,7 +113,12 @@ bool Ctx::isPrivate(Value *ptr) const
     if (ptr->getType()->getPointerAddressSpace() != 0)
         return true;
     const Value *u = getUnderlyingObject(ptr, 12);
-    if (isa<AllocaInst>(u) || isa<GlobalVariable>(u))
+    return isa<GlobalVariable>(u) || isStackOrFresh(u);
+}
+
+bool isStackOrFresh(const Value *u)
+{
+    if (isa<AllocaInst>(u))
         return true;
     if (auto *a = dyn_cast<Argument>(u))
         return a->hasByValAttr();

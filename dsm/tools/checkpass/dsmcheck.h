@@ -112,6 +112,10 @@ void versionLoops(Ctx &X, FunctionGlobals &G, llvm::Function &F,
                   llvm::FunctionAnalysisManager &FAM,
                   llvm::SmallPtrSetImpl<llvm::BasicBlock *> &fastBlocks);
 
+// The underlying object u is never in the region: an alloca, a byval
+// argument, fresh malloc memory.
+bool isStackOrFresh(const llvm::Value *u);
+
 // Calls that are not calls for the checks: no memory touched, no runtime.
 bool isBenignIntrinsic(const llvm::Instruction &I);
 

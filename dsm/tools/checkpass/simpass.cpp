@@ -77,19 +77,9 @@ class SimPass {
         if (ptr->getType()->getPointerAddressSpace() != 0)
             return true;
         const Value *u = getUnderlyingObject(ptr, 12);
-        if (isa<AllocaInst>(u))
-            return true;
         if (auto *g = dyn_cast<GlobalVariable>(u))
             return g->isConstant() || (!sharedGlobals && g->getSection() != "dsm_shared");
-        if (auto *a = dyn_cast<Argument>(u))
-            return a->hasByValAttr();
-        if (auto *cb = dyn_cast<CallBase>(u))
-            if (Function *f = cb->getCalledFunction()) {
-                StringRef n = f->getName();
-                return n == "malloc" || n == "calloc" || n == "realloc" || n == "strdup" ||
-                       n == "aligned_alloc";
-            }
-        return false;
+        return isStackOrFresh(u);
     }
 
     void collect(Function &F, SmallVectorImpl<SimRef> &out)
