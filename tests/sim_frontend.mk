@@ -35,6 +35,6 @@ tests_sim_json_get_LDADD = $(JSON_C_LIBS)
 TESTS += tests/sim_frontend.sh tests/sim_dsmcc.sh tests/sim_bounds.sh tests/sim_crash.sh
 EXTRA_DIST += tests/sim_frontend.sh tests/sim_dsmcc.sh tests/sim_bounds.sh tests/sim_crash.sh
 TESTS += tests/sim_inline_pass.sh
-EXTRA_DIST += tests/sim_inline_pass.sh bench/sim_inline_bench.sh
+EXTRA_DIST += tests/sim_inline_pass.sh
 # sim_dsmcc.sh runs the dsmcc script made in the build tree
 check_SCRIPTS += dsmcc

@@ -32,6 +32,14 @@ st=0
 ok() { echo "ok: $1"; }
 bad() { echo "FAIL: $1"; st=1; }
 
+# 0. the flag: documented; with --dsm, refused with a message
+sh "$top/dsmcc" --help 2>&1 | grep -q -- '--sim' && ok "dsmcc --help documents --sim" ||
+    bad "dsmcc --help does not document --sim"
+sh "$top/dsmcc" --sim --dsm -O2 -c x.c >"$tmp/both" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q -- '--sim and --dsm' "$tmp/both" && ok "--sim --dsm refused (status 2)" ||
+    bad "--sim --dsm: status $rc, $(cat "$tmp/both")"
+
 # 1. the hand-counted program
 if sh "$top/dsmcc" --sim -O2 "$src/tests/sim_counts.c" -o "$tmp/counts" 2>"$tmp/cc.err"; then
     ok "dsmcc --sim sim_counts.c"
