@@ -16,8 +16,9 @@
 # speed hits both sides of a ratio.
 #   bench/sim_inline_bench.sh [--runs K] [--procs P] [--quick] [APP...]
 # (default K=5, P=4, APP = fft lu mm at the paper sizes; --quick: small
-# sizes).  `make run-sim-inline-bench` runs it; by hand, run it from the build tree after `make` and `make bench`
-# (bench/plain_*), with clang and the pass (configure found LLVM).
+# sizes).  `make run-sim-inline-bench` runs it; by hand, run it from the
+# build tree after `make` and `make bench` (bench/plain_*), with clang and
+# the pass (configure found LLVM).
 top=${top_builddir:-.}
 src=${top_srcdir:-$(dirname "$0")/..}
 runs=5 procs=4 quick=no apps=
