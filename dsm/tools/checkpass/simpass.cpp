@@ -21,8 +21,9 @@
 // prints per-module counts.
 //
 // Not instrumented: accesses to the stack (allocas, byval arguments: never
-// in the region), to fresh malloc memory, and to globals outside the
-// dsm_shared section (unless DSMCHECK_SIM_GLOBALS).  So on a machine that
+// in the region), to fresh malloc memory, to constants, and to globals
+// defined in the module outside the dsm_shared section (unless
+// DSMCHECK_SIM_GLOBALS).  So on a machine that
 // simulates private references too (Alewife), a --sim binary reports the
 // shared ones only.  Sizes without a function of their own (3, 12, 24
 // bytes, ...) and memcpy/memmove/memset go to the range hooks as calls.
@@ -77,8 +78,11 @@ class SimPass {
         if (ptr->getType()->getPointerAddressSpace() != 0)
             return true;
         const Value *u = getUnderlyingObject(ptr, 12);
+        // a global defined here outside dsm_shared is private; one defined
+        // elsewhere may be DSM_SHARED there without saying so here
         if (auto *g = dyn_cast<GlobalVariable>(u))
-            return g->isConstant() || (!sharedGlobals && g->getSection() != "dsm_shared");
+            return g->isConstant() || (!sharedGlobals && !g->isDeclaration() &&
+                                       g->getSection() != "dsm_shared");
         return isStackOrFresh(u);
     }
 
