@@ -22,6 +22,12 @@ bench_plain_ocean_LDADD = libdsm.la -lm
 bench_plain_mm_SOURCES = apps/mm.c apps/app_util.h
 bench_plain_mm_CFLAGS = $(AM_CFLAGS)
 bench_plain_mm_LDADD = libdsm.la -lm
+# sim_inline_bench.sh: slowdowns of full and sampled runs against the plain
+# programs, the hooks against dsmcc --sim's inline checks (needs LLVM)
+EXTRA_DIST += bench/sim_inline_bench.sh
+run-sim-inline-bench: bench dsmrun dsmcc apps/fft apps/lu apps/mm
+	top_builddir=$(top_builddir) top_srcdir=$(top_srcdir) $(SHELL) $(srcdir)/bench/sim_inline_bench.sh
+.PHONY: run-sim-inline-bench
 # bench_hooks: the native cost of dsmcc's hooks (built with the instrumentation)
 EXTRA_PROGRAMS += bench/bench_hooks
 bench_bench_hooks_SOURCES = bench/bench_hooks.c

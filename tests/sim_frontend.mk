@@ -16,6 +16,9 @@
 #   sim_crash.sh      tests/sim_crash crashes on processor 2 of 4 (NULL store,
 #                     division by zero, abort, stack overflow): one line names
 #                     the processor, the function and the signal
+#   sim_inline_pass.sh dsmcc --sim (the hooks' test inlined by the pass):
+#                     sim_counts' hand counts, and fft, lu, mm give the same
+#                     statistics inline and as hook calls, full and sampled
 
 check_PROGRAMS += tests/sim_counts tests/sim_json_get tests/sim_crash
 tests_sim_counts_SOURCES = tests/sim_counts.c
@@ -31,5 +34,7 @@ tests_sim_json_get_LDADD = $(JSON_C_LIBS)
 
 TESTS += tests/sim_frontend.sh tests/sim_dsmcc.sh tests/sim_bounds.sh tests/sim_crash.sh
 EXTRA_DIST += tests/sim_frontend.sh tests/sim_dsmcc.sh tests/sim_bounds.sh tests/sim_crash.sh
+TESTS += tests/sim_inline_pass.sh
+EXTRA_DIST += tests/sim_inline_pass.sh
 # sim_dsmcc.sh runs the dsmcc script made in the build tree
 check_SCRIPTS += dsmcc

@@ -21,26 +21,28 @@
 #include <stdint.h>
 
 #include "simfront.h"
+#include "hook_path.h"
 
 #define HOOK __attribute__((visibility("default"), no_instrument_function))
-#define LIKELY_OFF(x) __builtin_expect(!!(x), 0)
 
 /* The shared state the hooks test, aligned so it sits on one line. */
 __attribute__((aligned(64))) dsm_sim_hot dsm_sim_hot_state;
 
-/* A reference in the shared region while the simulation runs, not one of
- * a batch between sampling windows: a hit in one line is handled inline
- * (sim_ref_fast: the running processor's cache, no call), with a
- * scheduling decision every quantum of references; anything else goes to
- * dsm_sim_access (simfront/run.c), which calls the machine. */
-static inline __attribute__((always_inline)) void ref_region(uintptr_t a, uint32_t size,
-                                                             int is_write)
+/* What the inline checks of dsmcc --sim (sim_inline.c, inlined into the
+ * program) reach: the state above and the calls off the hit path, exported
+ * under the hooks' prefix while libdsm's own names stay hidden. */
+extern dsm_sim_hot __dsm_sim_hot
+    __attribute__((alias("dsm_sim_hot_state"), visibility("default")));
+HOOK void __dsm_sim_access(uintptr_t a, uint32_t size, int is_write)
 {
-    if (!sim_ref_fast(dsm_sim_hot_state.fast, a, size, is_write))
-        dsm_sim_access(a, size, is_write);
-    else if (++dsm_sim_hot_state.since_decision >= dsm_sim_hot_state.quantum)
-        dsm_sim_quantum_end();
+    dsm_sim_access(a, size, is_write);
 }
+HOOK void __dsm_sim_private_access(uintptr_t a, uint32_t size, int is_write)
+{
+    dsm_sim_private_access(a, size, is_write);
+}
+HOOK void __dsm_sim_quantum_end(void) { dsm_sim_quantum_end(); }
+HOOK void __dsm_sim_window(sim_fast *f) { sim_fast_window(f); }
 
 /* ... one function for each size and direction of the plain hooks, out of
  * line: the hooks' own path (simulation off, or a reference of a batch:
@@ -52,13 +54,6 @@ REF_REGION_FNS(2)
 REF_REGION_FNS(4)
 REF_REGION_FNS(8)
 REF_REGION_FNS(16)
-
-/* A reference: outside the region it is private (simulated on machines
- * that simulate private memory, Alewife); in it, a reference of the
- * running processor's batch between sampling windows costs one decrement
- * (sim_ref_gap), else it goes to `region` (ref_region or one of its
- * out-of-line copies). */
-#define REF_WITH(p, size, is_write, region)                                                           do {                                                                                                  if (LIKELY_OFF(dsm_sim_hot_state.refs_on)) {                                                          uintptr_t a_ = (uintptr_t)(p);                                                                    if (a_ >= dsm_sim_hot_state.base && a_ < dsm_sim_hot_state.end) {                                     if (!sim_ref_gap(dsm_sim_hot_state.fast))                                                             region;                                                                                   } else if (LIKELY_OFF(dsm_sim_hot_state.private_refs)) {                                              dsm_sim_private_access(a_, size, is_write);                                                   }                                                                                             }                                                                                             } while (0)
 
 static inline __attribute__((always_inline)) void ref(const volatile void *p, uint32_t size,
                                                       int is_write)

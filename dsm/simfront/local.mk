@@ -6,7 +6,7 @@
 # prog_CFLAGS = $(AM_CFLAGS) $(DSMCC_CFLAGS) with a link line without them
 # (DSMCC_LINK below), so gcc never links libtsan: libdsm is
 # the runtime of the hooks.
-libdsm_internal_la_SOURCES += dsm/simfront/simfront.h dsm/simfront/hooks.c \
+libdsm_internal_la_SOURCES += dsm/simfront/simfront.h dsm/simfront/hooks.c dsm/simfront/hook_path.h \
 	dsm/simfront/procs.c dsm/simfront/sched.c dsm/simfront/run.c dsm/simfront/api.c \
 	dsm/simfront/quickstep.c \
 	dsm/simfront/tasks.c

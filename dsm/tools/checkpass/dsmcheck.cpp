@@ -113,7 +113,12 @@ bool Ctx::isPrivate(Value *ptr) const
     if (ptr->getType()->getPointerAddressSpace() != 0)
         return true;
     const Value *u = getUnderlyingObject(ptr, 12);
-    if (isa<AllocaInst>(u) || isa<GlobalVariable>(u))
+    return isa<GlobalVariable>(u) || isStackOrFresh(u);
+}
+
+bool isStackOrFresh(const Value *u)
+{
+    if (isa<AllocaInst>(u))
         return true;
     if (auto *a = dyn_cast<Argument>(u))
         return a->hasByValAttr();
@@ -589,7 +594,11 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
 {
     return { LLVM_PLUGIN_API_VERSION, "dsmcheck", "2", [](PassBuilder &PB) {
                 PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
-                    MPM.addPass(dsmcheck::DsmCheckPass());
+                    const char *sim = getenv("DSMCHECK_SIM"); // dsmcc --sim: simpass.cpp
+                    if (sim && *sim)
+                        MPM.addPass(dsmcheck::DsmSimPass());
+                    else
+                        MPM.addPass(dsmcheck::DsmCheckPass());
                 });
             } };
 }

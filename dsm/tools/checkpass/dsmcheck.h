@@ -4,6 +4,8 @@
 // basic block), loops.cpp versions loops whose accesses can be checked once
 // per loop entry (range checks), globals.cpp keeps the region's globals in
 // registers (read at function entry and after whatever may run dsm_init).
+// simpass.cpp is the simulation flavour (dsmcc --sim), which shares only
+// accessOf and the plugin.
 #ifndef DSMCHECK_H
 #define DSMCHECK_H
 
@@ -110,6 +112,10 @@ void versionLoops(Ctx &X, FunctionGlobals &G, llvm::Function &F,
                   llvm::FunctionAnalysisManager &FAM,
                   llvm::SmallPtrSetImpl<llvm::BasicBlock *> &fastBlocks);
 
+// The underlying object u is never in the region: an alloca, a byval
+// argument, fresh malloc memory.
+bool isStackOrFresh(const llvm::Value *u);
+
 // Calls that are not calls for the checks: no memory touched, no runtime.
 bool isBenignIntrinsic(const llvm::Instruction &I);
 
@@ -128,6 +134,13 @@ bool accessOf(const llvm::DataLayout &DL, llvm::Instruction &I, Access &a);
 // !dsm.check, so no later step mistakes them for the program's.
 void markOurs(llvm::Instruction *I);
 bool isOurs(const llvm::Instruction &I);
+
+// The simulation flavour (simpass.cpp, DSMCHECK_SIM set): the hooks' test
+// of a simulated reference inlined before every access that may be shared.
+struct DsmSimPass : llvm::PassInfoMixin<DsmSimPass> {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+};
 
 } // namespace dsmcheck
 
