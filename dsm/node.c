@@ -957,15 +957,6 @@ double dsm_rt_probe_roundtrip(dsm_rt *rt, int peer, int count)
     return (double)(dsm_now_ns() - t0) / 1e3 / count;
 }
 
-/* transport.h, polls_after: a thread sending from a handler it runs in
- * wait_in_transport sleeps again at once; the progress thread (after
- * every message) and a waiter (after its request) spin */
-static uint64_t polls_after_send(void *ctx)
-{
-    dsm_rt *rt = ctx;
-    return tp_waiting && !in_progress_thread ? 0 : atomic_load(&rt->spin_ns);
-}
-
 /* ---- progress thread ---- */
 
 static void *progress_main(void *arg)
@@ -973,7 +964,6 @@ static void *progress_main(void *arg)
     dsm_rt *rt = arg;
     in_progress_thread = 1;
     sig_runtime_thread = 1; /* created with the program's signals blocked */
-    int counted = 0; /* polling counted (below) */
     while (!atomic_load(&rt->stopping)) {
         uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
         release_expired(rt);
@@ -985,13 +975,6 @@ static void *progress_main(void *arg)
         uint64_t start = dsm_now_ns();
         int got = 0;
         unsigned iter = 0;
-        /* counted as polling (transport.h) until it sleeps: the node's
-         * sleepers need no wake-up from senders meanwhile, as for a
-         * spinning waiter */
-        if (!counted && spin_ns && rt->tp->polling && !atomic_load(&rt->app_spinners)) {
-            rt->tp->polling(rt->tp, 1);
-            counted = 1;
-        }
         while ((dsm_now_ns() - start < spin_ns || holds_pending(rt)) &&
                !atomic_load(&rt->stopping) && !atomic_load(&rt->app_spinners)) {
             if ((got = poll_once(rt)))
@@ -1004,10 +987,6 @@ static void *progress_main(void *arg)
         }
         if (got || atomic_load(&rt->stopping))
             continue;
-        if (counted) {
-            rt->tp->polling(rt->tp, 0);
-            counted = 0;
-        }
         /* Idle: the profile's deferred diffs now (off the reply paths). */
         if (rt->prof && dsm_prof_pending(rt)) {
             pthread_mutex_lock(&rt->eng_lock);
@@ -1019,8 +998,6 @@ static void *progress_main(void *arg)
          * does when it stops, if messages wait (transport.h, polling). */
         rt->tp->wait(rt->tp, holds_pending(rt) ? 1 : 500);
     }
-    if (counted)
-        rt->tp->polling(rt->tp, 0);
     return NULL;
 }
 
@@ -1036,10 +1013,6 @@ int dsm_rt_start(dsm_rt *rt)
     pthread_mutex_init(&rt->lock_lock, NULL);
     pthread_mutex_init(&rt->alloc_lock, NULL);
     dsm_rt_spin_policy(rt, dsm_rt_host_nodes(rt), dsm_rt_cores());
-    if (rt->tp) {
-        rt->tp->polls_after = polls_after_send;
-        rt->tp->polls_ctx = rt;
-    }
     dsm_sig_gate_init(rt->cfg.sigmask_always);
     proto_actions_init(&rt->acts);
     /* room for the largest fan-out (an INV per node) so the fault path never grows it */

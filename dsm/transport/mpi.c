@@ -43,15 +43,7 @@
  *    (mpi_lifeline.h): named at once.
  *  - Doorbells (mpi_lifeline.h): after a message to a rank on another host
  *    one byte on its lifeline; a waiting rank sleeps in ppoll on its
- *    lifelines, so such a message ends the sleep when it arrives.  Not
- *    after a message to a rank that polls: each message says how long its
- *    sender polls after it (the runtime's spin, transport.h: polls_after), and the
- *    receiver's first message back within half that time goes without
- *    (a request and its answer, a ping and its pong).  A doorbell costs a
- *    send, a poll and a recv, and wakes every sleeping thread of the
- *    receiver, which then contend with its polling thread for 2 cores.
- *    Should the answer come late, the sender's waits nap short meanwhile
- *    (unrung_until) unless another of its threads polls.
+ *    lifelines, so such a message ends the sleep when it arrives.
  *  - Ending the job must not depend on mpirun being quick.  MPI_Abort asks
  *    mpirun (PMIx_Abort waits for its answer) to kill every rank; on a
  *    crowded machine mpirun may answer late, or not before it is scheduled
@@ -106,16 +98,6 @@
 #define LOST_NS 2000000000ULL
 #define LIFELINE_NS 200000ULL /* how often a polling thread looks at the lifelines */
 #define MPI_HDR_SLACK 64 /* room for MPI's own header in its eager limit */
-/* Each message ends with one byte of the transport's own: how long its
- * sender polls after sending it (its spin, in units of SPIN_UNIT_NS; 0:
- * not at all).  Its receiver's next message to it within half that time
- * of the arrival goes without a doorbell (see "Doorbells" above). */
-#define SPIN_UNIT_NS 4000ULL
-/* After a message that said so, this node's waits nap short (they may be
- * the ones that see the answer, which comes without a doorbell) for its
- * spin and this much longer: the two one-way trips; later ones cost at
- * most a long nap (1 ms). */
-#define UNRUNG_SLACK_NS 500000ULL
 
 /* A rank on this host: its pid tells whether it is still there. */
 typedef struct local_peer {
@@ -126,7 +108,7 @@ typedef struct local_peer {
 typedef struct mpi_impl {
     MPI_Comm comm;
     int we_init;                /* we called MPI_Init_thread, so we finalize */
-    size_t msg_max;             /* header + max payload + the transport's byte */
+    size_t msg_max;             /* header + max payload */
     pthread_mutex_t lock;       /* serialises every MPI call below */
     /* receive ring */
     MPI_Request rreq[RING];
@@ -173,9 +155,6 @@ typedef struct mpi_impl {
     _Atomic int lifeline_busy;
     _Atomic uint64_t next_lifeline;
     int doorbells;              /* ring and sleep on the lifelines (off: measuring) */
-    _Atomic uint64_t *polled_until; /* per rank: it polls until then (our clock): no doorbell */
-    _Atomic uint64_t unrung_until;  /* answers to us may come without a doorbell until then */
-    _Atomic int pollers;        /* threads of ours polling in a loop (mpi_polling) */
     dsm_bell *bell;             /* to the ranks on this host (mpi_bell.h), or NULL */
 } mpi_impl;
 
@@ -261,16 +240,13 @@ static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void 
                 t->node, dst, h->len);
         return -1;
     }
-    uint64_t spin = t->polls_after ? t->polls_after(t->polls_ctx) : 0;
-    unsigned spin_units = spin / SPIN_UNIT_NS > 255 ? 255 : (unsigned)(spin / SPIN_UNIT_NS);
     pthread_mutex_lock(&im->lock);
     send_room(im);
     unsigned char *b = buf_get(im);
     memcpy(b, h, sizeof *h);
     if (h->len)
         memcpy(b + sizeof *h, payload, h->len);
-    b[sizeof *h + h->len] = (unsigned char)spin_units;
-    int rc = MPI_Isend(b, (int)(sizeof *h + h->len + 1), MPI_BYTE, dst, TAG, im->comm,
+    int rc = MPI_Isend(b, (int)(sizeof *h + h->len), MPI_BYTE, dst, TAG, im->comm,
                        &im->sreq[im->nsend]);
     if (rc != MPI_SUCCESS)
         mpi_fail("MPI_Isend", rc);
@@ -278,20 +254,10 @@ static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void 
     if (im->nsend >= 32)
         reap_sends(im);
     pthread_mutex_unlock(&im->lock);
-    if (im->bell && !im->remote[dst]) {
+    if (im->bell && !im->remote[dst])
         dsm_bell_ring(im->bell, dst);
-    } else if (im->lifeline && im->doorbells) {
-        /* the peer said it polls now (its last message): this one, the
-         * first since, is seen without a doorbell.  Once: a peer that got
-         * its answer stops polling */
-        uint64_t now = dsm_now_ns();
-        if (now >= atomic_exchange(&im->polled_until[dst], 0))
-            dsm_lifeline_ring(im->lifeline, dst);
-        uint64_t until = now + spin + UNRUNG_SLACK_NS, was = atomic_load(&im->unrung_until);
-        while (spin_units && was < until &&
-               !atomic_compare_exchange_weak(&im->unrung_until, &was, until))
-            ;
-    }
+    else if (im->lifeline && im->doorbells)
+        dsm_lifeline_ring(im->lifeline, dst);
     return 0;
 }
 
@@ -500,17 +466,12 @@ static int mpi_poll(dsm_transport *t, dsm_msg_handler handler, void *ctx, int ma
         dsm_msg_hdr h;
         const void *payload;
         char why[128];
-        uint64_t now = dsm_now_ns();
-        if (count >= 1) { /* the transport's byte: how long the sender polls */
-            count--;
-            if (b[count] && im->polled_until && im->remote[from])
-                atomic_store(&im->polled_until[from], now + b[count] * SPIN_UNIT_NS / 2);
-        }
         if (dsm_msg_decode(b, count < 0 ? 0 : (size_t)count, &h, &payload, why, sizeof why))
             dsm_fatal("transport", "malformed message from node %d: %s", from, why);
         if (h.src != from)
             dsm_fatal("transport", "malformed message from node %d: it claims to be from node %d",
                       from, h.src);
+        uint64_t now = dsm_now_ns();
         atomic_store(&im->last_activity, now);
         if (im->heard)
             atomic_store(&im->heard[from], now);
@@ -642,12 +603,7 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
          * message, on another connection, may come just after it. */
         int rung = 0;
         if (im->lifeline && im->doorbells) {
-            /* and while an answer may come without a doorbell (mpi_send),
-             * unless another thread polls for it */
-            long nap = im->nlocals || sending || short_naps > 0 ||
-                               (!atomic_load(&im->pollers) && now < atomic_load(&im->unrung_until))
-                           ? pause
-                           : pause_max;
+            long nap = im->nlocals || sending || short_naps > 0 ? pause : pause_max;
             rung = dsm_lifeline_wait(im->lifeline, nap, im->wake_fd);
             if (rung == 2) {
                 atomic_store(&im->next_lifeline, 0); /* read the doorbells now */
@@ -691,7 +647,6 @@ static void mpi_wake(dsm_transport *t)
 static void mpi_polling(dsm_transport *t, int on)
 {
     mpi_impl *im = t->impl;
-    atomic_fetch_add(&im->pollers, on ? 1 : -1);
     if (!im->bell || !dsm_bell_polling(im->bell, on))
         return;
     pthread_mutex_lock(&im->lock);
@@ -757,7 +712,6 @@ static void mpi_close(dsm_transport *t)
     free((void *)im->heard);
     free(im->left);
     free(im->remote);
-    free((void *)im->polled_until);
     dsm_lifeline_close(im->lifeline);
     dsm_bell_close(im->bell);
     if (im->wake_fd >= 0)
@@ -1072,7 +1026,7 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
     MPI_Comm_dup(MPI_COMM_WORLD, &im->comm);
     /* errors come back as codes, and are reported by us in one line */
     MPI_Comm_set_errhandler(im->comm, MPI_ERRORS_RETURN);
-    im->msg_max = sizeof(dsm_msg_hdr) + max_payload + 1; /* + the transport's byte */
+    im->msg_max = sizeof(dsm_msg_hdr) + max_payload;
     pthread_mutex_init(&im->lock, NULL);
     pthread_mutex_init(&im->beat_lock, NULL);
     pthread_condattr_t ca; /* the beat's waits: not moved by the wall clock */
@@ -1121,11 +1075,6 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
         im->lifeline = dsm_lifeline_open(im->comm, self, n, remote);
     im->wake_fd = im->lifeline ? eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC) : -1;
     im->remote = remote; /* the heartbeats' peers: a host of ours is not cut off */
-    if (im->lifeline) {
-        im->polled_until = calloc((size_t)n, sizeof *im->polled_until);
-        if (!im->polled_until)
-            dsm_fatal("dsm_init", "out of memory for %d ranks", n);
-    }
     /* bench/bench_tcp.sh measures with and without them */
     const char *nodb = getenv("DSM_TEST_NO_DOORBELLS");
     im->doorbells = !(nodb && *nodb && strcmp(nodb, "0"));

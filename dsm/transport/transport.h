@@ -69,12 +69,6 @@ struct dsm_transport {
      * a system call per message); the last to stop wakes them if messages
      * wait.  May be NULL. */
     void (*polling)(dsm_transport *t, int on);
-    /* Set by the runtime (NULL: unknown): how long this node polls (ns)
-     * after the calling thread's send (the runtime's spin; 0: the thread
-     * blocks at once).  A transport may tell the peer, whose next message
-     * then needs no wake-up (mpi over TCP: no doorbell). */
-    uint64_t (*polls_after)(void *ctx);
-    void *polls_ctx;
     void (*close)(dsm_transport *t);
     void *impl;
 };
