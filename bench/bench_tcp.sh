@@ -55,7 +55,7 @@ while [ $i -lt "$runs" ]; do
 done
 # one host: both ranks in host 0, OpenMPI's default transports
 onehost() {
-    ip netns exec "$NETNS_HOST_0" env TMPDIR="$NETNS_DIR/tmp0" mpirun --allow-run-as-root -np 2 "$@"
+    $rt ip netns exec "$NETNS_HOST_0" env TMPDIR="$NETNS_DIR/tmp0" mpirun --allow-run-as-root -np 2 "$@"
 }
 app() { # app WHERE NAME ARGS: RUNS times, "WHERE NAME seconds" lines
     where=$1 name=$2
@@ -65,7 +65,7 @@ app() { # app WHERE NAME ARGS: RUNS times, "WHERE NAME seconds" lines
         if [ "$where" = hosts ]; then
             $rt "$MPIRUN" --allow-run-as-root -np 2 "$top/apps/$name" "$@"
         else
-            $rt onehost "$top/apps/$name" "$@"
+            onehost "$top/apps/$name" "$@"
         fi 2>/dev/null | awk -v w="$where" -v n="$name" '$NF == "s" { print "app_" w "_" n, $(NF-1) }' >> "$res"
         i=$((i + 1))
     done
@@ -107,15 +107,15 @@ for k in fault:"probe: protection fault" downgrade:"probe: write right taken (do
     # shellcheck disable=SC2086
     row "${k#*:}" "$(med "${k%%:*}")" $vals
 done
-# A probe slower than the runtime's own round trip (which sends through the
-# same MPI) is no bound: on a crowded machine the probe's tests wait for a
-# time slice each, the runtime's sleepers are woken first; the line says so
+# A probe much slower than the runtime's own round trip (which sends through
+# the same MPI) is no bound: on a crowded machine the probe's tests wait for
+# a time slice each, the runtime's sleepers are woken first; the line says so
 for col in "" nodb_ ${base:+base_ base_nodb_}; do
     awk -v f="$(med ${col}fault)" -v d="$(med ${col}downgrade)" -v r="$(probe "$col")" \
         -v m="$(med ${col}read)" -v c="$col" -v rt="$(med ${col}rtt)" 'BEGIN {
         c = (c ~ /^base_/ ? "base: " : "") (c ~ /nodb_/ ? "fixed sleeps" : "doorbells")
         s = f + r; ratio = m / s; v = ratio <= 1.3 ? "met" : "NOT met"
-        if (r > rt)
+        if (r > 1.5 * rt)
             v = "not judged (the MPI probe is slower than the runtime round trip, " rt \
                 " us: the machine is too crowded for the probe to bound anything)"
         printf "%s: remote read miss / (fault + MPI round trip) = %.2f / %.2f = %.2f: target <= 1.3 %s\n",
