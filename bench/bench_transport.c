@@ -2,8 +2,9 @@
  * side-by-side table of bench/bench_transport.sh (shm under dsmrun, mpi under
  * mpirun, in one `make run-bench`).  On 2 nodes it measures (medians of 7
  * rounds): remote read miss, remote write miss, upgrade, migratory handoff,
- * the runtime's message round trip, one protection fault (mprotect probe)
- * and, under mpirun, a plain MPI round trip of one block (MPI_Send/MPI_Recv
+ * the runtime's message round trip, one protection fault (mprotect probe),
+ * the home's write right taken (a read-write to read-only mprotect of a
+ * written page: on the read miss's path, outside its limit) and, under mpirun, a plain MPI round trip of one block (MPI_Send/MPI_Recv
  * ping-pong of block-size messages between the 2 ranks, before the runtime
  * starts, in the same process).  Prints "key value" lines for the script.
  * Run: dsmrun -n 2 bench/bench_transport | mpirun -np 2 bench/bench_transport */
@@ -82,6 +83,7 @@ int main(int argc, char **argv)
         nblk = 10;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     double fault_us = bench_probe_fault_us(page, 2048, 2100);
+    double downgrade_us = bench_probe_downgrade_us(page, 2100);
     double mpi_rtt = -1, mpi_rtt_yield = -1;
     int under_mpi = dsm_transport_mpi_launched();
     if (under_mpi) {
@@ -124,6 +126,7 @@ int main(int argc, char **argv)
         printf("transport %s\nblock %zu\nblocks %d\n", dsm_g->tp->name, bs, nblk);
         printf("fault %.2f\nrtt %.2f\nread %.2f\nwrite %.2f\nupgrade %.2f\nmigratory %.2f\n",
                fault_us, res[0], res[1], res[2], res[3], mig_us);
+        printf("downgrade %.2f\n", downgrade_us);
         if (mpi_rtt >= 0)
             printf("mpi_rtt %.2f\nmpi_rtt_yield %.2f\n", mpi_rtt, mpi_rtt_yield);
         fflush(stdout);
