@@ -92,10 +92,13 @@ void dsm_blk_set(struct dsm_region *r, uint32_t block, int access);
  * handler's own checks reuse __dsm_blk_window.  saved[d] holds the windows
  * of nesting level d while depth > d; seq counts every entry and exit, so
  * a scan that read the same seq before and after saw one consistent
- * moment (doc/protocol.md, "Signal handlers in block mode"). */
+ * moment (doc/protocol.md, "Signal handlers in block mode").  A saved
+ * window does not hold a lowering back: the lowering notes the block in
+ * log, and the wrapper fetches it back before it returns ("A handler over
+ * an open window"). */
 #define DSM_BLK_SIG_DEPTH 8
-/* Lowerings a saved window did not hold back, remembered for the wrapper's
- * return (access.c, dsm_blk_sig_exit). */
+/* Entries of the log (a block noted twice takes one; past them the
+ * wrapper fetches every block its windows name, for writing). */
 #define DSM_BLK_SIG_LOG 32
 struct dsm_blk_sigsave {
     _Atomic uint64_t seq;

@@ -8,8 +8,11 @@
  * exports sigaction and signal, which install this file's wrapper in place
  * of the program's handler once a checked module registered (block mode);
  * the wrapper copies the windows to the thread's dsm_blk_sigsave slot,
- * which dsm_blk_set scans too (access.c, thread_windows_name), runs the
- * program's handler, and puts the windows back before it returns.  Without
+ * which dsm_blk_set scans too (access.c, thread_holds_back), runs the
+ * program's handler, and puts the windows back before it returns, once it
+ * fetched back the blocks taken from them meanwhile (a lowering does not
+ * wait for a saved window: the handler may be waiting for that lowering's
+ * engine lock).  Without
  * a checked module the calls go to libc's.  In both modes they tell the
  * runtime which asynchronous signals have a handler (sig_gate.c).  The
  * argument is in doc/protocol.md, "Signal handlers in block mode". */
@@ -164,7 +167,7 @@ static void wrapper(int sig, siginfo_t *info, void *uctx)
         dsm_fatal("signal handler", "block mode: signal handlers nested more than %d deep",
                   DSM_BLK_SIG_DEPTH);
     /* saved[d] and depth first, then seq: until seq moves, the handler has
-     * not touched the live windows (access.c, thread_windows_name) */
+     * not touched the live windows (access.c, thread_holds_back) */
     window_copy(sv->saved[d], live);
     /* what a window that names every block covers (access.c, wide_set) */
     int wide = atomic_load(&live[0]) == DSM_BLK_WINDOW_ALL;
