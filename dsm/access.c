@@ -190,20 +190,44 @@ static int window_names(uintptr_t w, uintptr_t lo, uintptr_t hi)
     return w < hi && w + DSM_BLK_MAX_SPAN > lo;
 }
 
-/* Whether any window of one thread names bytes [lo, hi).  A range window's
+/* Whether a thread's range windows name bytes [lo, hi).  A range window's
  * lo is read before its hi and the pass stores hi first, so a hi read
  * after a non-zero lo belongs to that window or to a later one, opened
  * after the window we saw closed: either way the answer is safe. */
-static int windows_name(_Atomic(uintptr_t) *w, uintptr_t lo, uintptr_t hi)
+static int ranges_name(_Atomic(uintptr_t) *w, uintptr_t lo, uintptr_t hi)
 {
-    if (window_names(atomic_load(&w[0]), lo, hi))
-        return 1;
     for (int r = 0; r < DSM_BLK_RANGES; r++) {
         uintptr_t rlo = atomic_load(&w[1 + 2 * r]);
         if (rlo && rlo < hi && atomic_load(&w[2 + 2 * r]) > lo)
             return 1;
     }
     return 0;
+}
+
+/* Whether any window of one thread names bytes [lo, hi). */
+static int windows_name(_Atomic(uintptr_t) *w, uintptr_t lo, uintptr_t hi)
+{
+    return window_names(atomic_load(&w[0]), lo, hi) || ranges_name(w, lo, hi);
+}
+
+/* Whether saved level d names [lo, hi): 1 or 0; -1 when it holds a window
+ * DSM_BLK_WINDOW_ALL whose bytes the wrapper did not find (it names every
+ * block, and cannot be fetched back block by block). */
+static int saved_names(struct dsm_blk_sigsave *sv, uint32_t d, uintptr_t lo, uintptr_t hi)
+{
+    _Atomic(uintptr_t) *w = sv->saved[d];
+    uintptr_t a = atomic_load(&w[0]);
+    if (a == DSM_BLK_WINDOW_ALL) {
+        _Atomic(uintptr_t) *x = sv->saved_wide[d];
+        uintptr_t l0 = atomic_load(&x[0]), l1 = atomic_load(&x[2]);
+        if (!l0 && !l1)
+            return -1;
+        if ((l0 && l0 < hi && atomic_load(&x[1]) > lo) || (l1 && l1 < hi && atomic_load(&x[3]) > lo))
+            return 1;
+    } else if (window_names(a, lo, hi)) {
+        return 1;
+    }
+    return ranges_name(w, lo, hi);
 }
 
 /* Whether one thread's windows name [lo, hi), counting those a signal
@@ -224,8 +248,60 @@ static int thread_windows_name(_Atomic(uintptr_t) *w, struct dsm_blk_sigsave *sv
         return 1;
     uint32_t depth = atomic_load(&sv->depth);
     for (uint32_t d = 0; d < depth && d < DSM_BLK_SIG_DEPTH; d++)
-        if (windows_name(sv->saved[d], lo, hi))
+        if (saved_names(sv, d, lo, hi))
             return 1;
+    return atomic_load(&sv->seq) != seq;
+}
+
+/* Notes in a thread's log that `block` went down from `old` while one of
+ * its saved windows named it.  Any lowering thread may append. */
+static void sig_log(struct dsm_blk_sigsave *sv, uint32_t block, int old)
+{
+    uint64_t e = ((uint64_t)block + 1) << 8 | (uint64_t)old;
+    uint32_t n = atomic_load(&sv->nlog);
+    for (uint32_t i = 0; i < n && i < DSM_BLK_SIG_LOG; i++) {
+        uint64_t v = atomic_load(&sv->log[i]);
+        if (v >> 8 == e >> 8 && (v & 0xff) >= (uint64_t)old)
+            return; /* noted already, from as high a state */
+    }
+    uint32_t i = atomic_fetch_add(&sv->nlog, 1);
+    if (i < DSM_BLK_SIG_LOG)
+        atomic_store(&sv->log[i], e);
+    else
+        atomic_store(&sv->overflow, 1);
+}
+
+/* dsm_blk_set's look at one thread (w NULL: the caller itself, whose live
+ * windows are closed in the runtime): 1 while a window holds the lowering
+ * of `block` back.  A live window does.  A window a handler's wrapper saved
+ * does not: the handler may be waiting for the engine lock this lowering
+ * holds, or for a grant only the engine can take in, and the saved window
+ * closes only after the handler returned (doc/protocol.md, "A handler over
+ * an open window").  The lowering goes on and is noted in the thread's
+ * log; the wrapper fetches the block back before it reopens the windows
+ * (dsm_blk_sig_settle).  The note is stored before seq is read the second
+ * time, with a fence, and the wrapper bumps seq before it reads the log,
+ * with a fence: a lowering that finds seq unchanged is in the log the
+ * wrapper reads, one that finds it moved looks again. */
+static int thread_holds_back(_Atomic(uintptr_t) *w, struct dsm_blk_sigsave *sv, uintptr_t lo,
+                             uintptr_t hi, uint32_t block, int old)
+{
+    uint64_t seq = atomic_load(&sv->seq);
+    if (w && windows_name(w, lo, hi))
+        return 1;
+    uint32_t depth = atomic_load(&sv->depth);
+    int noted = 0;
+    for (uint32_t d = 0; d < depth && d < DSM_BLK_SIG_DEPTH; d++) {
+        int named = saved_names(sv, d, lo, hi);
+        if (named < 0 && w)
+            return 1; /* a window that names every block: wait, as before */
+        if (named > 0 && !noted) {
+            sig_log(sv, block, old);
+            noted = 1;
+        }
+    }
+    if (noted)
+        atomic_thread_fence(memory_order_seq_cst);
     return atomic_load(&sv->seq) != seq;
 }
 
@@ -254,12 +330,15 @@ void dsm_blk_set(dsm_region *r, uint32_t block, int access)
     pthread_mutex_lock(&registry_lock);
     for (int i = 0; i < nregistered; i++) {
         _Atomic(uintptr_t) *w = registry[i];
-        if (w == mine) /* in the runtime: this thread's windows are closed */
+        if (w == mine) { /* in the runtime: this thread's live windows are closed */
+            (void)thread_holds_back(NULL, registry_saved[i], lo, hi, block, old);
             continue;
+        }
         /* a window is a few instructions long, a range window one loop
          * without calls and with a known trip count, unless its thread was
          * preempted inside it: then give it the CPU */
-        for (unsigned spins = 0; thread_windows_name(w, registry_saved[i], lo, hi); spins++) {
+        for (unsigned spins = 0; thread_holds_back(w, registry_saved[i], lo, hi, block, old);
+             spins++) {
             if (spins < 64)
                 dsm_cpu_relax();
             else
@@ -344,6 +423,16 @@ static int local_grant(dsm_rt *rt, uint32_t block)
     return 1;
 }
 
+/* What a window DSM_BLK_WINDOW_ALL is about to cover, bytes [a, a + an)
+ * and [b, b + bn), for the wrapper of a signal that interrupts it
+ * (saved_names).  Thread-local, read by the thread's own wrapper only: the
+ * window's store after it keeps the order. */
+static void wide_set(uintptr_t a, size_t an, uintptr_t b, size_t bn)
+{
+    uintptr_t *x = dsm_blk_sigsave.wide;
+    x[0] = a, x[1] = a + an, x[2] = b, x[3] = b ? b + bn : 0;
+}
+
 /* Makes blocks b0..b1 at least `need`, then opens the window `win` and
  * returns once the states are still good under it. */
 static void make_present(dsm_rt *rt, uint32_t b0, uint32_t b1, int need, int reads,
@@ -378,6 +467,8 @@ static void make_present(dsm_rt *rt, uint32_t b0, uint32_t b1, int need, int rea
                 dsm_prof_fault_ip = 0;
                 dsm_prof_fault_access = (dsm_prof_access){ 0, 0, 0 };
             }
+        if (win == DSM_BLK_WINDOW_ALL)
+            wide_set(addr, len, 0, 0);
         atomic_store(( _Atomic(uintptr_t) *)&__dsm_blk_window[0], win);
         atomic_thread_fence(memory_order_seq_cst);
         if (states_ok(r, b0, b1, need))
@@ -500,6 +591,8 @@ DSM_API void __dsm_blk_miss_ranges(uint64_t addr, uint64_t len, uint32_t need, u
             atomic_store(&w[2 + 2 * rg[k].slot], rg[k].hi);
             atomic_store(&w[1 + 2 * rg[k].slot], rg[k].lo);
         }
+        if (win == DSM_BLK_WINDOW_ALL)
+            wide_set(addr, len, 0, 0);
         atomic_store(&w[0], win);
         atomic_thread_fence(memory_order_seq_cst);
         uint64_t seen = atomic_load(&lowerings) + 1;
@@ -518,6 +611,91 @@ DSM_API void __dsm_blk_miss_ranges(uint64_t addr, uint64_t len, uint32_t need, u
         for (int k = 0; k < nr; k++)
             atomic_store(&w[1 + 2 * rg[k].slot], 0);
     }
+}
+
+/* ---- a handler's return over an open window (blk_signal.c) ---- */
+
+/* Block b back to `want` if saved level d names it and it is lower: 1 if
+ * it was (fetch: fetched it, the level still saved and the live windows
+ * closed, as in the slow path; otherwise only looked).  After dsm_finalize
+ * nothing is fetched (the interrupted access would be named there). */
+static int settle_block(dsm_rt *rt, struct dsm_blk_sigsave *sv, uint32_t d, uint32_t b, int want,
+                        int fetch)
+{
+    dsm_region *r = &rt->region;
+    if (b >= r->nblocks)
+        return 0;
+    uintptr_t lo = (uintptr_t)r->app + ((uintptr_t)b << r->block_shift);
+    if (!saved_names(sv, d, lo, lo + r->block_size))
+        return 0;
+    if (atomic_load((_Atomic uint8_t *)&r->state[b]) >= want || atomic_load(&rt->stopping))
+        return 0;
+    if (fetch && !local_grant(rt, b)) {
+        dsm_rt_enter();
+        dsm_rt_access(rt, b, want == DSM_BLK_WRITE);
+        dsm_rt_leave();
+    }
+    return 1;
+}
+
+/* Every block of bytes [lo, hi) to write (the log overflowed: what they
+ * held is unknown, write is enough for any access). */
+static int settle_bytes(dsm_rt *rt, struct dsm_blk_sigsave *sv, uint32_t d, uintptr_t lo,
+                        uintptr_t hi, int fetch)
+{
+    dsm_region *r = &rt->region;
+    uintptr_t base = (uintptr_t)r->app;
+    lo = lo < base ? base : lo;
+    hi = hi > base + r->size ? base + r->size : hi;
+    if (lo >= hi)
+        return 0;
+    int n = 0;
+    uint32_t b1 = (uint32_t)((hi - 1 - base) >> r->block_shift);
+    for (uint32_t b = (uint32_t)((lo - base) >> r->block_shift); b <= b1; b++)
+        n |= settle_block(rt, sv, d, b, DSM_BLK_WRITE, fetch);
+    return n;
+}
+
+int dsm_blk_sig_settle(uint32_t d, int fetch)
+{
+    dsm_rt *rt = dsm_g;
+    struct dsm_blk_sigsave *sv = &dsm_blk_sigsave;
+    if (!rt || !rt->region.state)
+        return 0;
+    int n = 0;
+    uint32_t k = atomic_load(&sv->nlog);
+    for (uint32_t i = 0; i < k && i < DSM_BLK_SIG_LOG; i++) {
+        uint64_t v = atomic_load(&sv->log[i]);
+        if (v)
+            n |= settle_block(rt, sv, d, (uint32_t)((v >> 8) - 1), (int)(v & 0xff), fetch);
+    }
+    if (atomic_load(&sv->overflow)) {
+        _Atomic(uintptr_t) *w = sv->saved[d];
+        uintptr_t a = atomic_load(&w[0]);
+        if (a == DSM_BLK_WINDOW_ALL) {
+            _Atomic(uintptr_t) *x = sv->saved_wide[d];
+            n |= settle_bytes(rt, sv, d, atomic_load(&x[0]), atomic_load(&x[1]), fetch);
+            n |= settle_bytes(rt, sv, d, atomic_load(&x[2]), atomic_load(&x[3]), fetch);
+        } else if (a) {
+            n |= settle_bytes(rt, sv, d, a, a + DSM_BLK_MAX_SPAN, fetch);
+        }
+        for (int r = 0; r < DSM_BLK_RANGES; r++) {
+            uintptr_t lo = atomic_load(&w[1 + 2 * r]);
+            if (lo)
+                n |= settle_bytes(rt, sv, d, lo, atomic_load(&w[2 + 2 * r]), fetch);
+        }
+    }
+    return n;
+}
+
+void dsm_blk_sig_log_reset(void)
+{
+    struct dsm_blk_sigsave *sv = &dsm_blk_sigsave;
+    uint32_t k = atomic_load(&sv->nlog);
+    for (uint32_t i = 0; i < k && i < DSM_BLK_SIG_LOG; i++)
+        atomic_store(&sv->log[i], 0);
+    atomic_store(&sv->nlog, 0);
+    atomic_store(&sv->overflow, 0);
 }
 
 /* ---- memcpy, memmove, memset on possibly shared memory ---- */
@@ -597,6 +775,7 @@ static void chunked(char *dst, const char *src, int c, size_t n, int op)
             chunk_present(rt, dp, len, DSM_BLK_WRITE);
             if (sp)
                 chunk_present(rt, sp, len, DSM_BLK_READ);
+            wide_set((uintptr_t)dp, len, (uintptr_t)sp, len);
             atomic_store(win, DSM_BLK_WINDOW_ALL);
             atomic_thread_fence(memory_order_seq_cst);
             if (chunk_ok(r, dp, DSM_BLK_WRITE) && (!sp || chunk_ok(r, sp, DSM_BLK_READ)))
@@ -667,6 +846,7 @@ DSM_API int __dsm_blk_memcmp(const void *a, const void *b, uint64_t n)
         for (;;) {
             chunk_present(rt, pa, len, DSM_BLK_READ);
             chunk_present(rt, pb, len, DSM_BLK_READ);
+            wide_set((uintptr_t)pa, len, (uintptr_t)pb, len);
             atomic_store(win, DSM_BLK_WINDOW_ALL);
             atomic_thread_fence(memory_order_seq_cst);
             if (chunk_ok(r, pa, DSM_BLK_READ) && chunk_ok(r, pb, DSM_BLK_READ))

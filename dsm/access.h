@@ -92,14 +92,34 @@ void dsm_blk_set(struct dsm_region *r, uint32_t block, int access);
  * handler's own checks reuse __dsm_blk_window.  saved[d] holds the windows
  * of nesting level d while depth > d; seq counts every entry and exit, so
  * a scan that read the same seq before and after saw one consistent
- * moment (doc/protocol.md, "Signal handlers in block mode"). */
+ * moment (doc/protocol.md, "Signal handlers in block mode").  A saved
+ * window does not hold a lowering back: the lowering notes the block in
+ * log, and the wrapper fetches it back before it returns ("A handler over
+ * an open window"). */
 #define DSM_BLK_SIG_DEPTH 8
+/* Entries of the log (a block noted twice takes one; past them the
+ * wrapper fetches every block its windows name, for writing). */
+#define DSM_BLK_SIG_LOG 32
 struct dsm_blk_sigsave {
     _Atomic uint64_t seq;
     _Atomic uint32_t depth;
     _Atomic(uintptr_t) saved[DSM_BLK_SIG_DEPTH][DSM_BLK_WINDOW_WORDS];
+    /* what a window DSM_BLK_WINDOW_ALL covers: live[] for the thread's
+     * own, saved_wide[d] beside saved[d] (byte ranges [lo, hi), 0: none) */
+    uintptr_t wide[4];
+    _Atomic(uintptr_t) saved_wide[DSM_BLK_SIG_DEPTH][4];
+    /* written by the lowering threads: (block + 1) << 8 | state before */
+    _Atomic uint32_t nlog, overflow;
+    _Atomic uint64_t log[DSM_BLK_SIG_LOG];
 };
 extern __thread struct dsm_blk_sigsave dsm_blk_sigsave;
+/* A lowering does not wait for a saved window: it notes the block in the
+ * log instead.  dsm_blk_sig_settle: whether a noted block that saved[d]
+ * names is below the state it had (fetch: fetches each such block first);
+ * the wrapper's return (blk_signal.c) runs it before and after it puts the
+ * windows back.  dsm_blk_sig_log_reset: once no level is saved. */
+int dsm_blk_sig_settle(uint32_t d, int fetch);
+void dsm_blk_sig_log_reset(void);
 /* Forgets the saved windows of handlers that left by siglongjmp (their
  * wrapper frames lie below `here`, a frame of the caller): the wrapper
  * calls it on entry, the slow path when it enters the runtime. */

@@ -8,8 +8,11 @@
  * exports sigaction and signal, which install this file's wrapper in place
  * of the program's handler once a checked module registered (block mode);
  * the wrapper copies the windows to the thread's dsm_blk_sigsave slot,
- * which dsm_blk_set scans too (access.c, thread_windows_name), runs the
- * program's handler, and puts the windows back before it returns.  Without
+ * which dsm_blk_set scans too (access.c, thread_holds_back), runs the
+ * program's handler, and puts the windows back before it returns, once it
+ * fetched back the blocks taken from them meanwhile (a lowering does not
+ * wait for a saved window: the handler may be waiting for that lowering's
+ * engine lock).  Without
  * a checked module the calls go to libc's.  In both modes they tell the
  * runtime which asynchronous signals have a handler (sig_gate.c).  The
  * argument is in doc/protocol.md, "Signal handlers in block mode". */
@@ -80,6 +83,13 @@ static void window_copy(_Atomic(uintptr_t) *to, _Atomic(uintptr_t) *from)
     }
 }
 
+static void window_close(_Atomic(uintptr_t) *w)
+{
+    atomic_store(&w[0], 0);
+    for (int r = 0; r < DSM_BLK_RANGES; r++)
+        atomic_store(&w[1 + 2 * r], 0);
+}
+
 /* The wrapper frame of each level (not published: only this thread
  * reads it), to tell a level whose handler left by siglongjmp. */
 static __thread uintptr_t level_frame[DSM_BLK_SIG_DEPTH];
@@ -114,6 +124,8 @@ void dsm_blk_sig_drop_abandoned(uintptr_t here)
     if (d != atomic_load_explicit(&sv->depth, memory_order_relaxed)) {
         atomic_store(&sv->depth, d);
         atomic_store(&sv->seq, atomic_load(&sv->seq) + 1);
+        if (d == 0)
+            dsm_blk_sig_log_reset();
     }
 }
 
@@ -155,8 +167,12 @@ static void wrapper(int sig, siginfo_t *info, void *uctx)
         dsm_fatal("signal handler", "block mode: signal handlers nested more than %d deep",
                   DSM_BLK_SIG_DEPTH);
     /* saved[d] and depth first, then seq: until seq moves, the handler has
-     * not touched the live windows (access.c, thread_windows_name) */
+     * not touched the live windows (access.c, thread_holds_back) */
     window_copy(sv->saved[d], live);
+    /* what a window that names every block covers (access.c, wide_set) */
+    int wide = atomic_load(&live[0]) == DSM_BLK_WINDOW_ALL;
+    for (int i = 0; i < 4; i++)
+        atomic_store(&sv->saved_wide[d][i], wide ? sv->wide[i] : 0);
     level_frame[d] = here;
     atomic_store(&sv->depth, d + 1);
     atomic_store(&sv->seq, atomic_load(&sv->seq) + 1);
@@ -165,10 +181,28 @@ static void wrapper(int sig, siginfo_t *info, void *uctx)
     call_program(sig, info, uctx);
 
     saved_errno = errno;
-    /* the live windows back, then seq: from then on the saved copy is not needed */
-    window_copy(live, sv->saved[d]);
-    atomic_store(&sv->seq, atomic_load(&sv->seq) + 1);
-    atomic_store(&sv->depth, d);
+    for (;;) {
+        /* the blocks taken while the level was saved (noted in the log,
+         * access.c thread_holds_back) back first, the level still saved
+         * and the live windows closed, as in the slow path */
+        while (dsm_blk_sig_settle(d, 1))
+            ;
+        /* the live windows back, then seq: from then on the saved copy is
+         * not needed, unless a lowering noted a block before it saw seq
+         * move (its fence, then this one: the log read below has it) */
+        window_copy(live, sv->saved[d]);
+        atomic_store(&sv->seq, atomic_load(&sv->seq) + 1);
+        atomic_store(&sv->depth, d);
+        atomic_thread_fence(memory_order_seq_cst);
+        if (!atomic_load(&sv->nlog) || !dsm_blk_sig_settle(d, 0))
+            break;
+        /* taken just now: saved again, closed, and fetched as above */
+        atomic_store(&sv->depth, d + 1);
+        atomic_store(&sv->seq, atomic_load(&sv->seq) + 1);
+        window_close(live);
+    }
+    if (d == 0)
+        dsm_blk_sig_log_reset();
     errno = saved_errno;
 }
 

@@ -29,7 +29,7 @@ uint64_t dsm_now_ns(void);
  * nanoseconds a read, against tens for clock_gettime in a VM), else
  * nanoseconds.  dsm_ticks_ns_factor converts, calibrated over the run. */
 extern int dsm_ticks_tsc;
-void dsm_ticks_init(void);
+void dsm_ticks_init(unsigned stall_us);
 double dsm_ticks_ns_factor(void);
 /* A tick reading as CLOCK_MONOTONIC nanoseconds (for ordering events of
  * different processes; factor from dsm_ticks_ns_factor). */

@@ -183,6 +183,11 @@ const dsm_setting dsm_settings[] = {
       .group = DSM_GROUP_INTERNAL,
       .doc = "testing: signed nanoseconds added to this process's clock, as if its host's clock "
              "differed (the network test bed sets it per host)" },
+    { .name = "DSM_TEST_CLOCK_STALL_US", .kind = DSM_SET_INTERNAL, .field = NOF,
+      .group = DSM_GROUP_INTERNAL,
+      .doc = "testing: microseconds the first reading of the clock and the time-stamp counter "
+             "takes on odd nodes, as if the node were preempted between them "
+             "(tests/known_sharing.sh)" },
     { .name = "DSM_TEST_NO_DOORBELLS", .kind = DSM_SET_INTERNAL, .field = NOF,
       .group = DSM_GROUP_INTERNAL,
       .doc = "measuring: set (not 0), ranks of the mpi transport do not ring each other's "
