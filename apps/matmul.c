@@ -6,11 +6,15 @@
  * B hold small integers, so every product and sum is exact in double and
  * node 0 compares with a private serial product for equality.
  *
- * Usage: matmul [N [T]]   N x N matrices (default 512), tile T (default 32).
+ * With "bands" as third argument each node takes a contiguous band of tile
+ * rows instead (its rows of A and C are homed at itself with the default
+ * blocked homes: no false sharing, only B fetched; doc/cluster.md).
+ * Usage: matmul [N [T [bands]]]   N x N matrices (default 512), tile T (default 32).
  * Prints the time and "matmul: result OK". */
 #include <dsm.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static double a_val(size_t i, size_t k) { return (double)((i * 3 + k * 5) % 7) - 2.0; }
 static double b_val(size_t k, size_t j) { return (double)((k * 2 + j * 7) % 5) - 1.0; }
@@ -23,9 +27,10 @@ int main(int argc, char **argv)
     }
     int me = dsm_node(), nodes = dsm_nodes();
     long nn = argc > 1 ? atol(argv[1]) : 512, tt = argc > 2 ? atol(argv[2]) : 32;
-    if (nn < 1 || tt < 1) {
+    int bands = argc > 3 && strcmp(argv[3], "bands") == 0;
+    if (nn < 1 || tt < 1 || (argc > 3 && !bands)) {
         if (me == 0)
-            fprintf(stderr, "usage: matmul [N [T]]  (N >= 1, T >= 1)\n");
+            fprintf(stderr, "usage: matmul [N [T [bands]]]  (N >= 1, T >= 1)\n");
         dsm_finalize();
         return 2;
     }
@@ -49,7 +54,11 @@ int main(int argc, char **argv)
 
     double t0 = dsm_wtime();
     size_t nt = (n + T - 1) / T;
-    for (size_t t = (size_t)me; t < nt * nt; t += (size_t)nodes) {
+    /* round-robin tiles, or a band of whole tile rows per node */
+    size_t tlo = bands ? nt * (size_t)me / (size_t)nodes * nt : (size_t)me;
+    size_t thi = bands ? nt * (size_t)(me + 1) / (size_t)nodes * nt : nt * nt;
+    size_t tstep = bands ? 1 : (size_t)nodes;
+    for (size_t t = tlo; t < thi; t += tstep) {
         size_t i0 = t / nt * T, j0 = t % nt * T;
         size_t ih = i0 + T < n ? i0 + T : n, jh = j0 + T < n ? j0 + T : n;
         size_t tw = jh - j0;

@@ -101,3 +101,6 @@ endif
 EXTRA_DIST += bench/block_bench.sh bench/blk_miss.c bench/blk_register.c
 run-block-bench: dsmrun dsmcc libdsm.la dsm/tools/checkpass/dsmcheck.so
 	top_builddir=$(top_builddir) top_srcdir=$(top_srcdir) $(SHELL) $(top_srcdir)/bench/block_bench.sh
+# ArgoDSM side by side (doc/cluster.md): sources built by the script against
+# an ArgoDSM build beside the project (never part of it); skips without one
+EXTRA_DIST += bench/argo/run.sh bench/argo/argo_core.cpp bench/argo/argo_matmul.cpp bench/argo/matmul_native.c
