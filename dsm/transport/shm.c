@@ -240,6 +240,12 @@ static int queue_ready(shm_impl *im, dsm_shm_queue *q)
     return atomic_load_explicit(&s->seq, memory_order_seq_cst) + idx == pos + 1;
 }
 
+int dsm_transport_shm_ready(dsm_transport *t)
+{
+    shm_impl *im = t->impl;
+    return queue_ready(im, im->self_q);
+}
+
 static void corrupt(dsm_transport *t, const dsm_msg_hdr *h, uint64_t pos)
 {
     fprintf(stderr, "dsm: node %d: shm transport: corrupt message at queue position %llu "
@@ -341,6 +347,12 @@ static void watch_hole(dsm_transport *t, shm_impl *im, dsm_shm_queue *q)
 
 static void shm_wait(dsm_transport *t, int timeout_ms)
 {
+    dsm_transport_shm_wait_word(t, timeout_ms, NULL, 0);
+}
+
+void dsm_transport_shm_wait_word(dsm_transport *t, int timeout_ms, _Atomic uint32_t *word,
+                                 uint32_t seen)
+{
     shm_impl *im = t->impl;
     dsm_shm_queue *q = im->self_q;
     flush_all(im, t->nnodes);
@@ -350,6 +362,10 @@ static void shm_wait(dsm_transport *t, int timeout_ms)
         (timeout_ms < 0 || timeout_ms > 1))
         timeout_ms = 1;
     uint32_t f = atomic_load_explicit(&q->futex, memory_order_seq_cst);
+    /* the word moves before the futex word (the caller's wake, then t->wake):
+     * a move after this look changes f, and the sleep does not start */
+    if (word && atomic_load_explicit(word, memory_order_seq_cst) != seen)
+        return;
     atomic_fetch_add_explicit(&q->sleepers, 1, memory_order_seq_cst);
     /* Look at the queue as its consumer (seq_cst loads: see
      * wake_if_sleeping): another thread of this node may have just consumed,
@@ -551,7 +567,6 @@ static int env_int(const char *name, long lo, long hi, long *out)
 dsm_transport *dsm_transport_shm_open(size_t max_payload)
 {
     long fd, nnodes, node;
-    struct stat st;
     if (env_int("DSM_SHM_FD", 0, INT_MAX, &fd) ||
         env_int("DSM_NODES", 1, DSM_SHM_MAX_NODES, &nnodes) ||
         env_int("DSM_NODE", 0, DSM_SHM_MAX_NODES - 1, &node))
@@ -561,6 +576,13 @@ dsm_transport *dsm_transport_shm_open(size_t max_payload)
                 nnodes);
         return NULL;
     }
+    return dsm_transport_shm_open_fd((int)fd, (int)node, (int)nnodes, max_payload);
+}
+
+dsm_transport *dsm_transport_shm_open_fd(int fd_, int node_, int nnodes_, size_t max_payload)
+{
+    long fd = fd_, nnodes = nnodes_, node = node_;
+    struct stat st;
     if (fstat((int)fd, &st)) {
         fprintf(stderr, "dsm: node %ld: shm transport: DSM_SHM_FD=%ld is not an open file "
                         "descriptor (%s); was the program started by dsmrun?\n", node, fd,
