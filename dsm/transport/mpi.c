@@ -450,6 +450,8 @@ static int mpi_poll(dsm_transport *t, dsm_msg_handler handler, void *ctx, int ma
     /* one consumer for both: the handlers of a node never run twice at once */
     if (im->shm) {
         n = im->shm->poll(im->shm, handler, ctx, max);
+        if (n && im->nremote) /* the naps of mpi_wait stay short while active */
+            atomic_store(&im->last_activity, dsm_now_ns());
         if (!im->nremote) {
             atomic_store(&im->consumer, 0);
             return n;

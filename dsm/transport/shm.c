@@ -281,7 +281,14 @@ static int shm_poll(dsm_transport *t, dsm_msg_handler handler, void *ctx, int ma
         atomic_store_explicit(&q->head, pos, memory_order_release);
         n++;
     }
-    atomic_store_explicit(&im->consumer, 0, memory_order_release);
+    /* seq_cst against a waiter's sleepers++ then its look at the flag
+     * (dsm_transport_shm_wait_word): a waiter that found the flag taken
+     * and slept is seen here, and woken if a message was left */
+    atomic_store_explicit(&im->consumer, 0, memory_order_seq_cst);
+    if (atomic_load_explicit(&q->sleepers, memory_order_seq_cst) && queue_ready(im, q)) {
+        atomic_fetch_add_explicit(&q->futex, 1, memory_order_seq_cst);
+        dsm_futex_wake(&q->futex, 1);
+    }
     return n;
 }
 
@@ -380,6 +387,14 @@ void dsm_transport_shm_wait_word(dsm_transport *t, int timeout_ms, _Atomic uint3
         atomic_store_explicit(&im->consumer, 0, memory_order_release);
         if (!ready)
             dsm_futex_wait(&q->futex, f, timeout_ms, 1);
+    } else if (word) {
+        /* The mpi transport's waiters include a thread waiting for its
+         * reply (DSM_TP_WAIT_ON_MESSAGES): returning would make it spin
+         * against the consuming thread, on the core that thread needs.  It
+         * sleeps; the consumer wakes it at the end of its poll when a
+         * message is left (shm_poll), or the handler's signal does
+         * (t->wake). */
+        dsm_futex_wait(&q->futex, f, timeout_ms, 1);
     }
     atomic_fetch_sub_explicit(&q->sleepers, 1, memory_order_seq_cst);
 }
