@@ -4,12 +4,10 @@
 #define _GNU_SOURCE 1 /* memfd_create */
 #include "mpi_shm.h"
 
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "mpi_bell.h"
 #include "shm_layout.h"
 
 /* The segment for n nodes, laid out (header and node table written, the
@@ -48,23 +46,12 @@ dsm_transport *dsm_mpi_shm_open(MPI_Comm comm, int self, int n, const uint64_t *
     if (MPI_Allreduce(&want, &all_want, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS || !all_want)
         return NULL;
     int fd = shared && first == self ? make_segment(n, max_payload) : -1;
-    /* every rank learns the descriptor number of its host's first rank */
-    int *fds = malloc((size_t)n * sizeof *fds);
-    int ok = fds && MPI_Allgather(&fd, 1, MPI_INT, fds, 1, MPI_INT, comm) == MPI_SUCCESS;
     dsm_transport *t = NULL;
-    if (ok && shared) {
-        int myfd = fd;
-        if (first != self && fds[first] >= 0) {
-            char path[64];
-            snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)hosts[2 * first + 1], fds[first]);
-            myfd = open(path, O_RDWR | O_CLOEXEC);
-        }
-        if (myfd >= 0)
-            t = dsm_transport_shm_open_fd(myfd, self, n, max_payload);
-        if (myfd >= 0 && myfd != fd)
-            close(myfd); /* the mapping keeps the segment */
-    }
-    free(fds);
+    int myfd = dsm_mpi_host_fd(comm, self, n, hosts, fd);
+    if (myfd >= 0)
+        t = dsm_transport_shm_open_fd(myfd, self, n, max_payload);
+    if (myfd >= 0 && myfd != fd)
+        close(myfd); /* the mapping keeps the segment */
     /* all or none: a rank without the queues would send to its host's
      * ranks through MPI, where they no longer look */
     int mine = !shared || t, all = 0;
