@@ -23,12 +23,18 @@ trap '[ -n "$BENCH_KEEP" ] && cp "$tmp"/shm "$tmp"/mpi "$tmp"/mpioff "$BENCH_KEE
 export DSM_PROFILE=off
 root=
 [ "$(id -u)" = 0 ] && root=--allow-run-as-root
+# mpirun binds each of 2 ranks to a core: a node's application and
+# progress threads then share one core, where dsmrun's nodes float over
+# both (runtime round trip 126-136 us bound, 21-24 us unbound, one run
+# each at load 8): unbound, as dsmrun's; BENCH_BIND=core to see it bound.
+bind="--bind-to ${BENCH_BIND:-none}"
 i=0
 while [ $i -lt "$runs" ]; do
     DSM_MPI_SHM=on "$top/dsmrun" -n 2 "$prog" "$blocks" >> "$tmp/shm" ||
         { echo "bench_transport: shm run failed"; exit 1; }
     for c in mpi:on mpioff:off; do
-        DSM_MPI_SHM=${c#*:} mpirun $root -x DSM_MPI_SHM -np 2 "$prog" "$blocks" >> "$tmp/${c%:*}" \
+        # shellcheck disable=SC2086
+        DSM_MPI_SHM=${c#*:} mpirun $root $bind -x DSM_MPI_SHM -np 2 "$prog" "$blocks" >> "$tmp/${c%:*}" \
             2>"$tmp/mpi.err" || { cat "$tmp/mpi.err"; echo "bench_transport: mpi run failed"; exit 1; }
     done
     i=$((i + 1))
