@@ -133,6 +133,11 @@ const dsm_setting dsm_settings[] = {
       .min = DSM_SHM_SLOTS_MIN, .max = DSM_SHM_SLOTS_MAX,
       .dflt_doc = "256, fewer for large jobs", .field = F(shm_slots), .group = DSM_GROUP_LAUNCH,
       .doc = "read by `dsmrun`: messages each node's incoming queue holds (dsmrun(1))" },
+    { .name = "DSM_MPI_SHM", .kind = DSM_SET_SWITCH, .dflt = "on", .field = NOF,
+      .group = DSM_GROUP_LAUNCH,
+      .doc = "the `mpi` transport: ranks on one host send each other messages and blocks "
+             "through the shm transport's queues in a segment they share, as under `dsmrun` "
+             "(ranks on other hosts keep MPI); `off`: MPI between all ranks (doc/cluster.md)" },
     { .name = "DSM_VERBS_DEVICE", .kind = DSM_SET_TEXT, .dflt_doc = "the first device",
       .accepts_doc = "a device name",
       .field = NOF, .group = DSM_GROUP_LAUNCH,

@@ -4,7 +4,9 @@
 # setting every node must agree on, different on one rank, ends the job at
 # dsm_init within seconds with a line from that rank naming the variable and
 # both values, and no rank runs past dsm_init; a setting that need not agree
-# runs; a DSM_PROFILE that rank 0 cannot write is refused at its dsm_init.
+# runs; a DSM_PROFILE that rank 0 cannot write is refused at its dsm_init;
+# DSM_MPI_SHM off on one rank only runs (MPI between all), a bad value is
+# refused.
 if ! command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
     echo "no mpirun on PATH: skipped"
     exit 77
@@ -58,6 +60,12 @@ expect "DSM_HOMES and DSM_BLOCK_SIZE on rank 2 of 3" fail \
     -np 2 "$prog" : -np 1 -x DSM_HOMES=cyclic -x DSM_BLOCK_SIZE=8K "$prog"
 expect "DSM_SPIN_US on rank 1 only" 0 "^hello: result OK" \
     -np 1 "$prog" : -np 1 -x DSM_SPIN_US=0 "$prog"
+# the shared queues of one host are used by all ranks or none (mpi_shm.h):
+# one rank without them must not leave the others waiting on them
+expect "DSM_MPI_SHM=off on rank 1 only" 0 "^hello: result OK" \
+    -np 1 "$prog" : -np 1 -x DSM_MPI_SHM=off "$prog"
+expect "DSM_MPI_SHM=maybe" fail "DSM_MPI_SHM=maybe is neither 'on' nor 'off'" \
+    -np 2 -x DSM_MPI_SHM=maybe "$prog"
 expect "DSM_PROFILE rank 0 cannot write" fail \
     "^dsm: node 0: dsm_init: DSM_PROFILE=/nonexistent/dir/p.json cannot be written: directory /nonexistent/dir does not exist" \
     -np 2 -x DSM_PROFILE=/nonexistent/dir/p.json "$prog"

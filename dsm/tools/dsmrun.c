@@ -280,19 +280,8 @@ static int create_segment(job *j, const dsm_config *cfg, uint32_t slots)
         return -1;
     }
     dsm_shm_header *h = p;
-    h->version = DSM_SHM_VERSION;
-    h->nnodes = (uint32_t)j->nnodes;
-    h->max_payload = cfg->block_size;
-    h->slots = slots;
-    h->slot_size = (uint32_t)g.slot_size;
-    h->node_offset = g.node_offset;
-    h->queue_offset = g.queue_offset;
-    h->queue_size = g.queue_size;
-    h->total_size = g.total_size;
-    h->clock_base_ns = j->clock_base;
-    h->launcher_pid = (int32_t)getpid();
-    atomic_thread_fence(memory_order_release);
-    h->magic = DSM_SHM_MAGIC; /* last: a half-initialised segment never looks valid */
+    dsm_shm_header_fill(h, (uint32_t)j->nnodes, cfg->block_size, slots, &g, j->clock_base,
+                        (int32_t)getpid());
     j->fd = fd;
     j->hdr = h;
     j->nodes = (dsm_shm_node *)((unsigned char *)p + g.node_offset);

@@ -11,7 +11,8 @@ libdsm_internal_la_SOURCES += \
 if HAVE_MPI
 libdsm_internal_la_SOURCES += dsm/transport/mpi.c \
 	dsm/transport/mpi_lifeline.h dsm/transport/mpi_lifeline.c \
-	dsm/transport/mpi_bell.h dsm/transport/mpi_bell.c
+	dsm/transport/mpi_bell.h dsm/transport/mpi_bell.c \
+	dsm/transport/mpi_shm.h dsm/transport/mpi_shm.c
 libdsm_internal_la_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
 libdsm_internal_la_LIBADD += $(MPI_LIBS)
 if HAVE_IBVERBS

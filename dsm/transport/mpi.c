@@ -74,6 +74,9 @@
 #include "msg.h"
 #include "mpi_bell.h"
 #include "mpi_lifeline.h"
+#include "mpi_shm.h"
+#include "settings.h"
+#include "shm_layout.h"
 
 #define RING 64         /* preposted receives */
 #define TAG 0x4453      /* every transport message; FIFO holds per tag */
@@ -156,6 +159,10 @@ typedef struct mpi_impl {
     _Atomic uint64_t next_lifeline;
     int doorbells;              /* ring and sleep on the lifelines (off: measuring) */
     dsm_bell *bell;             /* to the ranks on this host (mpi_bell.h), or NULL */
+    /* the shm transport's queues to the ranks on this host (mpi_shm.h), or
+     * NULL (DSM_MPI_SHM=off, or no rank shares our host): when there, the
+     * messages to those ranks go through it, and the bell is not used */
+    dsm_transport *shm;
 } mpi_impl;
 
 static dsm_transport *the_mpi; /* for the atexit check and dsm_fatal */
@@ -240,6 +247,8 @@ static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void 
                 t->node, dst, h->len);
         return -1;
     }
+    if (im->shm && !im->remote[dst])
+        return im->shm->send(im->shm, dst, h, payload);
     pthread_mutex_lock(&im->lock);
     send_room(im);
     unsigned char *b = buf_get(im);
@@ -437,9 +446,19 @@ static int mpi_poll(dsm_transport *t, dsm_msg_handler handler, void *ctx, int ma
     int expect = 0;
     if (!atomic_compare_exchange_strong(&im->consumer, &expect, 1))
         return 0;
+    int n = 0;
+    /* one consumer for both: the handlers of a node never run twice at once */
+    if (im->shm) {
+        n = im->shm->poll(im->shm, handler, ctx, max);
+        if (n && im->nremote) /* the naps of mpi_wait stay short while active */
+            atomic_store(&im->last_activity, dsm_now_ns());
+        if (!im->nremote) {
+            atomic_store(&im->consumer, 0);
+            return n;
+        }
+    }
     check_alive(t);
     check_lifelines(t);
-    int n = 0;
     while (n < max) {
         pthread_mutex_lock(&im->lock);
         reap_sends(im);
@@ -542,9 +561,30 @@ void dsm_transport_mpi_watch_peers(dsm_transport *t)
     }
 }
 
+/* Every peer on this host, the queues shared (mpi_shm.h): the shm
+ * transport's wait, ended by a message or by mpi_wake, and the local peers
+ * watched at least every WATCH_NS. */
+static void wait_shm(dsm_transport *t, int timeout_ms)
+{
+    mpi_impl *im = t->impl;
+    uint32_t epoch = atomic_load(&im->wake_epoch);
+    if (epoch != wait_epoch_seen) {
+        wait_epoch_seen = epoch;
+        return;
+    }
+    dsm_transport_mpi_watch_peers(t);
+    int cap = (int)(WATCH_NS / 1000000ULL);
+    dsm_transport_shm_wait_word(im->shm, timeout_ms < 0 || timeout_ms > cap ? cap : timeout_ms,
+                                &im->wake_epoch, epoch);
+}
+
 static void mpi_wait(dsm_transport *t, int timeout_ms)
 {
     mpi_impl *im = t->impl;
+    if (im->shm && !im->nremote) {
+        wait_shm(t, timeout_ms);
+        return;
+    }
     /* nanosleep(10 us) would last 60 us with the default 50 us timer slack */
     static __thread int slack_set;
     if (!slack_set) {
@@ -575,7 +615,8 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
         reap_sends(im);
         /* a message another thread is consuming is not ours to wait for:
          * returning would make the caller spin against that thread */
-        int ready = head_ready(im) && !atomic_load(&im->consumer);
+        int ready = (head_ready(im) && !atomic_load(&im->consumer)) ||
+                    (im->shm && dsm_transport_shm_ready(im->shm));
         int sending = im->nsend > 0;
         pthread_mutex_unlock(&im->lock);
         uint64_t now = dsm_now_ns();
@@ -632,6 +673,8 @@ static void mpi_wake(dsm_transport *t)
 {
     mpi_impl *im = t->impl;
     atomic_fetch_add(&im->wake_epoch, 1);
+    if (im->shm)
+        im->shm->wake(im->shm); /* after the epoch: see wait_shm */
     if (im->bell)
         dsm_bell_wake_self(im->bell);
     if (im->wake_fd >= 0) {
@@ -647,6 +690,8 @@ static void mpi_wake(dsm_transport *t)
 static void mpi_polling(dsm_transport *t, int on)
 {
     mpi_impl *im = t->impl;
+    if (im->shm)
+        im->shm->polling(im->shm, on);
     if (!im->bell || !dsm_bell_polling(im->bell, on))
         return;
     pthread_mutex_lock(&im->lock);
@@ -665,6 +710,13 @@ static void mpi_close(dsm_transport *t)
 {
     mpi_impl *im = t->impl;
     beat_end(im); /* closed without dsm_finalize's mark */
+    if (im->shm) {
+        /* delivers what its overflow lists hold; what comes to us later
+         * lands in the segment, which the peers' mappings keep */
+        dsm_transport *shm = im->shm;
+        im->shm = NULL;
+        shm->close(shm);
+    }
     /* Let our last sends (the finalize collective's) complete: the peers
      * are still receiving until they leave their own close.  Bounded, in
      * case a peer is gone. */
@@ -829,6 +881,8 @@ void dsm_transport_mpi_mark(dsm_transport *t, int state)
     }
     if (state == DSM_NODE_FINALIZED && im->lifeline)
         dsm_lifeline_goodbye(im->lifeline);
+    if (im->shm) /* its close drops what waits for a finalized peer */
+        dsm_transport_shm_mark(im->shm, state);
     im->state = state;
     if (state == DSM_NODE_JOINED)
         beat_start(t);
@@ -1080,7 +1134,11 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
     im->doorbells = !(nodb && *nodb && strcmp(nodb, "0"));
     /* collective; without doorbells (measuring) the bells are not used */
     im->bell = dsm_bell_open(im->comm, self, n, hosts);
-    if (!im->doorbells) {
+    /* collective, all ranks or none */
+    const char *use_shm = dsm_setting_raw("DSM_MPI_SHM");
+    im->shm = dsm_mpi_shm_open(im->comm, self, n, hosts, max_payload,
+                               !(use_shm && !strcmp(use_shm, "off")));
+    if (!im->doorbells || im->shm) {
         dsm_bell_close(im->bell);
         im->bell = NULL;
     }

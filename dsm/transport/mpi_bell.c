@@ -31,6 +31,26 @@ struct dsm_bell {
     int self;
 };
 
+int dsm_mpi_host_fd(MPI_Comm comm, int self, int n, const uint64_t *hosts, int fd)
+{
+    int first = 0, shared = 0;
+    while (hosts && hosts[2 * first] != hosts[2 * self])
+        first++;
+    for (int r = 0; hosts && r < n; r++)
+        shared |= r != self && hosts[2 * r] == hosts[2 * self];
+    /* every rank learns the descriptor number of its host's first rank */
+    int *fds = malloc((size_t)n * sizeof *fds);
+    int ok = fds && MPI_Allgather(&fd, 1, MPI_INT, fds, 1, MPI_INT, comm) == MPI_SUCCESS;
+    int myfd = ok && shared ? fd : -1;
+    if (ok && shared && first != self && fds[first] >= 0) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)hosts[2 * first + 1], fds[first]);
+        myfd = open(path, O_RDWR | O_CLOEXEC);
+    }
+    free(fds);
+    return myfd;
+}
+
 dsm_bell *dsm_bell_open(MPI_Comm comm, int self, int n, const uint64_t *hosts)
 {
     int first = 0, shared = 0;
@@ -47,23 +67,12 @@ dsm_bell *dsm_bell_open(MPI_Comm comm, int self, int n, const uint64_t *hosts)
             fd = -1;
         }
     }
-    /* every rank learns the descriptor number of its host's first rank */
-    int *fds = malloc((size_t)n * sizeof *fds);
-    int ok = fds && MPI_Allgather(&fd, 1, MPI_INT, fds, 1, MPI_INT, comm) == MPI_SUCCESS;
     void *map = MAP_FAILED;
-    if (ok && shared) {
-        int myfd = fd;
-        if (first != self && fds[first] >= 0) {
-            char path[64];
-            snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)hosts[2 * first + 1], fds[first]);
-            myfd = open(path, O_RDWR | O_CLOEXEC);
-        }
-        if (myfd >= 0)
-            map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, myfd, 0);
-        if (myfd >= 0 && myfd != fd)
-            close(myfd);
-    }
-    free(fds);
+    int myfd = dsm_mpi_host_fd(comm, self, n, hosts, fd);
+    if (myfd >= 0)
+        map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, myfd, 0);
+    if (myfd >= 0 && myfd != fd)
+        close(myfd);
     /* all or none: a rank without the page would not ring, and its peers
      * would sleep through its messages */
     int mine = !shared || map != MAP_FAILED, all = 0;

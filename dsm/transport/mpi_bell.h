@@ -27,6 +27,14 @@ typedef struct dsm_bell dsm_bell;
  * share a host. */
 dsm_bell *dsm_bell_open(MPI_Comm comm, int self, int n, const uint64_t *hosts);
 
+/* Collective over comm: the first rank of each host shares descriptor fd
+ * (-1: none) with the other ranks of its host, which open it through
+ * /proc/PID/fd (no name to clean up if a rank dies).  Returns the
+ * descriptor this rank maps: fd on the first rank, a new one (the caller
+ * closes it) on the others, -1 when none or no other rank shares the host.
+ * Used for the bells and for the queues (mpi_shm.c). */
+int dsm_mpi_host_fd(MPI_Comm comm, int self, int n, const uint64_t *hosts, int fd);
+
 /* After a message to rank `to` (on this host): wake it if it sleeps and no
  * thread of it polls. */
 void dsm_bell_ring(dsm_bell *b, int to);

@@ -240,6 +240,12 @@ static int queue_ready(shm_impl *im, dsm_shm_queue *q)
     return atomic_load_explicit(&s->seq, memory_order_seq_cst) + idx == pos + 1;
 }
 
+int dsm_transport_shm_ready(dsm_transport *t)
+{
+    shm_impl *im = t->impl;
+    return queue_ready(im, im->self_q);
+}
+
 static void corrupt(dsm_transport *t, const dsm_msg_hdr *h, uint64_t pos)
 {
     fprintf(stderr, "dsm: node %d: shm transport: corrupt message at queue position %llu "
@@ -275,7 +281,14 @@ static int shm_poll(dsm_transport *t, dsm_msg_handler handler, void *ctx, int ma
         atomic_store_explicit(&q->head, pos, memory_order_release);
         n++;
     }
-    atomic_store_explicit(&im->consumer, 0, memory_order_release);
+    /* seq_cst against a waiter's sleepers++ then its look at the flag
+     * (dsm_transport_shm_wait_word): a waiter that found the flag taken
+     * and slept is seen here, and woken if a message was left */
+    atomic_store_explicit(&im->consumer, 0, memory_order_seq_cst);
+    if (atomic_load_explicit(&q->sleepers, memory_order_seq_cst) && queue_ready(im, q)) {
+        atomic_fetch_add_explicit(&q->futex, 1, memory_order_seq_cst);
+        dsm_futex_wake(&q->futex, 1);
+    }
     return n;
 }
 
@@ -341,6 +354,12 @@ static void watch_hole(dsm_transport *t, shm_impl *im, dsm_shm_queue *q)
 
 static void shm_wait(dsm_transport *t, int timeout_ms)
 {
+    dsm_transport_shm_wait_word(t, timeout_ms, NULL, 0);
+}
+
+void dsm_transport_shm_wait_word(dsm_transport *t, int timeout_ms, _Atomic uint32_t *word,
+                                 uint32_t seen)
+{
     shm_impl *im = t->impl;
     dsm_shm_queue *q = im->self_q;
     flush_all(im, t->nnodes);
@@ -350,6 +369,10 @@ static void shm_wait(dsm_transport *t, int timeout_ms)
         (timeout_ms < 0 || timeout_ms > 1))
         timeout_ms = 1;
     uint32_t f = atomic_load_explicit(&q->futex, memory_order_seq_cst);
+    /* the word moves before the futex word (the caller's wake, then t->wake):
+     * a move after this look changes f, and the sleep does not start */
+    if (word && atomic_load_explicit(word, memory_order_seq_cst) != seen)
+        return;
     atomic_fetch_add_explicit(&q->sleepers, 1, memory_order_seq_cst);
     /* Look at the queue as its consumer (seq_cst loads: see
      * wake_if_sleeping): another thread of this node may have just consumed,
@@ -364,6 +387,14 @@ static void shm_wait(dsm_transport *t, int timeout_ms)
         atomic_store_explicit(&im->consumer, 0, memory_order_release);
         if (!ready)
             dsm_futex_wait(&q->futex, f, timeout_ms, 1);
+    } else if (word) {
+        /* The mpi transport's waiters include a thread waiting for its
+         * reply (DSM_TP_WAIT_ON_MESSAGES): returning would make it spin
+         * against the consuming thread, on the core that thread needs.  It
+         * sleeps; the consumer wakes it at the end of its poll when a
+         * message is left (shm_poll), or the handler's signal does
+         * (t->wake). */
+        dsm_futex_wait(&q->futex, f, timeout_ms, 1);
     }
     atomic_fetch_sub_explicit(&q->sleepers, 1, memory_order_seq_cst);
 }
@@ -551,7 +582,6 @@ static int env_int(const char *name, long lo, long hi, long *out)
 dsm_transport *dsm_transport_shm_open(size_t max_payload)
 {
     long fd, nnodes, node;
-    struct stat st;
     if (env_int("DSM_SHM_FD", 0, INT_MAX, &fd) ||
         env_int("DSM_NODES", 1, DSM_SHM_MAX_NODES, &nnodes) ||
         env_int("DSM_NODE", 0, DSM_SHM_MAX_NODES - 1, &node))
@@ -561,6 +591,13 @@ dsm_transport *dsm_transport_shm_open(size_t max_payload)
                 nnodes);
         return NULL;
     }
+    return dsm_transport_shm_open_fd((int)fd, (int)node, (int)nnodes, max_payload);
+}
+
+dsm_transport *dsm_transport_shm_open_fd(int fd_, int node_, int nnodes_, size_t max_payload)
+{
+    long fd = fd_, nnodes = nnodes_, node = node_;
+    struct stat st;
     if (fstat((int)fd, &st)) {
         fprintf(stderr, "dsm: node %ld: shm transport: DSM_SHM_FD=%ld is not an open file "
                         "descriptor (%s); was the program started by dsmrun?\n", node, fd,

@@ -146,6 +146,45 @@ static inline uint32_t dsm_shm_default_slots(uint32_t nnodes, uint64_t max_paylo
  * rings).  Used by tests; close() flushes them before unmapping. */
 unsigned dsm_transport_shm_pending(dsm_transport *t);
 
+/* Not part of transport.h: open the transport on a segment made by another
+ * than dsmrun (the mpi transport's, for the ranks of one host: mpi_shm.c),
+ * given its descriptor, this node's number and the job's size.  NULL after
+ * one line on stderr.  dsm_transport_shm_open reads them from dsmrun's
+ * environment and calls it. */
+dsm_transport *dsm_transport_shm_open_fd(int fd, int node, int nnodes, size_t max_payload);
+
+/* Not part of transport.h: is a message at the head of this node's queue?
+ * (Any thread may ask; the mpi transport's wait, which also watches MPI.) */
+int dsm_transport_shm_ready(dsm_transport *t);
+
+/* Not part of transport.h, for the mpi transport, whose wait also ends for
+ * every waiting thread when its wake counter moved: wait as t->wait does,
+ * but not when *word differs from seen (read after the futex word, which
+ * t->wake moves after the caller moved *word: no wake-up is lost). */
+void dsm_transport_shm_wait_word(dsm_transport *t, int timeout_ms, _Atomic uint32_t *word,
+                                 uint32_t seen);
+
+/* Fill a segment's header for geometry g (dsmrun, mpi_shm.c); the magic
+ * is written last, so a half-initialised segment never looks valid. */
+static inline void dsm_shm_header_fill(dsm_shm_header *h, uint32_t nnodes, uint64_t max_payload,
+                                       uint32_t slots, const dsm_shm_geometry *g,
+                                       uint64_t clock_base, int32_t launcher_pid)
+{
+    h->version = DSM_SHM_VERSION;
+    h->nnodes = nnodes;
+    h->max_payload = max_payload;
+    h->slots = slots;
+    h->slot_size = (uint32_t)g->slot_size;
+    h->node_offset = g->node_offset;
+    h->queue_offset = g->queue_offset;
+    h->queue_size = g->queue_size;
+    h->total_size = g->total_size;
+    h->clock_base_ns = clock_base;
+    h->launcher_pid = launcher_pid;
+    atomic_thread_fence(memory_order_release);
+    h->magic = DSM_SHM_MAGIC;
+}
+
 /* Not part of transport.h, for tests only: reserve a slot in dst's queue and
  * never write it, as a sender that dies in the middle of a send would; the
  * receiver must end the job (shm.c, watch_hole).  0, or -1 when the slot at
