@@ -8,7 +8,7 @@
  * control bytes, of invalid UTF-8, a long or an empty string; an array
  * also gets a stray element.  A few whole-document mutations (truncations,
  * another root) come on top.  Every dsmprof command is then run on the
- * mutant (in a child process, through dsmprof_run, with a time limit):
+ * mutant (in a worker process, through dsmprof_run, with a time limit):
  * each must end with status 0 or 2, print nothing on stderr when it
  * succeeds and exactly one line when it does not, and never crash or hang.
  * A failing mutant is kept as tests/dsmprof_mutate-fail.json.
@@ -361,7 +361,74 @@ static int run_all(const char *m, const sample *s, const char *what)
     return 0;
 }
 
-/* Write text as a mutant and run everything on it in a child. */
+/* ---- the worker ----
+ * One worker process runs the commands of mutant after mutant.  A child
+ * forked per mutant copied the parent's heap pages as it touched them, each
+ * copy a TLB flush that a virtual machine makes slow: most of the test's
+ * time, and 300 s beside another job.  The worker is replaced when it
+ * crashes or hangs (SIGALRM, run_one), and that mutant is reported as
+ * before; a defect that damaged the worker's heap without crashing it could
+ * show on a later mutant, which is then named instead (the kept file
+ * replays it in a fresh process either way). */
+typedef struct {
+    int sample;      /* index in samples[] */
+    char what[256];  /* the mutation, for the report */
+} job;
+
+static pid_t worker = -1;
+static int to_worker = -1, from_worker = -1;
+
+static void worker_loop(int in, int out)
+{
+    int null = open("/dev/null", O_WRONLY);
+    if (null < 0 || dup2(null, 1) < 0)
+        _exit(99);
+    job j;
+    while (read(in, &j, sizeof j) == (ssize_t)sizeof j) {
+        char verdict = run_all(at("mutant.json"), &samples[j.sample], j.what) ? 1 : 0;
+        if (write(out, &verdict, 1) != 1)
+            _exit(99);
+    }
+    _exit(0);
+}
+
+static void worker_start(void)
+{
+    int req[2], ans[2];
+    fflush(stdout);
+    if (pipe(req) || pipe(ans)) {
+        perror("pipe");
+        exit(99);
+    }
+    worker = fork();
+    if (worker < 0) {
+        perror("fork");
+        exit(99);
+    }
+    if (worker == 0) {
+        close(req[1]);
+        close(ans[0]);
+        worker_loop(req[0], ans[1]);
+    }
+    close(req[0]);
+    close(ans[1]);
+    to_worker = req[1];
+    from_worker = ans[0];
+}
+
+/* The worker's end: its exit status (as waitpid's), the pipes closed. */
+static int worker_stop(void)
+{
+    int status = 0;
+    close(to_worker);
+    close(from_worker);
+    while (waitpid(worker, &status, 0) < 0 && errno == EINTR)
+        ;
+    worker = -1;
+    return status;
+}
+
+/* Write text as a mutant and have the worker run everything on it. */
 static void try(const char *text, size_t len, const sample *s, const char *what)
 {
     const char *m = at("mutant.json");
@@ -371,23 +438,29 @@ static void try(const char *text, size_t len, const sample *s, const char *what)
         exit(1);
     }
     mutants++;
-    fflush(stdout);
     report[0] = '\0';
-    pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        if (null < 0 || dup2(null, 1) < 0)
-            _exit(99);
-        _exit(run_all(m, s, what) ? 1 : 0);
+    if (worker < 0)
+        worker_start();
+    job j = { .sample = (int)(s - samples) };
+    snprintf(j.what, sizeof j.what, "%s", what);
+    char verdict = 1;
+    int died = write(to_worker, &j, sizeof j) != (ssize_t)sizeof j;
+    while (!died) {
+        ssize_t r = read(from_worker, &verdict, 1);
+        if (r == 1)
+            break;
+        if (r < 0 && errno == EINTR)
+            continue;
+        died = 1;
     }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
     runs += NLINES;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    int status = died ? worker_stop() : 0;
+    if (!died && verdict == 0)
         return;
     failures++;
-    if (WIFSIGNALED(status))
+    if (!report[0])
+        snprintf(report, REPORT_SIZE, "%s: the worker", what);
+    if (died && WIFSIGNALED(status))
         printf("FAIL %s: %s\n", report,
                WTERMSIG(status) == SIGALRM ? "hangs (time limit)" : strsignal(WTERMSIG(status)));
     else
@@ -479,6 +552,8 @@ int main(void)
     printf("%s every command on the unmutated samples\n", failures ? "FAIL" : "ok  ");
     for (size_t i = 0; i < NSAMPLES; i++)
         mutate_sample(&samples[i]);
+    if (worker >= 0)
+        worker_stop();
     printf("%d mutants, %d command lines, %d failure(s)\n", mutants, runs, failures);
     for (size_t i = 0; i < NSAMPLES; i++)
         json_object_put(samples[i].doc);
