@@ -104,8 +104,9 @@ struct dsm_blk_sigsave {
     _Atomic uint64_t seq;
     _Atomic uint32_t depth;
     _Atomic(uintptr_t) saved[DSM_BLK_SIG_DEPTH][DSM_BLK_WINDOW_WORDS];
-    /* what a window DSM_BLK_WINDOW_ALL covers: live[] for the thread's
-     * own, saved_wide[d] beside saved[d] (byte ranges [lo, hi), 0: none) */
+    /* what a window DSM_BLK_WINDOW_ALL covers, as byte ranges [lo, hi)
+     * (0: none): wide for the thread's live window (access.c, wide_set),
+     * saved_wide[d] for the one saved beside saved[d] */
     uintptr_t wide[4];
     _Atomic(uintptr_t) saved_wide[DSM_BLK_SIG_DEPTH][4];
     /* written by the lowering threads: (block + 1) << 8 | state before */

@@ -813,10 +813,13 @@ static uint64_t mix64(uint64_t h)
     return h ^ (h >> 33);
 }
 
+/* The key of a call: the store's hash of the snapshot (hash_bytes), the
+ * call's arguments mixed into both halves. */
 static void call_key(const unsigned char *snap, size_t l, int n, int kind, const proto_msg *m,
                      uint32_t block, int write, uint64_t *ka, uint64_t *kb)
 {
-    uint64_t a = 0x9e3779b97f4a7c15ULL ^ l, b = 0x6a09e667f3bcc909ULL + l;
+    uint64_t a, b;
+    hash_bytes(snap, l, &a, &b);
     uint64_t args[3] = { (uint64_t)n | (uint64_t)kind << 8 | (uint64_t)(write != 0) << 16 |
                              (uint64_t)block << 32,
                          m ? (uint64_t)m->type | (uint64_t)m->flags << 8 | (uint64_t)m->req << 16 |
@@ -827,14 +830,8 @@ static void call_key(const unsigned char *snap, size_t l, int n, int kind, const
         a = mix64(a ^ args[i]);
         b = mix64(b + args[i] * 0x9fb21c651e98df25ULL);
     }
-    for (size_t i = 0; i < l; i += 8) {
-        uint64_t w = 0;
-        memcpy(&w, snap + i, l - i < 8 ? l - i : 8);
-        a = mix64(a ^ w) + i;
-        b = (b ^ w) * 0xff51afd7ed558ccdULL + (b >> 29);
-    }
     *ka = a;
-    *kb = mix64(b) | 1;
+    *kb = b | 1; /* 0 marks an empty slot */
 }
 
 /* The slot of key (a, b): its own, or the empty one it would take; NULL
