@@ -631,6 +631,63 @@ START_TEST(local_and_remote_read_latency)
 }
 END_TEST
 
+/* A remote read of a line dirty in the home's own processor cache: the
+ * home's engine recalls its own copy without a message (proto.h), but on
+ * FLASH the home's PP must intervene in its processor's cache all the same
+ * (the same intervention as at a remote owner), and the line that comes
+ * back down the bus is a handler of its own (PIInterventionReply, the
+ * recalled owner's data as NILocalWriteback's work) that sends the reply
+ * and writes the memory. */
+START_TEST(remote_read_of_a_line_dirty_at_the_home)
+{
+    static const char *const modes[] = {"control", "noproc"};
+    for (int k = 0; k < 2; k++) {
+        int fp = k == 1;
+        miss_log log;
+        sim_machine *m = machine(2, modes[k], &log); /* 2 x 1 mesh, home 0 */
+        ck_assert_int_eq(sim_ref(m, 0, BASE, 8, 1, -1), SIM_STALL); /* dirty at the home */
+        run_to_completion(m, 2);
+        sim_flash_memory_stat before;
+        sim_flash_memory_stats_of(sim_timing_model(m), 0, &before);
+        ck_assert_int_eq(sim_ref(m, 1, BASE, 8, 0, -1), SIM_STALL);
+        run_to_completion(m, 2);
+        const sim_miss *remote = miss_of(&log, 1);
+        ck_assert_int_eq(remote->remote, 1);
+        /* pi_in 2 + PIRemoteGet 3, GETS 16+4+1, NILocalGet to the
+         * intervention's send 10 (dispatch 1 + address 2 + header 3 +
+         * Pending, Dirty 2 + send 2; FlashPoint: the reply header 2), the
+         * processor cache's answer (intervention 15), PIInterventionReply 9
+         * (dispatch 1 + address 2 + header 3 + Pending 1 + send 2;
+         * FlashPoint: the reply header 2), DATA 16+4+17, NIRemotePut 3 +
+         * pi_out 11 = 111 (the clean line's: 88) */
+        ck_assert_uint_eq(remote->latency, (111 + (fp ? 4 : 0)) * 2);
+        sim_flash_handler_stat st;
+        ck_assert_int_eq(sim_flash_stats_of(sim_timing_model(m), FH_PI_INTERVENTION_REPLY, &st),
+                         0);
+        ck_assert_uint_eq(st.count, 1);
+        ck_assert_uint_eq(st.latency, (9 + (fp ? 2 : 0)) * 2);
+        ck_assert_uint_eq(st.occupancy, (11 + (fp ? 4 : 0)) * 2);
+        sim_flash_memory_stat after;
+        sim_flash_memory_stats_of(sim_timing_model(m), 0, &after);
+        ck_assert_uint_eq(after.accesses - before.accesses, 1); /* the sharing writeback */
+        sim_destroy(m);
+    }
+    /* a remote write of a line only the home's processor shares: its copy
+     * is invalidated on the bus, no ack to wait for, the line goes at once:
+     * pi_in 2 + PIRemoteGetX 3, GETX 21, NILocalGetX 17 (dispatch 1 +
+     * address 2 + header 3 + three tests 3 + a list step 4 + the bus INV 2
+     * + the reply 2), DATA 37, NIRemotePutX 3 + pi_out 11 = 94 */
+    miss_log log;
+    sim_machine *m = machine(2, "control", &log);
+    ck_assert_int_eq(sim_ref(m, 0, BASE, 8, 0, -1), SIM_STALL);
+    run_to_completion(m, 2);
+    ck_assert_int_eq(sim_ref(m, 1, BASE, 8, 1, -1), SIM_STALL);
+    run_to_completion(m, 2);
+    ck_assert_uint_eq(miss_of(&log, 1)->latency, 94 * 2);
+    sim_destroy(m);
+}
+END_TEST
+
 /* Two processors read two lines of one home at the same time: the home's
  * second NILocalGet starts when the first one's occupancy ends. */
 static sim_time queued_difference(const char *mode)
@@ -1139,6 +1196,7 @@ Suite *unit_suite(void)
     tcase_add_test(tc, procedure_switch_options);
     tcase_add_test(tc, network_delay);
     tcase_add_test(tc, local_and_remote_read_latency);
+    tcase_add_test(tc, remote_read_of_a_line_dirty_at_the_home);
     tcase_add_test(tc, occupancy_queuing_at_the_home);
     tcase_add_test(tc, procedure_switch_on_machine);
     tcase_add_test(tc, handler_queued_behind_a_switch);

@@ -53,7 +53,14 @@
  *    handler that completes its miss), not to Table 4's statistics.  The
  *    PP is not busy during bus transfers.
  *  - intervention 15: fetching a dirty line out of the owner's processor
- *    cache on a recall (estimate).
+ *    cache on a recall (estimate).  The same when the owner is the home's
+ *    own processor: its engine recalls the copy without a message
+ *    (proto.h), but MAGIC must still intervene on its bus, and the line
+ *    that comes back is a processor-interface event, so a handler of its
+ *    own (PIInterventionReply: the recalled owner's data, the work of
+ *    NILocalWriteback) sends the reply and the line is written to memory;
+ *    a remote write of a line only the home's processor shares
+ *    invalidates it on the bus, with no ack to wait for.
  *  - Network: net_fixed 16 (injection and ejection through the network
  *    interfaces), hop 4 per router, link_bytes 8 per system cycle (800 MB/s
  *    links); a message costs net_fixed + hops x hop + ceil(bytes /
@@ -150,6 +157,7 @@ static const char *const handler_names[FH_NCLASSES] = {
     [FH_NI_INVAL] = "NIInval",
     [FH_NI_REMOTE_RECALL] = "NIRemoteRecall",
     [FH_NI_PUT_ACK] = "NIPutAck",
+    [FH_PI_INTERVENTION_REPLY] = "PIInterventionReply",
     [FH_PI_PROCEDURE_SWITCH] = "PIProcedureSwitch",
     [FH_OTHER] = "Other",
 };
@@ -538,6 +546,10 @@ static sim_time flash_net_delay(void *model, const proto_msg *m, uint32_t bytes,
 typedef struct pp_work {
     uint32_t latency, occupancy;
     int sent;
+    uint32_t leave;  /* until the message to the network leaves, when the
+                        first send went to the processor bus (0: latency) */
+    int intervene;   /* the first send was an intervention in the home's own
+                        processor cache: flash_handler_dir adds the rest */
 } pp_work;
 
 static void pp_do(pp_work *w, uint32_t cycles)
@@ -560,7 +572,7 @@ static int is_request_type(int t) { return t == PM_GETS || t == PM_GETX || t == 
 static pp_work handler_work(const flash_model *fm, int cls, const proto_msg *m,
                             const sim_dir_view *dir)
 {
-    pp_work w = {0, 0, 0};
+    pp_work w = {0, 0, 0, 0, 0};
     int fp = monitoring(fm);
     int from_ni = !from_processor_interface(cls);
     pp_do(&w, fm->pp_dispatch);
@@ -597,6 +609,7 @@ static pp_work handler_work(const flash_model *fm, int cls, const proto_msg *m,
      * to or invalidate other sharers: Figure 4) */
     int state = dir && dir->at_home ? dir->state : PD_UNOWNED;
     int others = dir && dir->at_home ? dir->sharers : 0;
+    int home_copy = dir && dir->at_home && dir->home_copy && from_ni;
     pp_do(&w, fm->pp_addr);
     pp_do(&w, fm->pp_header);
     pp_do(&w, fm->pp_test);
@@ -612,12 +625,22 @@ static pp_work handler_work(const flash_model *fm, int cls, const proto_msg *m,
         if (fp && from_ni)
             pp_do(&w, fm->fp_header); /* Figure 4: bin and warm bit into the reply header */
         if (state == PD_EXCL && others > 0) {
-            pp_send(&w, fm); /* forward a recall to the dirty owner */
+            /* forward a recall to the dirty owner; when that is the home's
+             * own processor, the intervention goes on its bus and the line
+             * comes back as a handler of its own (flash_handler_dir) */
+            pp_send(&w, fm);
+            w.intervene = home_copy;
         } else if (m->type != PM_GETS && others > 0) {
             /* walk the pointer list: one step and one INV per other sharer */
             pp_do(&w, fm->pp_list);
             pp_send(&w, fm);
             pp_do(&w, (uint32_t)(others - 1) * fm->inv_send);
+            if (home_copy && others == 1) {
+                /* the one other copy was the home processor's, invalidated
+                 * on its bus with no ack to wait for: the reply goes now */
+                pp_do(&w, fm->pp_send);
+                w.leave = w.occupancy;
+            }
         } else {
             pp_send(&w, fm); /* the reply (data from memory, or the grant) */
             if (from_ni && (m->type == PM_GETS || state == PD_SHARED))
@@ -681,11 +704,14 @@ static int memory_use(const proto_msg *m, int is_home, const sim_dir_view *dir)
         return MEM_NONE;
     int state = dir && dir->at_home ? dir->state : PD_UNOWNED;
     int others = dir && dir->at_home ? dir->sharers : 0;
+    if (others == 1 && dir->home_copy && state != PD_EXCL)
+        others = 0; /* the home processor's copy: no ack, the line goes now */
     switch (m->type) {
     case PM_GETS:
     case PM_GETX:
         if (state == PD_EXCL && others > 0)
-            return MEM_NONE; /* a recall: the owner's cache has the line */
+            return MEM_NONE; /* a recall: the owner's cache has the line (written
+                                back when the home's own: flash_handler_dir) */
         if (m->type == PM_GETX && others > 0)
             return MEM_READ; /* the line goes with the last ack's grant */
         return MEM_READ_REPLY;
@@ -726,29 +752,49 @@ static sim_time flash_handler_dir(void *model, int node, const proto_msg *m, int
 {
     flash_model *fm = model;
     int cls = sim_flash_classify(m, is_home, from_local_processor);
-    sim_time latency, occ;
+    pp_work w = {0, 0, 0, 0, 0};
     if (fm->fixed_cost[cls]) {
-        latency = fm->cost[cls].latency;
-        occ = fm->cost[cls].occupancy;
+        w.latency = fm->cost[cls].latency;
+        w.occupancy = fm->cost[cls].occupancy;
+        w.intervene = handler_work(fm, cls, m, dir).intervene;
     } else {
-        pp_work w = handler_work(fm, cls, m, dir);
-        latency = w.latency;
-        occ = w.occupancy;
+        w = handler_work(fm, cls, m, dir);
     }
-    if (occ < 1)
-        occ = 1;
-    latency *= fm->cpu_ratio;
-    occ *= fm->cpu_ratio;
+    sim_time r = fm->cpu_ratio;
+    sim_time latency = r * w.latency, occ = r * (w.occupancy ? w.occupancy : 1);
+    sim_time leave = r * (w.leave ? w.leave : w.latency);
     count_handler(fm, cls, latency, occ, start > arrival ? start - arrival : 0);
     int valid = node >= 0 && node < fm->nnodes;
+    /* a request found the line dirty in the home's own processor cache:
+     * the intervention on the bus, the cache's answer (intervention, as at
+     * a remote owner), then the line is a handler of its own at the PP
+     * (PIInterventionReply: the recalled owner's data, NILocalWriteback's
+     * work) that sends the reply; the line is written to memory.  The PP's
+     * two occupancies are charged in one piece from the start (the core
+     * keeps one busy-until per node); it is free during the wait. */
+    if (w.intervene) {
+        int rc = FH_PI_INTERVENTION_REPLY;
+        proto_msg wb = *m;
+        wb.type = PM_WB_DATA;
+        pp_work w2 = handler_work(fm, FH_NI_LOCAL_WRITEBACK, &wb, dir);
+        if (fm->fixed_cost[rc]) {
+            w2.latency = fm->cost[rc].latency;
+            w2.occupancy = fm->cost[rc].occupancy;
+        }
+        sim_time back = start + latency + r * fm->intervention;
+        count_handler(fm, rc, r * w2.latency, r * w2.occupancy, 0);
+        leave = latency + r * fm->intervention + r * w2.latency;
+        occ += r * w2.occupancy;
+        if (valid)
+            memory_access(fm, node, back);
+    }
     if (valid && start + occ > fm->pp_busy_until[node])
         fm->pp_busy_until[node] = start + occ;
     *occupancy = occ;
     /* a request from the processor crosses the bus first (pi_in): the PP's
      * work and the memory's begin after it */
-    sim_time r = fm->cpu_ratio;
     sim_time bus_in = from_processor_interface(cls) ? r * fm->pi_in : 0;
-    sim_time send = start + bus_in + latency;
+    sim_time send = start + bus_in + leave;
     int use = valid ? memory_use(m, is_home, dir) : MEM_NONE;
     sim_time at_magic = arrival + bus_in;
     if (valid && bus_in && m->type == PM_PUTX && fm->pi_line) {

@@ -44,6 +44,11 @@ typedef enum sim_flash_handler {
     FH_NI_INVAL,            /* invalidation at a sharer */
     FH_NI_REMOTE_RECALL,    /* recall at the dirty owner */
     FH_NI_PUT_ACK,          /* writeback done, at the evicting owner */
+    FH_PI_INTERVENTION_REPLY, /* at the home: the line its own processor's
+                               cache gave up to an intervention (a remote
+                               request found it dirty there) goes on to the
+                               requester; never a protocol message (the
+                               home's engine recalls its own copy inside) */
     FH_PI_PROCEDURE_SWITCH, /* FP-Proc only: the processor's uncached load
                                telling MAGIC the procedure delta (paper
                                line 187); never a protocol message */

@@ -1253,11 +1253,13 @@ static sim_time handler_cost(sim_machine *m, int node, const proto_msg *msg, int
             int owner = proto_dir_owner(he, msg->block);
             dir.source_listed = owner == msg->src;
             dir.sharers = owner >= 0 && owner != msg->src;
+            dir.home_copy = dir.sharers && owner == node;
         } else {
             const dsm_sharers *s = proto_dir_sharers(he, msg->block);
             if (s) {
                 dir.source_listed = msg->src >= 0 && sharers_contains(s, msg->src);
                 dir.sharers = sharers_count(s) - dir.source_listed;
+                dir.home_copy = msg->src != node && sharers_contains(s, node);
             }
         }
     }

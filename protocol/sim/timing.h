@@ -54,6 +54,10 @@ typedef struct sim_dir_view {
     int sharers;          /* nodes holding a copy besides the message's source
                              (the owner, for PD_EXCL) */
     int source_listed;    /* the message's source holds a copy */
+    int home_copy;        /* one of `sharers` (the owner, for PD_EXCL) is the
+                             home node's own processor: the home's engine
+                             takes its copy without a message (proto.h), but
+                             the hardware must still reach into that cache */
 } sim_dir_view;
 
 typedef struct sim_timing_ops {
