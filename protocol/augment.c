@@ -454,11 +454,17 @@ int64_t adapt_group_next(const proto_engine *e, uint32_t start, uint32_t cur, in
 int adapt_read_group(const proto_engine *e, const dir_chunk *c, const dir_entry *d,
                      uint32_t block, int from)
 {
-    if (!e->augment || !c->aug || from == e->self || d->state != PD_SHARED)
+    if (!e->augment || !c->aug || from == e->self || !engine_group_grantable(e, d, block, from))
         return 0;
-    const dir_aug *a = &c->aug[block & (DIR_CHUNK - 1)];
+    (void)c;
+    return adapt_group_known(e, block);
+}
+
+int adapt_group_known(const proto_engine *e, uint32_t block)
+{
+    const dir_aug *a = aug_at(e, block);
     int steps = 0;
-    return a->pat.access_in_group && adapt_group_next(e, block, block, &steps) >= 0;
+    return a && a->pat.access_in_group && adapt_group_next(e, block, block, &steps) >= 0;
 }
 
 void proto_adapt_counts_of(const proto_engine *e, proto_adapt_counts *out)
