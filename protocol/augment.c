@@ -456,15 +456,9 @@ int adapt_read_group(const proto_engine *e, const dir_chunk *c, const dir_entry 
 {
     if (!e->augment || !c->aug || from == e->self || !engine_group_grantable(e, d, block, from))
         return 0;
-    (void)c;
-    return adapt_group_known(e, block);
-}
-
-int adapt_group_known(const proto_engine *e, uint32_t block)
-{
-    const dir_aug *a = aug_at(e, block);
+    const dir_aug *a = &c->aug[block & (DIR_CHUNK - 1)];
     int steps = 0;
-    return a && a->pat.access_in_group && adapt_group_next(e, block, block, &steps) >= 0;
+    return a->pat.access_in_group && adapt_group_next(e, block, block, &steps) >= 0;
 }
 
 void proto_adapt_counts_of(const proto_engine *e, proto_adapt_counts *out)

@@ -600,12 +600,16 @@ static int dir_classify(proto_engine *e, dir_chunk *c, const dir_entry *d, uint3
         /* before the downgrade: at the home's own block a group's read
          * downgrades the home's copy as the downgrade would, and brings the
          * others along */
-        if (e->adapt && adapt_read_group(e, c, d, block, from))
+        if (e->adapt && adapt_read_group(e, c, d, block, from)) {
+            e->bulk_seq = 0;
             return DE_GETS_GROUP;
+        }
         /* no group known: the next blocks of this home go along instead */
         if (e->adapt && e->prefetch && from != e->self &&
-            engine_group_grantable(e, d, block, from))
+            engine_group_grantable(e, d, block, from)) {
+            e->bulk_seq = 1;
             return DE_GETS_GROUP;
+        }
         if (e->adapt && adapt_read_downgrade(e, c, d, block, from))
             return DE_GETS_DOWNGRADE;
         if (e->excl_clean && d->state == PD_UNOWNED)
@@ -868,14 +872,16 @@ static int group_bulk(proto_engine *e, uint32_t block, int req, proto_actions *o
 {
     int steps = 0, sent = 0;
     int64_t last = -1;
-    int seq = !adapt_group_known(e, block);
-    if (seq && !e->prefetch)
-        return PROTO_OK; /* (classified as a group's read: not reached) */
+    int seq = e->bulk_seq; /* dir_classify's choice */
     for (int64_t m = bulk_next(e, block, block, &steps, seq); m >= 0;
          m = bulk_next(e, block, (uint32_t)m, &steps, seq)) {
+        /* a block nobody asked for yet has no entry: unowned, created now */
         dir_entry *md = engine_dir_at(e, (uint32_t)m);
-        if (!engine_group_grantable(e, md, (uint32_t)m, req))
+        dir_chunk *mc;
+        if (md && !engine_group_grantable(e, md, (uint32_t)m, req))
             continue;
+        if (!md && !(md = dir_get(e, (uint32_t)m, &mc)))
+            return PROTO_ENOMEM;
         int st = md->state;
         const proto_table_entry *t = &proto_dir_table[st][DE_GROUP_MEMBER];
         if (!t->valid)

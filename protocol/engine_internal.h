@@ -188,6 +188,9 @@ struct proto_engine {
                                this home it requested last (-1) */
     uint64_t self_msgs;     /* messages sent to self so far */
     uint8_t req_flags;      /* PROTO_MSG_* of the access being handled (proto_access) */
+    uint8_t bulk_seq;       /* the GETS(group) being served walks the next blocks (a
+                               prefetch), not the group's links: decided when classified,
+                               before the request's own detection step changes the links */
     uint8_t grant_flags;    /* PROTO_MSG_PUSH/FLUSH of the write grant being sent */
     uint32_t ndeferred;     /* blocks with a message deferred by a hold */
     /* the adaptive protocol: blocks granted with PROTO_MSG_PUSH/FLUSH, to push
@@ -253,10 +256,6 @@ void adapt_flushed(proto_engine *e, dir_chunk *c, uint32_t block, int from, int 
  * copy settled M (the home's own copy becomes a read copy, CE_GROUP_SHARE).
  * The bulk fetch's missed block and members both ask (engine.c). */
 int engine_group_grantable(const proto_engine *e, const dir_entry *d, uint32_t block, int req);
-/* Whether block's group is known: it was accessed in group and links on
- * to at least one other block (the bulk fetch walks the links; without
- * them a prefetch walks the next blocks, proto_config.prefetch). */
-int adapt_group_known(const proto_engine *e, uint32_t block);
 /* The adaptive protocol's bulk fetch (augment.c).  A read request from
  * `from` (not this home) at a shared block of a detected group brings the
  * group's other grantable blocks along (DE_GETS_GROUP). */
