@@ -22,6 +22,7 @@
 #include "error.h"
 #include "futex.h"
 #include "msg.h"
+#include "protect.h"
 #include "sig_gate.h"
 #include "tasks.h"
 
@@ -394,6 +395,11 @@ static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload
                         uint32_t payload_len)
 {
     proto_actions *a = &rt->acts;
+    /* a bulk fetch's read copies wait for the ones that follow; the
+     * actions of any other call come after theirs (protect.h) */
+    int group_copy = h_in && h_in->type == PM_GROUP_DATA;
+    if (!group_copy)
+        dsm_protect_flush(rt);
     for (size_t i = 0; i < a->n; i++) {
         const proto_action *act = &a->v[i];
         char *copy = rt->region.proto + ((size_t)act->block << rt->region.block_shift);
@@ -432,16 +438,11 @@ static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload
         }
         case PA_SET_ACCESS:
             /* the profile's twin is taken before the application can write,
-             * its diff after it no longer can */
-            if (rt->prof && act->access == PROTO_ACCESS_WRITE)
-                dsm_prof_set_access(rt, act->block, act->access);
-            if (dsm_region_protect(&rt->region, act->block, act->access))
-                dsm_fatal("protocol",
-                          "mprotect of block %u failed: %s (too many mappings? raise "
-                          "vm.max_map_count or DSM_BLOCK_SIZE)",
-                          act->block, strerror(errno));
-            if (rt->prof && act->access != PROTO_ACCESS_WRITE)
-                dsm_prof_set_access(rt, act->block, act->access);
+             * its diff after it no longer can (protect.c) */
+            if (group_copy && act->access == PROTO_ACCESS_READ)
+                dsm_protect_defer_read(rt, act->block);
+            else
+                dsm_protect_batch(rt, i);
             break;
         case PA_INSTALL:
             /* handle_msg validated it (msg.c): a data message carries one block */
@@ -817,6 +818,13 @@ static int poll_once(dsm_rt *rt)
     if (!rt->tp)
         return 0;
     int n = rt->tp->poll(rt->tp, handle_msg, rt, 64);
+    /* the read copies of a bulk fetch it delivered get their access now,
+     * in one call (protect.h) */
+    if (n && __atomic_load_n(&rt->pend_n, __ATOMIC_RELAXED)) {
+        pthread_mutex_lock(&rt->eng_lock);
+        dsm_protect_flush(rt);
+        pthread_mutex_unlock(&rt->eng_lock);
+    }
     if (rt->ctr) {
         /* Counted per thread and added to the node's atomics when a poll
          * delivers or every 256 polls: spinning threads of a node must not
@@ -1019,7 +1027,8 @@ int dsm_rt_start(dsm_rt *rt)
     rt->acts.cap = (size_t)rt->nnodes + 16;
     rt->acts.v = calloc(rt->acts.cap, sizeof *rt->acts.v);
     proto_config pc = { .self = rt->self, .nnodes = rt->nnodes, .nblocks = rt->region.nblocks,
-                        .adapt = rt->cfg.adapt && rt->cfg.patterns };
+                        .adapt = rt->cfg.adapt && rt->cfg.patterns,
+                        .prefetch = rt->cfg.prefetch };
     rt->eng = proto_engine_create(&pc);
     if (rt->eng)
         proto_set_augment(rt->eng, rt->cfg.patterns);

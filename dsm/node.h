@@ -52,6 +52,11 @@ typedef struct dsm_rt {
     struct dsm_hold { uint32_t block; int slot; uint64_t left_ns; } holds[64];
     int nholds;
 
+    /* read copies of a bulk fetch whose read access waits for the copies
+     * that follow (protect.c): blocks [pend_first, pend_first + pend_n),
+     * changed under eng_lock; pend_n is peeked at without it */
+    uint32_t pend_first, pend_n;
+
     pthread_t progress;
     int progress_started;
     _Atomic int stopping;

@@ -91,18 +91,27 @@ void dsm_region_note_writable(dsm_region *r, uint32_t first, uint32_t end)
 
 int dsm_region_protect(dsm_region *r, uint32_t block, int access)
 {
+    return dsm_region_protect_range(r, block, 1, access);
+}
+
+/* One mprotect for n contiguous blocks: on a VM a call that removes rights
+ * pays a TLB shootdown the hypervisor traps (tens of us), once per call,
+ * not per page. */
+int dsm_region_protect_range(dsm_region *r, uint32_t first, uint32_t n, int access)
+{
     if (access == PROTO_ACCESS_WRITE)
-        dsm_region_note_writable(r, block, block + 1);
+        dsm_region_note_writable(r, first, first + n);
     if (r->state) {
-        dsm_blk_set(r, block, access);
+        for (uint32_t b = first; b < first + n; b++)
+            dsm_blk_set(r, b, access);
         return 0;
     }
     int prot = access == PROTO_ACCESS_WRITE  ? PROT_READ | PROT_WRITE
                : access == PROTO_ACCESS_READ ? PROT_READ
                                              : PROT_NONE;
-    if (mprotect(r->app + ((size_t)block << r->block_shift), r->block_size, prot))
+    if (mprotect(r->app + ((size_t)first << r->block_shift), (size_t)n << r->block_shift, prot))
         return -1;
-    return r->window ? dsm_region_window_protect(r, block, 1, prot) : 0;
+    return r->window ? dsm_region_window_protect(r, first, n, prot) : 0;
 }
 
 int dsm_region_window_protect(dsm_region *r, uint32_t first, uint32_t n, int prot)

@@ -35,6 +35,8 @@ int dsm_region_map(dsm_region *r, uintptr_t addr, size_t size, size_t block_size
 void dsm_region_unmap(dsm_region *r);
 /* access: PROTO_ACCESS_NONE/READ/WRITE; 0 or -1 (errno from mprotect). */
 int dsm_region_protect(dsm_region *r, uint32_t block, int access);
+/* The same for the n blocks from first, in one call (page mode: one mprotect). */
+int dsm_region_protect_range(dsm_region *r, uint32_t first, uint32_t n, int access);
 /* Widens [writable_lo, writable_hi) to blocks [first, end); called with the
  * engine lock held (node.h eng_lock), as every protection change is. */
 void dsm_region_note_writable(dsm_region *r, uint32_t first, uint32_t end);

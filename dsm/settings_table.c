@@ -64,6 +64,18 @@ const dsm_setting dsm_settings[] = {
              "write brings the block back to shared grants; at a release (unlock, barrier) a "
              "producer's block goes on to its last consumers, and at an unlock a migratory "
              "block goes home (doc/patterns.md; needs DSM_PATTERNS=on)" },
+    { .name = "DSM_PREFETCH", .kind = DSM_SET_COUNT, .flags = DSM_SET_AGREE, .min = 0,
+      .max = 64, .dflt = "0", .field = F(prefetch), .group = DSM_GROUP_RUNTIME,
+      .doc = "with `DSM_ADAPT=on`: a remote read miss of a block whose group is not known yet "
+             "brings along the next N-1 blocks of the same home that the home can grant at once "
+             "(shared, unowned, or its own; never recalled from a third node), as ArgoDSM's "
+             "fetch of several pages per miss; 0 or 1: off (doc/patterns.md)" },
+    { .name = "DSM_PROTECT_BATCH", .kind = DSM_SET_SWITCH, .dflt = "on",
+      .field = F(protect_batch), .group = DSM_GROUP_RUNTIME,
+      .doc = "the protection changes of one engine call (and the read copies of a bulk "
+             "fetch's burst of messages) over contiguous blocks are made in one `mprotect`: "
+             "on a VM each call that removes rights pays a trapped TLB shootdown "
+             "(doc/patterns.md)" },
     { .name = "DSM_COUNTERS", .kind = DSM_SET_SWITCH, .flags = DSM_SET_AGREE, .dflt = "on",
       .field = F(counters), .group = DSM_GROUP_RUNTIME,
       .doc = "the per-block counters behind the statistics and the profile (doc/metrics.md)" },

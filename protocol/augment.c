@@ -454,7 +454,7 @@ int64_t adapt_group_next(const proto_engine *e, uint32_t start, uint32_t cur, in
 int adapt_read_group(const proto_engine *e, const dir_chunk *c, const dir_entry *d,
                      uint32_t block, int from)
 {
-    if (!e->augment || !c->aug || from == e->self || d->state != PD_SHARED)
+    if (!e->augment || !c->aug || from == e->self || !engine_group_grantable(e, d, block, from))
         return 0;
     const dir_aug *a = &c->aug[block & (DIR_CHUNK - 1)];
     int steps = 0;

@@ -153,6 +153,9 @@ proto_engine *proto_engine_create_shared(const proto_config *cfg, proto_engine *
     e->downgrade_on_read = cfg->downgrade_on_read != 0;
     e->adapt = cfg->adapt != 0;
     e->three_hop = cfg->three_hop != 0;
+    e->prefetch = !e->adapt || cfg->prefetch < 2 ? 0
+                  : cfg->prefetch > PROTO_PREFETCH_MAX ? PROTO_PREFETCH_MAX
+                                                       : cfg->prefetch;
     /* a forwarded request leaves the owner a read copy or nothing, decided by
      * the owner's table rows: the recalls of downgrade_on_read and of the
      * adaptive protocol go through the home, and the two are not combined */
@@ -594,10 +597,21 @@ static int dir_classify(proto_engine *e, dir_chunk *c, const dir_entry *d, uint3
     case PM_GETS:
         if (e->adapt && adapt_read_exclusive(e, c, d, block, from))
             return DE_GETS_MIGRATORY;
+        /* before the downgrade: at the home's own block a group's read
+         * downgrades the home's copy as the downgrade would, and brings the
+         * others along */
+        if (e->adapt && adapt_read_group(e, c, d, block, from)) {
+            e->bulk_seq = 0;
+            return DE_GETS_GROUP;
+        }
+        /* no group known: the next blocks of this home go along instead */
+        if (e->adapt && e->prefetch && from != e->self &&
+            engine_group_grantable(e, d, block, from)) {
+            e->bulk_seq = 1;
+            return DE_GETS_GROUP;
+        }
         if (e->adapt && adapt_read_downgrade(e, c, d, block, from))
             return DE_GETS_DOWNGRADE;
-        if (e->adapt && adapt_read_group(e, c, d, block, from))
-            return DE_GETS_GROUP;
         if (e->excl_clean && d->state == PD_UNOWNED)
             return DE_GETS_EXCL_CLEAN;
         if (e->three_hop && d->state == PD_EXCL)
@@ -797,6 +811,22 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
         d->pending = -1;
         d->grant = GRANT_NONE;
         return PROTO_OK;
+    case ST_D_HOME_SHARE: {
+        /* the owner is the home itself (engine_group_grantable): its copy
+         * goes M -> S through its own table entry, as a RECALL_S would
+         * take it, but in this call: the grant that follows sends home
+         * memory, which is that copy */
+        if (d->owner != e->self)
+            return reject(e, "directory", proto_dir_state_name(d->state), "GroupShare", block, req,
+                          "the home shares along a group only a block it owns itself");
+        int rc = cache_event(e, block, CE_GROUP_SHARE, e->self, out);
+        if (rc)
+            return rc;
+        sharers_clear(&d->sharers);
+        sharers_add(&d->sharers, e->self);
+        d->owner = -1;
+        return PROTO_OK;
+    }
     default:
         snprintf(e->err, sizeof e->err, "protocol: step %d is not a directory step", step);
         return PROTO_EREJECT;
@@ -805,20 +835,53 @@ static int dir_step(proto_engine *e, dir_entry *d, int step, uint32_t block, int
 
 static int dir_is_busy(int st) { return st == PD_BUSY_INV || st == PD_BUSY_RECALL; }
 
+int engine_group_grantable(const proto_engine *e, const dir_entry *d, uint32_t block, int req)
+{
+    switch (d->state) {
+    case PD_SHARED: return !sharers_contains(&d->sharers, req);
+    case PD_UNOWNED: return 1;
+    /* held (MH), the home's own access has not retried yet: the plain way */
+    case PD_EXCL: return d->owner == e->self && d->owner != req && cstate_get(e, block) == PC_M;
+    default: return 0;
+    }
+}
+
 /* The bulk fetch of a group (ST_D_GROUP_BULK): every other block of the
- * missed block's group that the home holds shared and `req` does not goes
- * through its own (state, GROUP_MEMBER) entry, in the same call, so its
- * directory lists req as it sends the copy.  A block owned, busy or already
- * req's is left out: the bulk never recalls, invalidates or waits (and a
- * shared block's queue is empty: the queue is drained until busy). */
+ * missed block's group that the home can grant at once
+ * (engine_group_grantable: shared and not req's, unowned, or the home's own
+ * settled M copy) goes through its own (state, GROUP_MEMBER) entry, in the
+ * same call, so its directory lists req as it sends the copy.  A block owned
+ * by another node, busy or already req's is left out: the bulk never
+ * recalls a third node, invalidates or waits (and a shared block's queue is
+ * empty: the queue is drained until busy). */
+/* The next block a bulk fetch of `start` looks at after `cur`, or -1: the
+ * group's links when the group is known, else (a prefetch) the next block
+ * of this home, at most prefetch - 1 after start. */
+static int64_t bulk_next(const proto_engine *e, uint32_t start, uint32_t cur, int *steps,
+                         int seq)
+{
+    if (!seq)
+        return adapt_group_next(e, start, cur, steps);
+    if ((unsigned)++*steps >= e->prefetch || cur + 1 >= e->nblocks ||
+        engine_home_of(e, cur + 1) != e->self)
+        return -1;
+    return cur + 1;
+}
+
 static int group_bulk(proto_engine *e, uint32_t block, int req, proto_actions *out)
 {
     int steps = 0, sent = 0;
-    for (int64_t m = adapt_group_next(e, block, block, &steps); m >= 0;
-         m = adapt_group_next(e, block, (uint32_t)m, &steps)) {
+    int64_t last = -1;
+    int seq = e->bulk_seq; /* dir_classify's choice */
+    for (int64_t m = bulk_next(e, block, block, &steps, seq); m >= 0;
+         m = bulk_next(e, block, (uint32_t)m, &steps, seq)) {
+        /* a block nobody asked for yet has no entry: unowned, created now */
         dir_entry *md = engine_dir_at(e, (uint32_t)m);
-        if (md->state != PD_SHARED || sharers_contains(&md->sharers, req))
+        dir_chunk *mc;
+        if (md && !engine_group_grantable(e, md, (uint32_t)m, req))
             continue;
+        if (!md && !(md = dir_get(e, (uint32_t)m, &mc)))
+            return PROTO_ENOMEM;
         int st = md->state;
         const proto_table_entry *t = &proto_dir_table[st][DE_GROUP_MEMBER];
         if (!t->valid)
@@ -837,9 +900,15 @@ static int group_bulk(proto_engine *e, uint32_t block, int req, proto_actions *o
                 return rc;
         }
         sent++;
+        last = m;
     }
     if (sent)
         e->adapt_counts.bulk_fetches++;
+    /* the requester reads the copies in the group's order, without a
+     * request the detection sees: its next miss follows the last copy, so
+     * that miss confirms the group's next link instead of breaking it */
+    if (last >= 0 && e->last_accessed)
+        e->last_accessed[req] = (int32_t)last;
     return PROTO_OK;
 }
 

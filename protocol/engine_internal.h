@@ -57,8 +57,9 @@ enum proto_step {
     ST_SEND_FLUSH,      /* send the copy home, keeping nothing (FLUSH) */
     ST_D_PUSH_CONSUMERS, /* sharers := {owner} + the last consumers, owner := none, and
                             PUSH_DATA to each consumer */
-    ST_D_GROUP_BULK,    /* each other block of req's detected group that the home holds
-                           shared and req does not: its DE_GROUP_MEMBER entry */
+    ST_D_GROUP_BULK,    /* each other block of req's detected group that the home can grant
+                           at once (shared and not req's, unowned, or the home's own M
+                           copy): its DE_GROUP_MEMBER entry */
     ST_D_GROUP_DATA,    /* send GROUP_DATA (a read copy of this block) to req */
     /* three-hop interventions (three_hop) */
     ST_SEND_FWD_DATA_S, /* owner: send a read copy to the forwarded request's requester */
@@ -69,6 +70,9 @@ enum proto_step {
     ST_D_FWD_X,         /* forward req's write request to the owner */
     ST_D_SHARE_OWNER,   /* sharers := {owner, pending}: the owner kept a read copy */
     ST_D_OWNER_PENDING, /* owner := pending, sharers := {} */
+    /* the adaptive protocol again (the numbers of the others stay) */
+    ST_D_HOME_SHARE,    /* a block the home owns itself: its own copy becomes a read copy
+                           (CE_GROUP_SHARE), sharers := {home}, owner := none */
     ST_NSTEPS
 };
 
@@ -155,6 +159,7 @@ struct proto_engine {
     int downgrade_on_read;
     int adapt;              /* the adaptive protocol (proto_config.adapt) */
     int three_hop;          /* three-hop interventions (proto_config.three_hop) */
+    unsigned prefetch;      /* proto_config.prefetch, with adapt only */
     int32_t fwd_req;        /* the requester of the forwarded request being handled */
     /* Forwarded requests deferred by a hold keep their requester here: a
      * few at most (one per held block), so a short list beside the chunks'
@@ -183,6 +188,9 @@ struct proto_engine {
                                this home it requested last (-1) */
     uint64_t self_msgs;     /* messages sent to self so far */
     uint8_t req_flags;      /* PROTO_MSG_* of the access being handled (proto_access) */
+    uint8_t bulk_seq;       /* the GETS(group) being served walks the next blocks (a
+                               prefetch), not the group's links: decided when classified,
+                               before the request's own detection step changes the links */
     uint8_t grant_flags;    /* PROTO_MSG_PUSH/FLUSH of the write grant being sent */
     uint32_t ndeferred;     /* blocks with a message deferred by a hold */
     /* the adaptive protocol: blocks granted with PROTO_MSG_PUSH/FLUSH, to push
@@ -242,6 +250,12 @@ uint8_t adapt_grant_flags(const proto_engine *e, uint32_t block, int to);
  * and the block falls back to shared grants. */
 void adapt_flushed(proto_engine *e, dir_chunk *c, uint32_t block, int from, int flags);
 
+/* Whether the home can grant block (its entry d) to a read of `req` at
+ * once, without recalling a third node or waiting: shared and not listing
+ * req, unowned (home memory current), or owned by the home itself with its
+ * copy settled M (the home's own copy becomes a read copy, CE_GROUP_SHARE).
+ * The bulk fetch's missed block and members both ask (engine.c). */
+int engine_group_grantable(const proto_engine *e, const dir_entry *d, uint32_t block, int req);
 /* The adaptive protocol's bulk fetch (augment.c).  A read request from
  * `from` (not this home) at a shared block of a detected group brings the
  * group's other grantable blocks along (DE_GETS_GROUP). */

@@ -18,7 +18,7 @@ static const char *const cache_events[CE_NEVENTS] = {
     [CE_EPOCH_PUSH] = "EpochEnd(push)", [CE_EPOCH_FLUSH] = "EpochEnd(flush)",
     [CE_PUSH_DATA] = "PUSH_DATA", [CE_GROUP_DATA] = "GROUP_DATA",
     [CE_FWD_GETS] = "FWD_GETS", [CE_FWD_GETX] = "FWD_GETX", [CE_FWD_DATA_S] = "FWD_DATA_S",
-    [CE_FWD_DATA_X] = "FWD_DATA_X",
+    [CE_FWD_DATA_X] = "FWD_DATA_X", [CE_GROUP_SHARE] = "GroupShare(home's own)",
 };
 static const char *const dir_states[PD_NSTATES] = {
     [PD_UNOWNED] = "Unowned", [PD_SHARED] = "Shared", [PD_EXCL] = "Exclusive",
@@ -105,8 +105,9 @@ static const char *const steps[ST_NSTEPS] = {
     [ST_SEND_FLUSH] = "send FLUSH (with data) to home",
     [ST_D_PUSH_CONSUMERS] = "sharers := {owner} + last consumers, owner := none, send PUSH_DATA "
                             "to each consumer",
-    [ST_D_GROUP_BULK] = "each other block of the group held shared and not by the requester: "
-                        "its GroupMember entry",
+    [ST_D_GROUP_BULK] = "each other block of the group the home can grant at once (shared and "
+                        "not the requester's, unowned, or the home's own M copy): its "
+                        "GroupMember entry",
     [ST_D_GROUP_DATA] = "send GROUP_DATA to requester",
     [ST_SEND_FWD_DATA_S] = "send FWD_DATA_S (with data) to the requester",
     [ST_SEND_FWD_DATA_X] = "send FWD_DATA_X (with data) to the requester",
@@ -116,6 +117,8 @@ static const char *const steps[ST_NSTEPS] = {
     [ST_D_FWD_X] = "send FWD_GETX (for requester) to owner",
     [ST_D_SHARE_OWNER] = "sharers := {owner, pending}",
     [ST_D_OWNER_PENDING] = "owner := pending, sharers := {}",
+    [ST_D_HOME_SHARE] = "the home's own copy: GroupShare(home's own), sharers := {home}, "
+                        "owner := none",
 };
 
 const char *proto_cache_state_name(int s) { return NAME(cache_states, s); }

@@ -113,6 +113,11 @@ typedef enum proto_cache_event {
     CE_FWD_GETX,    /* the home forwards a write request to this owner */
     CE_FWD_DATA_S,  /* read grant with data, straight from the previous owner */
     CE_FWD_DATA_X,  /* write grant with data, straight from the previous owner */
+    /* the adaptive protocol again (after the three-hop events: the numbers
+     * of the others stay) */
+    CE_GROUP_SHARE, /* the home grants a block it owns itself to a read of its group (the
+                       missed block or one brought along): its own copy becomes a read copy,
+                       as its own RECALL_S would make it, without the message to itself */
     CE_NEVENTS
 } proto_cache_event;
 
@@ -160,11 +165,13 @@ typedef enum proto_dir_event {
     DE_FLUSH,            /* the owner's flushed copy: the block is unowned */
     DE_FLUSH_RECALLED_S, /* a flush that crossed a recall for a read request */
     DE_FLUSH_RECALLED_X, /* a flush that crossed a recall for a write request */
-    DE_GETS_GROUP,       /* read request from another node for a shared block of a detected
-                            group: the group's other blocks the home can grant at once go
-                            along (DE_GROUP_MEMBER) */
-    DE_GROUP_MEMBER,     /* another block of that group, shared, the requester not listed:
-                            granted along (GROUP_DATA); the blocks not so are left out */
+    DE_GETS_GROUP,       /* read request from another node for a block of a detected group
+                            that the home can grant at once (shared, unowned, or owned by
+                            the home itself with a settled M copy): the group's other
+                            blocks the home can grant at once go along (DE_GROUP_MEMBER) */
+    DE_GROUP_MEMBER,     /* another block of that group, the requester not listed, shared,
+                            unowned or owned by the home itself (settled M): granted along
+                            (GROUP_DATA); the blocks not so are left out */
     /* three-hop interventions (proto_config.three_hop) */
     DE_GETS_FWD,         /* read request at an owned block: forwarded to the owner */
     DE_GETX_FWD,         /* write request (or stale upgrade) at an owned block: forwarded */
@@ -287,6 +294,11 @@ typedef struct proto_config {
                                producer-consumer downgrades its producer (RECALL_S)
                                rather than recalling it (needs the augmentation on;
                                doc/patterns.md) */
+    unsigned prefetch;      /* with adapt: a read of a block the home can grant at once
+                               and whose group is not known brings along the next
+                               prefetch - 1 blocks of this home it can grant at once (the
+                               group's GROUP_DATA), as ArgoDSM's cold fetch of several pages
+                               does; 0 or 1: off (at most PROTO_PREFETCH_MAX) */
     int three_hop;          /* three-hop interventions (the SGI Origin's): a request at an
                                owned block is forwarded to the owner (FWD_GETS/FWD_GETX),
                                which answers the requester itself (FWD_DATA_S/FWD_DATA_X);
@@ -297,6 +309,7 @@ typedef struct proto_config {
 } proto_config;
 
 #define PROTO_MAX_NODES 65536
+#define PROTO_PREFETCH_MAX 64
 
 typedef struct proto_engine proto_engine;
 

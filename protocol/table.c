@@ -66,6 +66,10 @@
 #define FWD_NOT_OWNER_YET \
     "not an owner yet: the home forwards to a new owner only after its XFER, sent once the " \
     "line is in"
+/* The home shares its own block along a group only from a settled M copy
+ * (engine_group_grantable checks the state before choosing the entry). */
+#define HOME_SHARES_M \
+    "the home shares along a group only a block it owns itself, from a settled M copy"
 #define DROPPED_INV_ACK OPT(EVICTIONS, PC_I, ST_SEND_INV_ACK) /* see the header: a dropped copy */
 /* The adaptive protocol's epoch end (proto_epoch_end): only an owner with a
  * modified copy (M) pushes or flushes; in any other state the block was
@@ -351,6 +355,21 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
     [PC_MI][CE_FWD_GETX] = OPT(THREE | EVICTIONS, PC_MI, ST_END),
     [PC_MI][CE_FWD_DATA_S] = NO("no request is in flight: an access in MI waits for the PUT_ACK first"),
     [PC_MI][CE_FWD_DATA_X] = NO("no request is in flight: an access in MI waits for the PUT_ACK first"),
+    /* ---- the adaptive protocol: the home's own block granted to a read of its group ---- */
+    /* as RECALL_S would, in the same call: the grant sends home memory, this copy */
+    [PC_M][CE_GROUP_SHARE] = OPT(ADAPT, PC_S, ST_ACCESS_READ),
+    [PC_I][CE_GROUP_SHARE] = NO(HOME_SHARES_M),
+    [PC_S][CE_GROUP_SHARE] = NO(HOME_SHARES_M),
+    [PC_IS][CE_GROUP_SHARE] = NO(HOME_SHARES_M),
+    [PC_IM][CE_GROUP_SHARE] = NO(HOME_SHARES_M),
+    [PC_SM][CE_GROUP_SHARE] = NO(HOME_SHARES_M),
+    [PC_SH][CE_GROUP_SHARE] = NO(HOME_SHARES_M),
+    [PC_MH][CE_GROUP_SHARE] = NO("a held grant first serves the home's own access: the read of "
+                                 "the group is served the plain way (RECALL_S, deferred)"),
+    [PC_E][CE_GROUP_SHARE] = NO("the adaptive protocol grants no exclusive-clean copies; with them "
+                                "a home's E copy is read the plain way"),
+    [PC_EH][CE_GROUP_SHARE] = NO(HOME_SHARES_M),
+    [PC_MI][CE_GROUP_SHARE] = NO(HOME_SHARES_M),
 };
 
 #define NO_RECALL "no recall in progress"
@@ -368,13 +387,13 @@ const proto_table_entry proto_cache_table[PC_NSTATES][CE_NEVENTS] = {
 #define MIGRATORY_SHARED \
     "a read of a shared block is a plain GETS: with other readers the block is read-shared, " \
     "and shared grants serve it (the adaptive protocol's fallback)"
-#define GROUP_SHARED \
-    "a read of a block of a group brings the others along only at a shared block (unowned, a " \
-    "block of a group came home by a flush: a plain GETS serves it; owned, the read recalls as " \
-    "a GETS does)"
-#define MEMBER_SHARED \
-    "a block of the group goes along only when the home holds it shared and the requester is " \
-    "not listed: owned, busy or unowned blocks are left out (no recall, no wait)"
+#define GROUP_BUSY \
+    "a read of a block of a group brings the others along only at a block the home can grant " \
+    "at once: a busy block's read waits in the queue as a GETS and is classified again when " \
+    "served"
+#define MEMBER_BUSY \
+    "a block of the group goes along only when the home can grant it at once: busy blocks are " \
+    "left out (no wait)"
 #define MIGRATORY_BUSY \
     "a read that finds the block busy waits in the queue as a GETS and is classified again " \
     "when served"
@@ -411,8 +430,10 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_FLUSH] = NO(NO_OWNER_UNOWNED),
         [DE_FLUSH_RECALLED_S] = NO(NO_RECALL),
         [DE_FLUSH_RECALLED_X] = NO(NO_RECALL),
-        [DE_GETS_GROUP] = NO(GROUP_SHARED),
-        [DE_GROUP_MEMBER] = NO(MEMBER_SHARED),
+        /* a read of a block of a group: home memory is current, granted
+         * as a GETS would be, and the group's other blocks go along */
+        [DE_GETS_GROUP] = OPT(ADAPT, PD_SHARED, ST_D_ADD_SHARER, ST_D_DATA_S, ST_D_GROUP_BULK),
+        [DE_GROUP_MEMBER] = OPT(ADAPT, PD_SHARED, ST_D_ADD_SHARER, ST_D_GROUP_DATA),
     },
     [PD_SHARED] = {
         [DE_GETS] = OK(PD_SHARED, ST_D_ADD_SHARER, ST_D_DATA_S),
@@ -445,7 +466,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_FLUSH_RECALLED_S] = NO(NO_RECALL),
         [DE_FLUSH_RECALLED_X] = NO(NO_RECALL),
         /* a read miss of a block of a detected group: the group's other blocks
-         * held shared go along, each by its own entry (DE_GROUP_MEMBER) */
+         * the home can grant at once go along, each by its own entry
+         * (DE_GROUP_MEMBER) */
         [DE_GETS_GROUP] = OPT(ADAPT, PD_SHARED, ST_D_ADD_SHARER, ST_D_DATA_S, ST_D_GROUP_BULK),
         [DE_GROUP_MEMBER] = OPT(ADAPT, PD_SHARED, ST_D_ADD_SHARER, ST_D_GROUP_DATA),
     },
@@ -482,8 +504,14 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_FLUSH] = OPT(ADAPT, PD_UNOWNED, ST_D_INSTALL, ST_D_OWNER_NONE),
         [DE_FLUSH_RECALLED_S] = NO(NO_RECALL),
         [DE_FLUSH_RECALLED_X] = NO(NO_RECALL),
-        [DE_GETS_GROUP] = NO(GROUP_SHARED),
-        [DE_GROUP_MEMBER] = NO(MEMBER_SHARED),
+        /* only the home's own block, its copy settled M (engine_group_grantable;
+         * owned by another node, the read recalls as a GETS does, and a
+         * member is left out): the home keeps a read copy, as a downgrade
+         * would leave it, without recalling itself */
+        [DE_GETS_GROUP] = OPT(ADAPT, PD_SHARED, ST_D_HOME_SHARE, ST_D_ADD_SHARER, ST_D_DATA_S,
+                              ST_D_GROUP_BULK),
+        [DE_GROUP_MEMBER] = OPT(ADAPT, PD_SHARED, ST_D_HOME_SHARE, ST_D_ADD_SHARER,
+                                ST_D_GROUP_DATA),
     },
     [PD_BUSY_INV] = {
         [DE_GETS] = OK(PD_BUSY_INV, ST_D_QUEUE),
@@ -516,8 +544,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         [DE_FLUSH] = NO("no owner while invalidating sharers (BusyInv comes from Shared)"),
         [DE_FLUSH_RECALLED_S] = NO(NO_RECALL),
         [DE_FLUSH_RECALLED_X] = NO(NO_RECALL),
-        [DE_GETS_GROUP] = NO(MIGRATORY_BUSY),
-        [DE_GROUP_MEMBER] = NO(MEMBER_SHARED),
+        [DE_GETS_GROUP] = NO(GROUP_BUSY),
+        [DE_GROUP_MEMBER] = NO(MEMBER_BUSY),
     },
     [PD_BUSY_RECALL] = {
         [DE_GETS] = OK(PD_BUSY_RECALL, ST_D_QUEUE),
@@ -556,8 +584,8 @@ const proto_table_entry proto_dir_table[PD_NSTATES][DE_NEVENTS] = {
         /* the flushed copy is the recalled data (the owner drops the RECALL) */
         [DE_FLUSH_RECALLED_S] = OPT(ADAPT, PD_SHARED, ST_D_INSTALL, ST_D_GRANT_DATA_S),
         [DE_FLUSH_RECALLED_X] = OPT(ADAPT, PD_EXCL, ST_D_INSTALL, ST_D_GRANT_DATA_X),
-        [DE_GETS_GROUP] = NO(MIGRATORY_BUSY),
-        [DE_GROUP_MEMBER] = NO(MEMBER_SHARED),
+        [DE_GETS_GROUP] = NO(GROUP_BUSY),
+        [DE_GROUP_MEMBER] = NO(MEMBER_BUSY),
     },
     /* ---- three-hop interventions (three_hop): see the header ---- */
     [PD_UNOWNED][DE_GETS_FWD] = NO(FWD_OWNED),

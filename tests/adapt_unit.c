@@ -9,8 +9,9 @@
  * producer pushes its block to the last consumers and a migratory block's
  * owner flushes it home, also when the push or flush crosses the home's
  * recall or a consumer's read.  A read miss of a block of a detected group
- * brings the group's other blocks the home holds shared along (bulk
- * fetch), leaving out the ones owned elsewhere. */
+ * brings the group's other blocks the home can grant at once along (bulk
+ * fetch: shared, unowned, or its own M copies, which become read copies),
+ * leaving out the ones owned elsewhere or held. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -370,6 +371,56 @@ START_TEST(group_leaves_out_owned_blocks)
 }
 END_TEST
 
+/* The home's own blocks go along too: its M copies become read copies (no
+ * message to itself, no recall of a third node), the missed one included */
+START_TEST(group_takes_the_homes_own_blocks)
+{
+    make_group();
+    for (int b = 1; b <= 3; b++)
+        W(0, b); /* the home owns all three, its copies M */
+    ck_assert_int_eq(proto_dir_state_of(E[0], 2), PD_EXCL);
+    ck_assert_int_eq(proto_dir_owner(E[0], 2), 0);
+    R(3, 1);
+    for (int b = 1; b <= 3; b++) {
+        ck_assert_int_eq(proto_cache_state_of(E[3], (uint32_t)b), PC_S);
+        ck_assert_int_eq(proto_cache_state_of(E[0], (uint32_t)b), PC_S);
+        ck_assert_int_eq(proto_dir_state_of(E[0], (uint32_t)b), PD_SHARED);
+        ck_assert(sharers_contains(proto_dir_sharers(E[0], (uint32_t)b), 0));
+        ck_assert(sharers_contains(proto_dir_sharers(E[0], (uint32_t)b), 3));
+    }
+    ck_assert_uint_eq(counts(0).bulk_fetches, 1);
+    ck_assert_uint_eq(counts(0).bulk_copies, 2);
+    /* the home writes again: it upgrades, invalidating the bulk copies */
+    W(0, 2);
+    ck_assert_int_eq(proto_cache_state_of(E[3], 2), PC_I);
+}
+END_TEST
+
+/* A block the home owns but still holds for its own access (MH) is left
+ * out: the home's access retries first */
+START_TEST(group_leaves_out_the_homes_held_block)
+{
+    make_group();
+    /* the home accesses the three in the group's order (its requests
+     * confirm the links): block 2 becomes its M copy, block 3 its fresh
+     * grant, held until its write retries (MH) */
+    R(0, 1);
+    W(0, 2);
+    ck_assert_int_eq(proto_access(E[0], 3, 1, &acts), PROTO_OK);
+    pump();
+    ck_assert_int_eq(proto_cache_state_of(E[0], 3), PC_MH);
+    R(3, 1); /* block 2 (the home's M) goes along, block 3 (MH) does not */
+    ck_assert_int_eq(proto_cache_state_of(E[3], 2), PC_S);
+    ck_assert_int_eq(proto_cache_state_of(E[0], 2), PC_S);
+    ck_assert_int_eq(proto_cache_state_of(E[3], 3), PC_I);
+    ck_assert_int_eq(proto_cache_state_of(E[0], 3), PC_MH);
+    ck_assert_uint_eq(counts(0).bulk_copies, 1);
+    ck_assert_int_eq(proto_release(E[0], 3, &acts), PROTO_OK);
+    pump();
+    ck_assert_int_eq(proto_cache_state_of(E[0], 3), PC_M);
+}
+END_TEST
+
 /* delivers the message at the head of the channel */
 static void deliver_one(void)
 {
@@ -447,6 +498,8 @@ Suite *unit_suite(void)
     tcase_add_test(tc, epoch_end_skips_blocks_taken_away);
     tcase_add_test(tc, group_read_brings_the_others);
     tcase_add_test(tc, group_leaves_out_owned_blocks);
+    tcase_add_test(tc, group_takes_the_homes_own_blocks);
+    tcase_add_test(tc, group_leaves_out_the_homes_held_block);
     tcase_add_test(tc, group_copy_declined_by_a_request_in_flight);
     tcase_add_test(tc, without_adapt_no_bulk);
     suite_add_tcase(s, tc);

@@ -210,6 +210,10 @@ static config cfg;
  * THREE_HOP_RUNS and --three-hop.  Beside the config rather than in it, so
  * that the configurations above need not spell it. */
 static int cfg_three_hop;
+/* proto_config.prefetch 2 (with adapt): a read miss brings the next block of
+ * its home along (GROUP_DATA) without a known group; --prefetch and the
+ * suite's PREFETCH_RUN, beside the config for the same reason */
+static int cfg_prefetch;
 #define cfg_threads MAXT  /* thread slots encoded per node */
 #define cfg_mutant cfg.mutant
 #define cfg_blocks cfg.blocks
@@ -1300,7 +1304,7 @@ static result explore(void)
         proto_config c = { .self = i, .nnodes = NN, .nblocks = NB, .evictions = cfg.evicts > 0,
                            .replacement_hints = cfg.hints, .excl_clean = cfg.excl,
                            .downgrade_on_read = cfg.downgrade, .adapt = cfg.adapt,
-                           .three_hop = cfg_three_hop };
+                           .three_hop = cfg_three_hop, .prefetch = cfg_prefetch ? 2u : 0u };
         E[i] = proto_engine_create(&c);
         if (!E[i] || proto_set_home(E[i], 0, 1, home_of[0]) || proto_set_home(E[i], 1, 1, home_of[1])) {
             fprintf(stderr, "explore: cannot create the engines\n");
@@ -1410,12 +1414,12 @@ static result run(const config *c)
     cfg = *c;
     fmt_list(c->threads, th, sizeof th);
     fmt_list(c->budget, bu, sizeof bu);
-    char opts[112];
-    snprintf(opts, sizeof opts, "%s%.0d%s%s%s%s%s%s%s", c->evicts ? " --evicts " : "", c->evicts,
-             c->hints ? " --hints" : "", c->excl ? " --excl-clean" : "",
+    char opts[128];
+    snprintf(opts, sizeof opts, "%s%.0d%s%s%s%s%s%s%s%s", c->evicts ? " --evicts " : "",
+             c->evicts, c->hints ? " --hints" : "", c->excl ? " --excl-clean" : "",
              c->downgrade ? " --downgrade" : "", c->key_patterns ? " --key-patterns" : "",
              c->adapt ? " --adapt" : "", cfg_three_hop ? " --three-hop" : "",
-             c->prologue ? " --group-prologue" : "");
+             c->prologue ? " --group-prologue" : "", cfg_prefetch ? " --prefetch" : "");
     printf("explore --threads %s --budget %s --homes 0%d --blocks %d%s%s%s\n"
            "  %d nodes, block 0 homed at node 0, block 1 at node %d; threads per node %s; "
            "accesses per node %s, to %s",
@@ -1432,6 +1436,8 @@ static result run(const config *c)
         printf("; the pattern detection's state is part of a state's identity");
     if (c->adapt)
         printf("; adaptive protocol (reads of migratory blocks granted exclusive)");
+    if (cfg_prefetch)
+        printf("; a read miss prefetches the next block of its home");
     if (cfg_three_hop)
         printf("; three-hop interventions (the owner answers forwarded requests)");
     printf("\n");
@@ -1597,7 +1603,8 @@ static void usage_to(FILE *f)
             "       explore [--threads T|T0,T1,T2] [--budget K|K0,K1,K2] [--homes 00|01]\n"
             "               [--blocks 1|2] [--evicts N] [--hints] [--excl-clean] [--downgrade]\n"
             "               [--three-hop]\n"
-            "               [--key-patterns] [--adapt] [--group-prologue] [--mutant NAME]\n"
+            "               [--key-patterns] [--adapt] [--group-prologue] [--prefetch]\n"
+            "               [--mutant NAME]\n"
             "  --threads  application threads per node, 1 or 2 (default 1)\n"
             "  --budget   accesses each node starts (default 2)\n"
             "  --homes    00: both blocks homed at node 0; 01: block 1 homed at node 1 (default)\n"
@@ -1612,6 +1619,9 @@ static void usage_to(FILE *f)
             "             answers the requester (three_hop: FWD_GETS/FWD_GETX, SHWB/XFER)\n"
             "  --adapt       the adaptive protocol: a read of a block detected migratory\n"
             "             is granted exclusive (implies --key-patterns)\n"
+            "  --prefetch    with --adapt: a read miss of block 0 brings block 1 along\n"
+            "             (GROUP_DATA) when both have the same home and no group is known\n"
+            "             (proto_config.prefetch 2)\n"
             "  --group-prologue  before the search, nodes 0 and 1 read block 0 then 1 to\n"
             "             completion (4 of their accesses): the blocks start as a group\n"
             "  --key-patterns  states that differ in the pattern detection's state are\n"
@@ -1714,6 +1724,20 @@ static int passed(int expect_violation, const result *r)
         { { 1, 1, 1 }, { 2, 2, 2 }, 1, 2, M_NONE, 1, 1, 0, 0, 0, 0, 0 }, \
         { { 2, 2, 1 }, { 2, 2, 1 }, 0, 1, M_NONE, 2, 0, 1, 0, 0, 0, 0 },
 static const config three_hop_runs[] = { THREE_HOP_RUNS };
+
+/* The prefetch (cfg_prefetch, with the adaptive protocol): both blocks
+ * homed at node 0, no group prologue, so that a read miss of block 0 brings
+ * block 1 along from every state the home can grant it in at once
+ * (Unowned from the start, Shared, the home's own M copy, which becomes a
+ * read copy) and leaves it out otherwise; node 0 accesses twice (its own
+ * write makes a block its M copy), node 1 twice, node 2 once.  About 20 s,
+ * 50 MiB; the run with node 0 accessing once (2.6 s) applies every
+ * GROUP_DATA, GroupMember and GroupShare entry too, and is the one
+ * --mutation runs. */
+#define PREFETCH_RUN { { 1, 1, 1 }, { 2, 2, 1 }, 0, 2, M_NONE, 0, 0, 0, 0, 1, 1, 0 },
+#define PREFETCH_QUICK_RUN { { 1, 1, 1 }, { 1, 2, 1 }, 0, 2, M_NONE, 0, 0, 0, 0, 1, 1, 0 },
+static const config prefetch_runs[] = { PREFETCH_RUN };
+static const config prefetch_quick_runs[] = { PREFETCH_QUICK_RUN };
 #define NTHREE_HOP_RUNS (sizeof three_hop_runs / sizeof three_hop_runs[0])
 
 /* The check that reported the last violation: its message up to the ':',
@@ -1780,6 +1804,14 @@ static int mutation_suite(const config *suite, size_t nsuite)
         }
     }
     cfg_three_hop = 0;
+    /* last: the bugs of the new entries show in the group runs first */
+    cfg_prefetch = 1;
+    result rp = run(&prefetch_quick_runs[0]);
+    cfg_prefetch = 0;
+    if (rp.violation) {
+        printf("caught by: %s\n", violation_check());
+        return 1;
+    }
     if (report_coverage()) {
         printf("caught by: table coverage\n");
         return 1;
@@ -1822,6 +1854,8 @@ int main(int argc, char **argv)
             cfg_three_hop = 1;
         } else if (!strcmp(argv[i], "--group-prologue")) {
             c.prologue = 1;
+        } else if (!strcmp(argv[i], "--prefetch")) {
+            cfg_prefetch = 1;
         } else if (!strcmp(argv[i], "--mutation") && argc == 2) {
             mutation = 1;
             single = 0;
@@ -1890,6 +1924,12 @@ int main(int argc, char **argv)
         ok &= passed(0, &r);
     }
     cfg_three_hop = 0;
+    cfg_prefetch = 1;
+    for (size_t i = 0; i < sizeof prefetch_runs / sizeof prefetch_runs[0]; i++) {
+        result r = run(&prefetch_runs[i]);
+        ok &= passed(0, &r);
+    }
+    cfg_prefetch = 0;
     if (report_coverage()) {
         printf("FAIL: valid table entries not applied by any run\n");
         ok = 0;

@@ -10,7 +10,8 @@
 # says what the adaptation did and saved; with DSM_ADAPT off (the default)
 # the counts are 0.  On 3 nodes with DSM_ADAPT=on, the group the last
 # readers read after node 0 is bulk-fetched (adaptBulkCopies > 0) and every
-# value is exact.
+# value is exact.  With DSM_PREFETCH=8 too, on 2 and 3 nodes: blocks are
+# brought along (adaptBulkCopies > 0) and every value is exact.
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
 prog=$top/tests/mn_adapt
@@ -75,5 +76,28 @@ print(sum(n["metrics"]["adaptBulkCopies"] for n in json.load(open(sys.argv[1]))[
 else
     echo "FAIL: DSM_ADAPT=on, 3 nodes: the run failed:"; cat "$out"; fail=1
 fi
+# the prefetch (DSM_PREFETCH=8), 2 and 3 nodes: cold reads bring the next
+# blocks of their home along, from its own copies too, and every value
+# stays exact
+for n in 2 3; do
+    out=$dir/out.prefetch$n
+    if DSM_ADAPT=on DSM_PREFETCH=8 DSM_PROFILE=$dir/p.prefetch$n.json DSM_PROFILE_SUMMARY=off \
+            "$dsmrun" -n $n --timeout 60 "$prog" > "$out" 2>&1; then
+        if [ $n = 2 ]; then
+            [ "$(grep -c 'counter 80 (expected 80), table sum 40320 (expected 40320), consumed \([0-9]*\) (expected \1)' "$out")" = 2 ] ||
+                { echo "FAIL: DSM_PREFETCH=8, 2 nodes: wrong results"; cat "$out"; fail=1; }
+        else
+            [ "$(grep -c 'group values read wrong 0$' "$out")" = 3 ] ||
+                { echo "FAIL: DSM_PREFETCH=8, 3 nodes: wrong results"; cat "$out"; fail=1; }
+        fi
+        copies=$(python3 -c '
+import json, sys
+print(sum(n["metrics"]["adaptBulkCopies"] for n in json.load(open(sys.argv[1]))["per_node"]))' "$dir/p.prefetch$n.json")
+        echo "DSM_ADAPT=on DSM_PREFETCH=8, $n nodes: $copies blocks brought along"
+        [ "$copies" -gt 0 ] || { echo "FAIL: DSM_PREFETCH=8, $n nodes: nothing prefetched"; fail=1; }
+    else
+        echo "FAIL: DSM_PREFETCH=8, $n nodes: the run failed:"; cat "$out"; fail=1
+    fi
+done
 [ $fail = 0 ] && echo "mn_adapt.sh: PASS"
 exit $fail

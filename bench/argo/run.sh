@@ -12,8 +12,11 @@
 #     (default 1000), -m matmul size (default 512, tile 32)
 # Workloads (doc/cluster.md, "ArgoDSM side by side"): remote read miss and
 # write miss, one word per page; the spin handoff of a counter between 2
-# nodes; matmul N on 2 nodes against the native program.
+# nodes; matmul N on 2 nodes against the native program.  Ours also with the
+# adaptive protocol and its prefetch (ADAPT, default "DSM_ADAPT=on
+# DSM_PREFETCH=8"; ADAPT= leaves that column out): a column per transport.
 runs=7 pages=1000 msize=512 top=.
+adapt=${ADAPT-DSM_ADAPT=on DSM_PREFETCH=8}
 while [ $# -gt 0 ]; do
     case $1 in
         -n) runs=$2; shift 2 ;;
@@ -77,6 +80,12 @@ while [ $i -lt "$runs" ]; do
     timeout -k 5 200 "$top/dsmrun" -n 2 --timeout 180 "$top/bench/bench_core" "$pages" 2>/dev/null | core shm
     # shellcheck disable=SC2086
     DSM_TRANSPORT=mpi timeout -k 5 200 $mpirun "$top/bench/bench_core" "$pages" 2>/dev/null | core mpi
+    if [ -n "$adapt" ]; then
+        # shellcheck disable=SC2086
+        env $adapt timeout -k 5 200 "$top/dsmrun" -n 2 --timeout 180 "$top/bench/bench_core" "$pages" 2>/dev/null | core ashm
+        # shellcheck disable=SC2086
+        env $adapt DSM_TRANSPORT=mpi timeout -k 5 200 $mpirun "$top/bench/bench_core" "$pages" 2>/dev/null | core ampi
+    fi
     # ArgoDSM as it comes (a miss fetches up to ARGO_LOAD_SIZE=8 pages), and
     # with ARGO_LOAD_SIZE=1: one page per miss, as ours
     for ls in 8 1; do
@@ -99,6 +108,14 @@ while [ $i -lt "$runs" ]; do
     # shellcheck disable=SC2086
     row mpi_matmul "$(DSM_TRANSPORT=mpi timeout -k 5 200 $mpirun "$top/apps/matmul" "$msize" 32 2>/dev/null |
         awk '/nodes,/ { print $(NF-1) }')"
+    if [ -n "$adapt" ]; then
+        # shellcheck disable=SC2086
+        row ashm_matmul "$(env $adapt timeout -k 5 200 "$top/dsmrun" -n 2 --timeout 180 "$top/apps/matmul" "$msize" 32 2>/dev/null |
+            awk '/nodes,/ { print $(NF-1) }')"
+        # shellcheck disable=SC2086
+        row ampi_matmul "$(env $adapt DSM_TRANSPORT=mpi timeout -k 5 200 $mpirun "$top/apps/matmul" "$msize" 32 2>/dev/null |
+            awk '/nodes,/ { print $(NF-1) }')"
+    fi
     # shellcheck disable=SC2086
     row argo_matmul "$(ARGO_PRINT_STATISTICS=0 timeout -k 5 200 $mpirun "$tmp/argo_matmul" "$msize" 32 2>/dev/null |
         awk '/nodes,/ { print $(NF-1) }')"
@@ -106,13 +123,16 @@ while [ $i -lt "$runs" ]; do
 done
 echo "load after: $(cat /proc/loadavg)"
 [ -n "${ARGO_ROWS:-}" ] && cp "$tmp/rows" "$ARGO_ROWS"
-awk -v runs="$runs" -v pages="$pages" -v msize="$msize" '
+awk -v runs="$runs" -v pages="$pages" -v msize="$msize" -v adapt="$adapt" '
     function med(k,   i, j, t, n, a) {
         n = cnt[k]; if (n == 0) return "-"
         for (i = 1; i <= n; i++) a[i] = v[k, i]
         for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
         lo[k] = a[1]; hi[k] = a[n]
         return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+    }
+    function ad(w, scale) {
+        return adapt == "" ? "" : sprintf(" %s | %s |", cell("ashm_" w, scale), cell("ampi_" w, scale))
     }
     function cell(k, scale,   m) {
         m = med(k); if (m == "-") return "-"
@@ -121,11 +141,14 @@ awk -v runs="$runs" -v pages="$pages" -v msize="$msize" '
     $2 != "" { cnt[$1]++; v[$1, cnt[$1]] = $2 }
     END {
         printf "medians over %d runs (min-max); us unless said; %d pages per round\n", runs, pages
-        printf "| workload | this project, shm | this project, mpi | ArgoDSM (MPI), ARGO_LOAD_SIZE=8 (default) | ArgoDSM, ARGO_LOAD_SIZE=1 |\n|---|---|---|---|---|\n"
-        printf "| remote read miss, one word per page | %s | %s | cold %s, warm %s | cold %s, warm %s |\n", cell("shm_read", 1), cell("mpi_read", 1), cell("argo8_read_cold", 1), cell("argo8_read_warm", 1), cell("argo1_read_cold", 1), cell("argo1_read_warm", 1)
-        printf "| remote write miss | %s | %s | cold %s, warm %s | cold %s, warm %s |\n", cell("shm_write", 1), cell("mpi_write", 1), cell("argo8_write_cold", 1), cell("argo8_write_warm", 1), cell("argo1_write_cold", 1), cell("argo1_write_warm", 1)
-        printf "| handoff of a counter spun on by 2 nodes | %s | %s | barrier per handoff %s; atomics relaxed %s, acquire/release %s | barrier %s |\n", cell("shm_handoff", 1), cell("mpi_handoff", 1), cell("argo8_handoff_barrier", 1), cell("argo8_handoff_atomic", 1), cell("argo8_handoff_acqrel", 1), cell("argo1_handoff_barrier", 1)
-        printf "| matmul %d, 2 nodes, ms (native %s) | %s | %s | %s | |\n", msize, cell("native_matmul", 1000), cell("shm_matmul", 1000), cell("mpi_matmul", 1000), cell("argo_matmul", 1000)
-        printf "| probe: round trip | %s | %s | MPI Send/Recv %s, MPI_Get of a page %s | |\n", cell("shm_rtt", 1), cell("mpi_rtt", 1), cell("argo8_rtt", 1), cell("argo8_get", 1)
+        # the adaptive columns, when ADAPT is set: "| x | y " after ours
+        hd = adapt == "" ? "" : sprintf(" this project, shm, %s | this project, mpi, %s |", adapt, adapt)
+        sep = adapt == "" ? "" : "---|---|"
+        printf "| workload | this project, shm | this project, mpi |%s ArgoDSM (MPI), ARGO_LOAD_SIZE=8 (default) | ArgoDSM, ARGO_LOAD_SIZE=1 |\n|---|---|---|%s---|---|\n", hd, sep
+        printf "| remote read miss, one word per page | %s | %s |%s cold %s, warm %s | cold %s, warm %s |\n", cell("shm_read", 1), cell("mpi_read", 1), ad("read", 1), cell("argo8_read_cold", 1), cell("argo8_read_warm", 1), cell("argo1_read_cold", 1), cell("argo1_read_warm", 1)
+        printf "| remote write miss | %s | %s |%s cold %s, warm %s | cold %s, warm %s |\n", cell("shm_write", 1), cell("mpi_write", 1), ad("write", 1), cell("argo8_write_cold", 1), cell("argo8_write_warm", 1), cell("argo1_write_cold", 1), cell("argo1_write_warm", 1)
+        printf "| handoff of a counter spun on by 2 nodes | %s | %s |%s barrier per handoff %s; atomics relaxed %s, acquire/release %s | barrier %s |\n", cell("shm_handoff", 1), cell("mpi_handoff", 1), ad("handoff", 1), cell("argo8_handoff_barrier", 1), cell("argo8_handoff_atomic", 1), cell("argo8_handoff_acqrel", 1), cell("argo1_handoff_barrier", 1)
+        printf "| matmul %d, 2 nodes, ms (native %s) | %s | %s |%s %s | |\n", msize, cell("native_matmul", 1000), cell("shm_matmul", 1000), cell("mpi_matmul", 1000), ad("matmul", 1000), cell("argo_matmul", 1000)
+        printf "| probe: round trip | %s | %s |%s MPI Send/Recv %s, MPI_Get of a page %s | |\n", cell("shm_rtt", 1), cell("mpi_rtt", 1), ad("rtt", 1), cell("argo8_rtt", 1), cell("argo8_get", 1)
         if (cnt["argo_wrong"]) print "ArgoDSM counter check: WRONG"
     }' "$tmp/rows"
