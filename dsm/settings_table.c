@@ -133,13 +133,14 @@ const dsm_setting dsm_settings[] = {
       .min = DSM_SHM_SLOTS_MIN, .max = DSM_SHM_SLOTS_MAX,
       .dflt_doc = "256, fewer for large jobs", .field = F(shm_slots), .group = DSM_GROUP_LAUNCH,
       .doc = "read by `dsmrun`: messages each node's incoming queue holds (dsmrun(1))" },
-    { .name = "DSM_BIND", .kind = DSM_SET_WORDS, .words = "auto|none", .dflt = "auto",
-      .field = F(bind_none), .group = DSM_GROUP_LAUNCH,
-      .doc = "read by `dsmrun`: `auto` binds each node to its own share of the cores "
-             "`dsmrun` may use (node k to the k-th core when there are as many nodes as "
-             "cores, as `mpirun` binds ranks) when the nodes do not outnumber them, so that one "
-             "node's threads never queue behind another node's on a core (doc/protocol.md, "
-             "Latency on few cores); `none` leaves the placement to the kernel" },
+    { .name = "DSM_BIND", .kind = DSM_SET_WORDS, .words = "auto|core|none", .dflt = "auto",
+      .field = F(bind_mode), .group = DSM_GROUP_LAUNCH,
+      .doc = "read by `dsmrun`: `core` binds each node to its own share of the cores `dsmrun` "
+             "may use (node k to the k-th core when there are as many nodes as cores, as "
+             "`mpirun` binds ranks) when the nodes do not outnumber them; `auto` does so only "
+             "when, at the start, the processes already running leave each node a core (a "
+             "bound node cannot move away from a busy core); `none` leaves the placement to "
+             "the kernel (doc/protocol.md, Latency on few cores)" },
     { .name = "DSM_MPI_SHM", .kind = DSM_SET_SWITCH, .dflt = "on", .field = NOF,
       .group = DSM_GROUP_LAUNCH,
       .doc = "the `mpi` transport: ranks on one host send each other messages and blocks "

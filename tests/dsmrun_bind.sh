@@ -1,8 +1,9 @@
 #!/bin/sh
-# dsmrun_bind.sh - DSM_BIND, dsmrun's placement of the nodes: with `auto`
-# (the default) nodes that do not outnumber the cores dsmrun may use each
-# get a share of them of their own (the shares disjoint, inside dsmrun's
-# affinity); more nodes than cores, or DSM_BIND=none, leave every node
+# dsmrun_bind.sh - DSM_BIND, dsmrun's placement of the nodes: with `core`
+# nodes that do not outnumber the cores dsmrun may use each get a share of
+# them of their own (the shares disjoint, inside dsmrun's affinity); `auto`
+# (the default) does that or leaves them unbound (it depends on what else
+# runs); more nodes than cores, or DSM_BIND=none, leave every node
 # dsmrun's own affinity; a bad value is an error naming it.
 # Run by `make check` from the build directory.
 set -u
@@ -28,12 +29,12 @@ masks() {
     sed -n 's/^\[\([0-9]*\)\] pid [0-9]*.s current affinity mask: \([0-9a-f]*\)$/\1 \2/p' \
         "$tmp/out" | sort -n
 }
-# check N CPUS: auto gives N disjoint, non-empty masks inside CPUS' mask
-check_auto() {
-    n=$1 cpus=$2
+# check_bound N CPUS: N disjoint, non-empty masks inside CPUS' mask
+check_bound() {
+    n=$1 cpus=$2 what=$3
     all=$(taskset -c "$cpus" sh -c 'taskset -p $$' | sed 's/.*: //')
     m=$(masks "$cpus" "$n") || return
-    [ "$(echo "$m" | wc -l)" = "$n" ] || { bad "auto, $n nodes on '$cpus': $m"; return; }
+    [ "$(echo "$m" | wc -l)" = "$n" ] || { bad "$what, $n nodes on '$cpus': $m"; return; }
     union=0 err=
     for v in $(echo "$m" | cut -d' ' -f2); do
         [ $((0x$v)) != 0 ] || err="an empty mask"
@@ -41,8 +42,8 @@ check_auto() {
         [ $((0x$v & ~0x$all)) = 0 ] || err="a core outside dsmrun's ($all)"
         union=$((union | 0x$v))
     done
-    if [ -n "$err" ]; then bad "auto, $n nodes on cores '$cpus': $err: $(echo $m)"
-    else ok "auto, $n nodes on cores '$cpus': $(echo $m)"; fi
+    if [ -n "$err" ]; then bad "$what, $n nodes on cores '$cpus': $err: $(echo $m)"
+    else ok "$what, $n nodes on cores '$cpus': $(echo $m)"; fi
 }
 # check_same N CPUS: every node keeps dsmrun's mask
 check_same() {
@@ -58,8 +59,15 @@ mine=$(taskset -pc $$ | sed 's/.*: //')
 cores=$(nproc)
 if [ "$cores" -ge 2 ]; then
     first=$(taskset -pc $$ | sed 's/.*: //' | tr ',' '\n' | head -1 | cut -d- -f1)
-    check_auto 2 "$mine"
-    [ "$cores" -ge 3 ] && check_auto "$cores" "$mine"
+    DSM_BIND=core check_bound 2 "$mine" "DSM_BIND=core"
+    [ "$cores" -ge 3 ] && DSM_BIND=core check_bound "$cores" "$mine" "DSM_BIND=core"
+    # auto: bound as with core, or not at all
+    m=$(masks "$mine" 2) && all=$(taskset -pc $$ >/dev/null; taskset -p $$ | sed 's/.*: //')
+    if [ "$(echo "$m" | cut -d' ' -f2 | sort -u)" = "$all" ]; then
+        ok "auto: unbound (other processes run)"
+    else
+        check_bound 2 "$mine" "auto"
+    fi
     DSM_BIND=none check_same 2 "$mine" "DSM_BIND=none"
     check_same 2 "$first" "more nodes than cores"
 else

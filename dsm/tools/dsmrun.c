@@ -485,7 +485,7 @@ static const int forwarded_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 typedef struct run {
     const options *o;
     job j;
-    int ncpus;                /* DSM_BIND=auto: the cores shared out, else 0 */
+    int ncpus;                /* DSM_BIND: the cores shared out, or 0: unbound */
     int *cpus;                /* their numbers, from dsmrun's own affinity */
     int sfd;                  /* signalfd: SIGCHLD and the forwarded signals */
     sigset_t oldmask;         /* the mask to give the nodes */
@@ -515,22 +515,46 @@ static void end_nodes(run *r)
     r->kill_at = now_ns() + KILL_GRACE_NS;
 }
 
-/* DSM_BIND=auto: the cores this dsmrun may use, shared out among the nodes
- * when they do not outnumber them (mpirun binds ranks the same way): node
- * k gets cores [k*c/n, (k+1)*c/n).  Unbound, the two nodes of a job on 2
- * cores made matmul 512 1.5-2 times slower than the same nodes bound
- * (doc/protocol.md, Latency on few cores): one node's threads queued
- * behind the other's, and each wake-up could land on either core.  More
- * nodes than cores: no binding, the kernel balances them.  0, or -1 when
- * out of memory. */
-static int plan_binding(run *r)
+/* DSM_BIND (settings.h): core, auto, none */
+enum { DSM_BIND_AUTO = 0, DSM_BIND_CORE = 1, DSM_BIND_NONE = 2 };
+
+/* Runnable tasks of the machine other than this one: the least of a few
+ * looks at /proc/loadavg's running count, a millisecond apart (a shell
+ * that started us may still be running for one of them); 0 when unknown. */
+static int others_running(void)
+{
+    int least = -1;
+    for (int i = 0; i < 3; i++) {
+        FILE *f = fopen("/proc/loadavg", "r");
+        int running = 0;
+        if (!f)
+            return 0;
+        if (fscanf(f, "%*s %*s %*s %d/", &running) != 1)
+            running = 1;
+        fclose(f);
+        if (least < 0 || running < least)
+            least = running;
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    return least > 1 ? least - 1 : 0;
+}
+
+/* The cores this dsmrun may use, shared out among the nodes when they do
+ * not outnumber them (mpirun binds ranks the same way): node k gets cores
+ * [k*c/n, (k+1)*c/n).  Bound, the nodes of a job on 2 cores run as mpirun's
+ * ranks do (doc/protocol.md, Latency on few cores).  Not with more nodes
+ * than cores (the kernel balances them), nor with always (DSM_BIND=auto)
+ * when other processes already run: a bound node cannot move away from
+ * a core one of them holds.  0, or -1 when out of memory. */
+static int plan_binding(run *r, int always)
 {
     cpu_set_t set;
     int n = r->o->nnodes;
     if (n < 2 || sched_getaffinity(0, sizeof set, &set))
         return 0;
     int c = CPU_COUNT(&set);
-    if (c < n)
+    if (c < n || (!always && n + others_running() > c))
         return 0;
     r->cpus = malloc((size_t)c * sizeof *r->cpus);
     if (!r->cpus) {
@@ -589,7 +613,7 @@ static int prepare(run *r)
         }
     }
 
-    if (!cfg.bind_none && plan_binding(r))
+    if (cfg.bind_mode != DSM_BIND_NONE && plan_binding(r, cfg.bind_mode == DSM_BIND_CORE))
         return 1;
 
     r->j = (job){.nnodes = o->nnodes, .fd = -1};
