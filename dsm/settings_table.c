@@ -70,8 +70,9 @@ const dsm_setting dsm_settings[] = {
     { .name = "DSM_SPIN_US", .kind = DSM_SET_MICROS, .flags = DSM_SET_AUTO, .min = 0,
       .max = 1000000, .dflt = "auto", .field = F(spin_us), .group = DSM_GROUP_RUNTIME,
       .doc = "a waiting thread spins this long before it blocks. `auto`: not at all when this "
-             "host runs more nodes than it has usable cores (a spinning waiter would take the "
-             "core its home needs to answer), else 50 us (200 us when some nodes are on other "
+             "host runs more nodes than the node has usable cores (a spinning waiter would take "
+             "the core its home needs to answer; a node `dsmrun` or `mpirun` bound to one core "
+             "has one), else 50 us (200 us when some nodes are on other "
              "hosts: a round trip over TCP is longer), turned off while most of the node's "
              "waits outlast it (other processes hold the cores)" },
     { .name = "DSM_HOLD_US", .kind = DSM_SET_MICROS, .min = 0, .max = 1000000, .dflt = "5",
