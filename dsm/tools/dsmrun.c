@@ -518,26 +518,26 @@ static void end_nodes(run *r)
 /* DSM_BIND (settings.h): core, auto, none */
 enum { DSM_BIND_AUTO = 0, DSM_BIND_CORE = 1, DSM_BIND_NONE = 2 };
 
-/* Runnable tasks of the machine other than this one: the least of a few
- * looks at /proc/loadavg's running count, a millisecond apart (a shell
- * that started us may still be running for one of them); 0 when unknown. */
-static int others_running(void)
+/* Do the runnable tasks of the machine other than this one leave `free`
+ * cores?  Up to three looks at /proc/loadavg's running count, a
+ * millisecond apart, the first that says yes decides (a shell that started
+ * us may still be running for one of them); yes when it cannot be read. */
+static int cores_free(int free)
 {
-    int least = -1;
     for (int i = 0; i < 3; i++) {
         FILE *f = fopen("/proc/loadavg", "r");
-        int running = 0;
+        int running = 1;
         if (!f)
-            return 0;
+            return 1;
         if (fscanf(f, "%*s %*s %*s %d/", &running) != 1)
             running = 1;
         fclose(f);
-        if (least < 0 || running < least)
-            least = running;
+        if (running - 1 <= free)
+            return 1;
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, NULL);
     }
-    return least > 1 ? least - 1 : 0;
+    return 0;
 }
 
 /* The cores this dsmrun may use, shared out among the nodes when they do
@@ -554,7 +554,7 @@ static int plan_binding(run *r, int always)
     if (n < 2 || sched_getaffinity(0, sizeof set, &set))
         return 0;
     int c = CPU_COUNT(&set);
-    if (c < n || (!always && n + others_running() > c))
+    if (c < n || (!always && !cores_free(c - n)))
         return 0;
     r->cpus = malloc((size_t)c * sizeof *r->cpus);
     if (!r->cpus) {
