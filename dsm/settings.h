@@ -35,6 +35,7 @@ typedef struct dsm_config {
     const char *profile_path; /* DSM_PROFILE: node 0 writes the profile there; NULL when off */
     int profile_summary;     /* DSM_PROFILE_SUMMARY=on|off: the summary on stderr at exit */
     unsigned shm_slots;      /* DSM_SHM_SLOTS (dsmrun): 0 lets dsmrun choose by job size */
+    int bind_mode;           /* DSM_BIND=auto|core|none (dsmrun): a share of the cores per node */
     const char *machine;     /* DSM_MACHINE: the simulated machine, or NULL */
     unsigned sim_procs;      /* DSM_SIM_PROCS: simulated processors */
     unsigned sim_quantum;    /* DSM_SIM_QUANTUM: references per scheduling quantum */

@@ -82,8 +82,9 @@ const dsm_setting dsm_settings[] = {
     { .name = "DSM_SPIN_US", .kind = DSM_SET_MICROS, .flags = DSM_SET_AUTO, .min = 0,
       .max = 1000000, .dflt = "auto", .field = F(spin_us), .group = DSM_GROUP_RUNTIME,
       .doc = "a waiting thread spins this long before it blocks. `auto`: not at all when this "
-             "host runs more nodes than it has usable cores (a spinning waiter would take the "
-             "core its home needs to answer), else 50 us (200 us when some nodes are on other "
+             "host runs more nodes than the node has usable cores (a spinning waiter would take "
+             "the core its home needs to answer; a node `dsmrun` or `mpirun` bound to one core "
+             "has one), else 50 us (200 us when some nodes are on other "
              "hosts: a round trip over TCP is longer), turned off while most of the node's "
              "waits outlast it (other processes hold the cores)" },
     { .name = "DSM_HOLD_US", .kind = DSM_SET_MICROS, .min = 0, .max = 1000000, .dflt = "5",
@@ -145,6 +146,14 @@ const dsm_setting dsm_settings[] = {
       .min = DSM_SHM_SLOTS_MIN, .max = DSM_SHM_SLOTS_MAX,
       .dflt_doc = "256, fewer for large jobs", .field = F(shm_slots), .group = DSM_GROUP_LAUNCH,
       .doc = "read by `dsmrun`: messages each node's incoming queue holds (dsmrun(1))" },
+    { .name = "DSM_BIND", .kind = DSM_SET_WORDS, .words = "auto|core|none", .dflt = "auto",
+      .field = F(bind_mode), .group = DSM_GROUP_LAUNCH,
+      .doc = "read by `dsmrun`: `core` binds each node to its own share of the cores `dsmrun` "
+             "may use (node k to the k-th core when there are as many nodes as cores, as "
+             "`mpirun` binds ranks) when the nodes do not outnumber them; `auto` does so only "
+             "when, at the start, the processes already running leave each node a core (a "
+             "bound node cannot move away from a busy core); `none` leaves the placement to "
+             "the kernel (doc/protocol.md, Latency on few cores)" },
     { .name = "DSM_MPI_SHM", .kind = DSM_SET_SWITCH, .dflt = "on", .field = NOF,
       .group = DSM_GROUP_LAUNCH,
       .doc = "the `mpi` transport: ranks on one host send each other messages and blocks "

@@ -4,6 +4,7 @@
 #   dsmrun_status.sh   exit statuses, failing/killed nodes end the job, no
 #                      process or /dev/shm segment left behind, --timeout
 #   dsmrun_options.sh  command line, usage errors, node environment, --prefix
+#   dsmrun_bind.sh     DSM_BIND: each node its own share of the cores, or none
 #   shm_hole.sh        a slot of a queue reserved and never written (a sender
 #                      dying mid-send) ends the job with one line, not a hang
 #   transport_choice.sh  DSM_TRANSPORT and launch detection (transport/registry.c):
@@ -32,6 +33,7 @@ TRANSPORT_TESTS = \
 	tests/dsmrun_queue.sh \
 	tests/dsmrun_status.sh \
 	tests/dsmrun_options.sh \
+	tests/dsmrun_bind.sh \
 	tests/shm_hole.sh \
 	tests/transport_choice.sh \
 	tests/mpi_abort_load.sh \

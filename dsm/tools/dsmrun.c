@@ -29,6 +29,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -484,6 +485,8 @@ static const int forwarded_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 typedef struct run {
     const options *o;
     job j;
+    int ncpus;                /* DSM_BIND: the cores shared out, or 0: unbound */
+    int *cpus;                /* their numbers, from dsmrun's own affinity */
     int sfd;                  /* signalfd: SIGCHLD and the forwarded signals */
     sigset_t oldmask;         /* the mask to give the nodes */
     node_proc *procs;
@@ -510,6 +513,72 @@ static void end_nodes(run *r)
 {
     signal_nodes(r, SIGTERM);
     r->kill_at = now_ns() + KILL_GRACE_NS;
+}
+
+/* DSM_BIND (settings.h): core, auto, none */
+enum { DSM_BIND_AUTO = 0, DSM_BIND_CORE = 1, DSM_BIND_NONE = 2 };
+
+/* Do the runnable tasks of the machine other than this one leave `free`
+ * cores?  Up to three looks at /proc/loadavg's running count, a
+ * millisecond apart, the first that says yes decides (a shell that started
+ * us may still be running for one of them); yes when it cannot be read. */
+static int cores_free(int free)
+{
+    for (int i = 0; i < 3; i++) {
+        FILE *f = fopen("/proc/loadavg", "r");
+        int running = 1;
+        if (!f)
+            return 1;
+        if (fscanf(f, "%*s %*s %*s %d/", &running) != 1)
+            running = 1;
+        fclose(f);
+        if (running - 1 <= free)
+            return 1;
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    return 0;
+}
+
+/* The cores this dsmrun may use, shared out among the nodes when they do
+ * not outnumber them (mpirun binds ranks the same way): node k gets cores
+ * [k*c/n, (k+1)*c/n).  Bound, the nodes of a job on 2 cores run as mpirun's
+ * ranks do (doc/protocol.md, Latency on few cores).  Not with more nodes
+ * than cores (the kernel balances them), nor with always (DSM_BIND=auto)
+ * when other processes already run: a bound node cannot move away from
+ * a core one of them holds.  0, or -1 when out of memory. */
+static int plan_binding(run *r, int always)
+{
+    cpu_set_t set;
+    int n = r->o->nnodes;
+    if (n < 2 || sched_getaffinity(0, sizeof set, &set))
+        return 0;
+    int c = CPU_COUNT(&set);
+    if (c < n || (!always && !cores_free(c - n)))
+        return 0;
+    r->cpus = malloc((size_t)c * sizeof *r->cpus);
+    if (!r->cpus) {
+        fprintf(stderr, "%s: out of memory\n", prog_name);
+        return -1;
+    }
+    for (int cpu = 0; cpu < CPU_SETSIZE && r->ncpus < c; cpu++)
+        if (CPU_ISSET(cpu, &set))
+            r->cpus[r->ncpus++] = cpu;
+    return 0;
+}
+
+/* In node k's child, before exec: its share of the cores (plan_binding).
+ * Best effort: a refused binding leaves the node where the kernel puts it. */
+static void bind_node(const run *r, int k)
+{
+    if (!r->ncpus)
+        return;
+    int n = r->o->nnodes;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int i = (int)((long)k * r->ncpus / n); i < (int)((long)(k + 1) * r->ncpus / n); i++)
+        CPU_SET(r->cpus[i], &set);
+    (void)sched_setaffinity(0, sizeof set, &set);
 }
 
 /* Settings, checks and the segment; signals routed to a signalfd.  -1: go
@@ -543,6 +612,9 @@ static int prepare(run *r)
             setrlimit(RLIMIT_NOFILE, &rl);
         }
     }
+
+    if (cfg.bind_mode != DSM_BIND_NONE && plan_binding(r, cfg.bind_mode == DSM_BIND_CORE))
+        return 1;
 
     r->j = (job){.nnodes = o->nnodes, .fd = -1};
     r->j.clock_base = now_ns();
@@ -607,6 +679,7 @@ static noreturn void exec_node(run *r, int k, pid_t launcher, const int pout[2],
     char v_node[16];
     snprintf(v_node, sizeof v_node, "%d", k);
     setenv("DSM_NODE", v_node, 1);
+    bind_node(r, k);
     fcntl(r->j.fd, F_SETFD, 0); /* the one descriptor the node inherits */
     if (o->prefix && (dup2(pout[1], 1) < 0 || dup2(perr[1], 2) < 0))
         _exit(127);

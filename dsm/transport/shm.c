@@ -73,7 +73,14 @@ typedef struct shm_impl {
     /* watch_hole's state (consumer only): the head position seen reserved
      * but unpublished, since when, and when last looked at */
     uint64_t hole_pos, hole_since, hole_seen;
+    /* shm_wake counts here; a thread's wait ends when the count moved since
+     * that thread's wait last returned (wait_epoch_seen), so every waiting
+     * thread sees a wake (DSM_TP_WAIT_ON_MESSAGES), as in the mpi
+     * transport over these queues */
+    _Atomic uint32_t wake_epoch;
 } shm_impl;
+
+static __thread uint32_t wait_epoch_seen;
 
 /* A slot reserved but unpublished for this long ends the job: a live
  * producer publishes within microseconds of reserving (a copy of one
@@ -352,9 +359,19 @@ static void watch_hole(dsm_transport *t, shm_impl *im, dsm_shm_queue *q)
               (double)stuck / 1e9, t->nnodes - 1, (unsigned long long)later);
 }
 
+/* Ends at a message or at shm_wake (the epoch): a thread waiting for its
+ * reply sleeps here and handles the reply itself (node.c,
+ * wait_in_transport), one wake-up per reply instead of the progress
+ * thread's and then its own. */
 static void shm_wait(dsm_transport *t, int timeout_ms)
 {
-    dsm_transport_shm_wait_word(t, timeout_ms, NULL, 0);
+    shm_impl *im = t->impl;
+    uint32_t epoch = atomic_load(&im->wake_epoch);
+    if (epoch != wait_epoch_seen) {
+        wait_epoch_seen = epoch;
+        return;
+    }
+    dsm_transport_shm_wait_word(t, timeout_ms, &im->wake_epoch, epoch);
 }
 
 void dsm_transport_shm_wait_word(dsm_transport *t, int timeout_ms, _Atomic uint32_t *word,
@@ -421,9 +438,12 @@ static void shm_polling(dsm_transport *t, int on)
     }
 }
 
+/* The epoch first, then the futex word (dsm_transport_shm_wait_word's
+ * order); the futex wake reaches every sleeper. */
 static void shm_wake(dsm_transport *t)
 {
     shm_impl *im = t->impl;
+    atomic_fetch_add_explicit(&im->wake_epoch, 1, memory_order_seq_cst);
     atomic_fetch_add_explicit(&im->self_q->futex, 1, memory_order_seq_cst);
     dsm_futex_wake(&im->self_q->futex, 1);
 }
@@ -549,7 +569,7 @@ int dsm_transport_shm_reserve_only(dsm_transport *t, int dst)
 const dsm_transport_ops dsm_transport_shm_ops = {
     .name = "shm",
     .launcher = "dsmrun -n N",
-    .caps = DSM_TP_NEEDS_LAUNCHER,
+    .caps = DSM_TP_NEEDS_LAUNCHER | DSM_TP_WAIT_ON_MESSAGES,
     .launched_as = shm_launched_as,
     .open = dsm_transport_shm_open,
     .attach = NULL,
