@@ -5,6 +5,9 @@
  *   upgrade             ~ fault + message round trip
  *   migratory handoff   ~ read miss + upgrade: the next node reads the block
  *                          (recalled from the last writer), then writes it
+ *   barrier handoff      the same turns at a dsm_barrier per handoff
+ *   atomic-counter handoff ~ round trip: the counter is a runtime atomic
+ *                          (dsm_atomic_load / dsm_atomic_add at its manager)
  *   local lock + unlock  a lock managed by the node itself: no message, the
  *                          runtime's own cost (its signal masking: sig_gate.c)
  * and one probe outside the sums: the home's write right taken back from a
@@ -75,6 +78,11 @@ int main(int argc, char **argv)
         printf("%-26s %10.2f %14.2f %8.2f %8.2f\n", "migratory handoff", r.migratory,
                miss_probe + upg_probe, r.migratory / (miss_probe + upg_probe),
                r.migratory_spread);
+        printf("%-26s %10.2f\n", "barrier handoff", r.barrier_handoff);
+        printf("%-26s %10.2f %14.2f %8.2f %8.2f\n", "atomic-counter handoff", r.atomic_handoff,
+               r.rtt, r.atomic_handoff / r.rtt, r.atomic_handoff_spread);
+        if (!r.counters_ok)
+            printf("bench_core: handoff counters WRONG\n");
         printf("%-26s %10.2f %14s %8s %8.2f\n", "local lock + unlock", lock_us, "", "",
                bench_spread(lock_v, 7));
         printf("target: remote read miss ratio <= 1.5: %s\n",

@@ -225,6 +225,35 @@ void bench_core_measure(int nblk, bench_core_result *out)
         }
         mig_v[round] = (dsm_wtime() - t0) * 1e6 / (2.0 * rounds);
     }
+    /* the same turns at a barrier per handoff (what ArgoDSM needs:
+     * bench/argo/argo_core.cpp), and through a runtime atomic counter
+     * (dsm_atomic_add at its manager, node 1: no page moves) */
+    long *bar = dsm_alloc(bs, "bench.barrier_handoff");
+    double bar_v[7], atom_v[7];
+    for (int round = 0; round < 7; round++) {
+        dsm_barrier();
+        double t0 = dsm_wtime();
+        for (int i = 0; i < 2 * rounds; i++) {
+            if (i % 2 == me)
+                bar[0]++;
+            dsm_barrier();
+        }
+        bar_v[round] = (dsm_wtime() - t0) * 1e6 / (2.0 * rounds);
+        long start = dsm_atomic_load(1);
+        dsm_barrier();
+        t0 = dsm_wtime();
+        for (int i = 0; i < rounds; i++) {
+            while ((dsm_atomic_load(1) - start) % 2 != me)
+                sched_yield();
+            dsm_atomic_add(1, 1);
+        }
+        atom_v[round] = (dsm_wtime() - t0) * 1e6 / (2.0 * rounds);
+        dsm_barrier();
+    }
+    out->barrier_handoff = bench_median(bar_v, 7);
+    out->atomic_handoff = bench_median(atom_v, 7);
+    out->atomic_handoff_spread = bench_spread(atom_v, 7);
+    out->counters_ok = bar[0] == 7L * 2 * rounds && dsm_atomic_load(1) == 7L * 2 * rounds;
     double *res = dsm_alloc(16 * sizeof(double), "bench.results");
     if (me == 1) {
         res[0] = bench_median(rtt_v, 7);

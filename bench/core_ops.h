@@ -29,6 +29,10 @@ typedef struct bench_core_result {
     double rtt, read, write, upgrade, migratory; /* us per operation: medians of 7 rounds */
     /* the spread of the 7 rounds: slowest round / fastest round */
     double rtt_spread, read_spread, write_spread, upgrade_spread, migratory_spread;
+    /* the handoff at a barrier per turn, and through an atomic counter
+     * (dsm_atomic_add); counters_ok: both counters came out right */
+    double barrier_handoff, atomic_handoff, atomic_handoff_spread;
+    int counters_ok;
 } bench_core_result;
 
 /* Collective on exactly 2 nodes: nblk blocks homed at node 0, each already

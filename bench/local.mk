@@ -43,6 +43,10 @@ EXTRA_PROGRAMS += bench/bench_adapt
 bench_bench_adapt_SOURCES = bench/bench_adapt.c bench/core_ops.h bench/core_ops.c \
 	bench/bench_util.h bench/bench_util.c
 bench_bench_adapt_LDADD = libdsm_internal.la
+# bench_handoff: the spin handoff's time and what it takes, settings alternated in one run
+EXTRA_PROGRAMS += bench/bench_handoff
+bench_bench_handoff_SOURCES = bench/bench_handoff.c bench/bench_util.h bench/bench_util.c
+bench_bench_handoff_LDADD = libdsm_internal.la
 # bench_profile_miss: the profile's cost per miss, recording alternated in one run
 bench_bench_profile_miss_SOURCES = bench/bench_profile_miss.c bench/core_ops.h bench/core_ops.c \
 	bench/bench_util.h bench/bench_util.c

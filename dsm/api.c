@@ -258,6 +258,11 @@ static void dsm_runtime_cond_signal(unsigned cond, int all)
     dsm_sync_cond_signal(dsm_g, cond, all);
 }
 
+static long dsm_runtime_atomic_add(unsigned id, long delta)
+{
+    return dsm_sync_atomic_add(dsm_g, id, delta);
+}
+
 /* The measured section belongs to simulated runs (dsm.h): nothing here. */
 static void dsm_runtime_no_section(void) {}
 
@@ -297,6 +302,7 @@ const dsm_backend dsm_backend_runtime = {
     .barrier_n = dsm_runtime_barrier_n,
     .cond_wait = dsm_runtime_cond_wait,
     .cond_signal = dsm_runtime_cond_signal,
+    .atomic_add = dsm_runtime_atomic_add,
     .init_master = dsm_tasks_init_master,
     .create = dsm_tasks_create,
     .join = dsm_tasks_join,

@@ -125,6 +125,11 @@ static void before_barrier_n(unsigned id, unsigned count)
     (void)id, (void)count;
     dsm_fatal("dsm_barrier_n", "called before dsm_init");
 }
+static long before_atomic_add(unsigned id, long delta)
+{
+    (void)id, (void)delta;
+    dsm_fatal("dsm_atomic_add", "called before dsm_init");
+}
 static void before_cond_wait(unsigned cond, unsigned lock)
 {
     (void)cond, (void)lock;
@@ -160,6 +165,7 @@ static const dsm_backend not_started = {
     .barrier_n = before_barrier_n,
     .cond_wait = before_cond_wait,
     .cond_signal = before_cond_signal,
+    .atomic_add = before_atomic_add,
     .init_master = before_init_master,
     .create = before_create,
     .join = before_join,
@@ -225,6 +231,11 @@ static void after_barrier_n(unsigned id, unsigned count)
     (void)id, (void)count;
     dsm_fatal("dsm_barrier_n", "called after dsm_finalize");
 }
+static long after_atomic_add(unsigned id, long delta)
+{
+    (void)id, (void)delta;
+    dsm_fatal("dsm_atomic_add", "called after dsm_finalize");
+}
 static void after_cond_wait(unsigned cond, unsigned lock)
 {
     (void)cond, (void)lock;
@@ -283,6 +294,7 @@ static const dsm_backend finished = {
     .barrier_n = after_barrier_n,
     .cond_wait = after_cond_wait,
     .cond_signal = after_cond_signal,
+    .atomic_add = after_atomic_add,
     .init_master = after_init_master,
     .create = after_create,
     .join = after_join,
@@ -328,6 +340,8 @@ void dsm_barrier_n(unsigned id, unsigned count) { dsm_backend_now->barrier_n(id,
 void dsm_cond_wait(unsigned cond, unsigned lock) { dsm_backend_now->cond_wait(cond, lock); }
 void dsm_cond_signal(unsigned cond) { dsm_backend_now->cond_signal(cond, 0); }
 void dsm_cond_broadcast(unsigned cond) { dsm_backend_now->cond_signal(cond, 1); }
+long dsm_atomic_add(unsigned id, long delta) { return dsm_backend_now->atomic_add(id, delta); }
+long dsm_atomic_load(unsigned id) { return dsm_backend_now->atomic_add(id, 0); }
 int dsm_init_master(int *argc, char ***argv) { return dsm_backend_now->init_master(argc, argv); }
 int dsm_create(void (*fn)(void *), void *arg) { return dsm_backend_now->create(fn, arg); }
 int dsm_join(int task) { return dsm_backend_now->join(task); }

@@ -47,6 +47,7 @@ typedef struct dsm_backend {
     void (*barrier_n)(unsigned id, unsigned count);
     void (*cond_wait)(unsigned cond, unsigned lock);
     void (*cond_signal)(unsigned cond, int all);
+    long (*atomic_add)(unsigned id, long delta);
     /* the thread model (dsm/tasks.c, dsm/simfront/tasks.c) */
     int (*init_master)(int *argc, char ***argv);
     int (*create)(void (*fn)(void *), void *arg);

@@ -117,7 +117,7 @@ int dsm_msg_validate(const dsm_msg_hdr *h, const dsm_msg_limits *lim, char *why,
         if (h->arg[0] >= DSM_MAX_THREADS)
             return dsm_msg_why(why, whylen, "synchronisation request for thread slot %llu (0..%d)",
                         (unsigned long long)h->arg[0], DSM_MAX_THREADS - 1);
-        if (h->arg[1] < 1 || h->arg[1] > 4)
+        if (h->arg[1] < 1 || h->arg[1] > 5)
             return dsm_msg_why(why, whylen, "synchronisation request of unknown operation %llu",
                         (unsigned long long)h->arg[1]);
         break;

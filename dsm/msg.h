@@ -29,7 +29,8 @@ enum {
     RT_PROF_DATA,       /* node -> 0 at finalize: a piece of the node's profile data (prof.c) */
     RT_SYNC_REQ,        /* node -> manager: block = barrier/condition id, arg0 = thread slot,
                          * arg1 = operation, arg2 = a barrier's count (sync.c) */
-    RT_SYNC_WAKE,       /* manager -> node: block = id, arg0 = thread slot */
+    RT_SYNC_WAKE,       /* manager -> node: block = id, arg0 = thread slot, arg1 = an
+                         * atomic counter's value before the add */
     /* the thread model (tasks.c) and the copy of stdin (stdin_copy.c) */
     RT_TASK_BEGIN,      /* 0 -> node: arg0 task id, arg1..2 the master's heap [start, end) */
     RT_TASK_IMAGE,      /* 0 -> node: arg0 address; payload the bytes, or none and arg1 zeros */

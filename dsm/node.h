@@ -83,6 +83,7 @@ typedef struct dsm_rt {
      * condition variables (sync.c, syncid.h) */
     struct dsm_sync_made *made;
     _Atomic uint32_t sync_wakes[DSM_MAX_THREADS]; /* per slot: RT_SYNC_WAKE received */
+    _Atomic uint64_t sync_value[DSM_MAX_THREADS]; /* per slot: the last wake's value (an atomic's) */
 
     /* allocation */
     pthread_mutex_t alloc_lock;
@@ -152,6 +153,7 @@ unsigned dsm_sync_new(dsm_rt *rt, const char *call);
 void dsm_sync_barrier_n(dsm_rt *rt, unsigned id, unsigned count);
 void dsm_sync_cond_wait(dsm_rt *rt, unsigned cond, unsigned lock);
 void dsm_sync_cond_signal(dsm_rt *rt, unsigned cond, int all);
+long dsm_sync_atomic_add(dsm_rt *rt, unsigned id, long delta);
 void *dsm_alloc_collective(dsm_rt *rt, size_t size, const char *name);
 void *dsm_alloc_local(dsm_rt *rt, size_t size, const char *name);
 void dsm_free_any(dsm_rt *rt, void *p);

@@ -31,6 +31,7 @@ struct dsm_sync_made {
     dsm_idmap lock_recs;   /* id -> struct lock_rec */
     dsm_idmap barriers;    /* id -> struct sync_obj */
     dsm_idmap conds;       /* id -> struct sync_obj */
+    dsm_idmap atomics;     /* id -> struct sync_obj (its value) */
     pthread_mutex_t owner_lock;
     dsm_idmap owners;      /* id -> (void *)(uintptr_t) serial of the holding thread */
     _Atomic uint32_t next; /* made ids so far by this node */
@@ -416,13 +417,14 @@ void dsm_sync_unlock(dsm_rt *rt, unsigned id)
  * arrives after it (having seen its writes under the lock) is never woken
  * by it. */
 
-enum { SYNC_BARRIER = 1, SYNC_COND_WAIT, SYNC_COND_SIGNAL, SYNC_COND_BROADCAST };
+enum { SYNC_BARRIER = 1, SYNC_COND_WAIT, SYNC_COND_SIGNAL, SYNC_COND_BROADCAST, SYNC_ATOMIC_ADD };
 
 struct sync_obj {
     unsigned count, arrived;   /* a barrier: its participants, arrived so far */
     int first;                 /* a barrier: the node that set count */
     lock_waiter *q;            /* waiting threads, FIFO */
     unsigned qhead, qlen, qcap;
+    int64_t value;             /* an atomic counter */
 };
 
 unsigned dsm_sync_new(dsm_rt *rt, const char *call)
@@ -458,12 +460,13 @@ static lock_waiter obj_pop(struct sync_obj *o)
     return w;
 }
 
-static void wake(dsm_rt *rt, unsigned id, lock_waiter w)
+static void wake(dsm_rt *rt, unsigned id, lock_waiter w, uint64_t value)
 {
     dsm_msg_hdr h = { 0 };
     h.type = RT_SYNC_WAKE;
     h.block = id;
     h.arg[0] = (uint64_t)w.slot;
+    h.arg[1] = value;
     dsm_rt_send(rt, w.node, &h);
 }
 
@@ -475,11 +478,14 @@ static void sync_request(dsm_rt *rt, const dsm_msg_hdr *h)
     int op = (int)h->arg[1];
     lock_waiter me = { h->src, (int)h->arg[0] };
     const char *call = op == SYNC_BARRIER ? "dsm_barrier_n" : op == SYNC_COND_WAIT ? "dsm_cond_wait"
-                       : op == SYNC_COND_SIGNAL ? "dsm_cond_signal" : "dsm_cond_broadcast";
+                       : op == SYNC_COND_SIGNAL ? "dsm_cond_signal"
+                       : op == SYNC_ATOMIC_ADD ? "dsm_atomic_add" : "dsm_cond_broadcast";
     lock_waiter *out = NULL;
     unsigned nout = 0;
+    uint64_t value = 0;
     pthread_mutex_lock(&rt->lock_lock);
-    dsm_idmap *m = op == SYNC_BARRIER ? &rt->made->barriers : &rt->made->conds;
+    dsm_idmap *m = op == SYNC_BARRIER ? &rt->made->barriers
+                   : op == SYNC_ATOMIC_ADD ? &rt->made->atomics : &rt->made->conds;
     struct sync_obj *o = dsm_idmap_get(m, id);
     if (!o) {
         o = calloc(1, sizeof *o);
@@ -528,10 +534,21 @@ static void sync_request(dsm_rt *rt, const dsm_msg_hdr *h)
         out[n] = me; /* the signaller's answer, last */
         break;
     }
+    case SYNC_ATOMIC_ADD:
+        /* done here, in the manager's one order; the answer carries the
+         * value before (wrapping as an unsigned add: no overflow trap) */
+        value = (uint64_t)o->value;
+        o->value = (int64_t)(value + h->arg[2]);
+        nout = 1;
+        out = malloc(sizeof *out);
+        if (!out)
+            dsm_fatal(call, "out of memory");
+        out[0] = me;
+        break;
     }
     pthread_mutex_unlock(&rt->lock_lock);
     for (unsigned i = 0; i < nout; i++)
-        wake(rt, id, out[i]);
+        wake(rt, id, out[i], value);
     free(out);
 }
 
@@ -606,18 +623,29 @@ void dsm_sync_cond_signal(dsm_rt *rt, unsigned cond, int all)
               all ? "dsm_cond_broadcast" : "dsm_cond_signal", NULL, 0);
 }
 
+/* An atomic counter is a synchronisation object like the others: one
+ * request to its manager, answered with the value before the add (a spin
+ * on it costs round trips, no page moves: bench/bench_handoff). */
+long dsm_sync_atomic_add(dsm_rt *rt, unsigned id, long delta)
+{
+    sync_call(rt, id, SYNC_ATOMIC_ADD, (uint64_t)delta, "dsm_atomic_add", NULL, 0);
+    int slot = dsm_rt_thread_slot(rt);
+    return (long)atomic_load(&rt->sync_value[slot]);
+}
+
 void dsm_sync_handle(dsm_rt *rt, const dsm_msg_hdr *h)
 {
     switch (h->type) {
     case RT_SYNC_REQ:
         if (dsm_sync_manager(h->block, rt->nnodes) != rt->self || h->arg[0] >= DSM_MAX_THREADS ||
-            h->arg[1] < SYNC_BARRIER || h->arg[1] > SYNC_COND_BROADCAST)
+            h->arg[1] < SYNC_BARRIER || h->arg[1] > SYNC_ATOMIC_ADD)
             dsm_fatal("transport", "malformed synchronisation request from node %d", h->src);
         sync_request(rt, h);
         break;
     case RT_SYNC_WAKE:
         if (h->arg[0] >= DSM_MAX_THREADS)
             dsm_fatal("transport", "wake of a bad thread slot from node %d", h->src);
+        atomic_store(&rt->sync_value[h->arg[0]], h->arg[1]); /* before the wake is seen */
         atomic_fetch_add(&rt->sync_wakes[h->arg[0]], 1);
         dsm_rt_signal(rt);
         break;

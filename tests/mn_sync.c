@@ -14,6 +14,14 @@
  *             other threads consume; the consumed sum and count must match
  *             (a lost wake-up hangs, which the test's timeout turns into
  *             a failure)
+ *   atomic    every thread adds 1 to a made atomic counter (dsm_atomic_add)
+ *             ATOM_ADDS times a round: the counter must end at the number
+ *             of adds and every value before an add must be returned
+ *             exactly once (one order at the manager); and message
+ *             passing: thread 0 of node 0 writes a word, then adds 1 to a
+ *             second counter; a thread that loads (dsm_atomic_load) the
+ *             count k must then read a word of at least k (sequential
+ *             consistency across the counter and shared memory)
  *   idle      (argv[1] = idle) every node's thread but node 0's waits on a
  *             condition and then at a barrier while node 0 sleeps 1 s
  *             before it signals: each waiter's own CPU time over the wait
@@ -27,6 +35,7 @@
  * Prints "mn_sync: locks/barrier/cond: OK" on node 0. */
 #include <dsm.h>
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -36,6 +45,9 @@
 #define LOCKS 1500
 #define ITEMS 400
 #define QCAP 4
+#define ATOM_ADDS 20
+#define ATOM_MAX 4096 /* adds of a run: nodes * threads * rounds * ATOM_ADDS */
+#define MP_STEPS 10
 
 struct shared {
     unsigned locks[LOCKS];
@@ -48,6 +60,10 @@ struct shared {
     int qhead, qlen, done;
     long consumed_sum, consumed_n;
     int errors;
+    /* atomic counters */
+    unsigned atomic, mp_flag;
+    long mp_data;
+    char atomic_seen[ATOM_MAX];
 };
 
 static struct shared *S;
@@ -81,6 +97,30 @@ static void *worker(void *arg)
             fail("barrier: total after the round", seen, (long)r * all);
         dsm_barrier_n(S->barrier, all);
     }
+    long adds = (long)all * rounds * ATOM_ADDS;
+    for (int r = 0; r < rounds * ATOM_ADDS && adds <= ATOM_MAX; r++) {
+        long old = dsm_atomic_add(S->atomic, 1);
+        if (old < 0 || old >= adds)
+            fail("atomic: a value before an add", old, adds);
+        else if (S->atomic_seen[old]++)
+            fail("atomic: a value returned twice", old, -1);
+    }
+    if (me == 0 && t == 0) {
+        for (long k = 1; k <= MP_STEPS; k++) {
+            S->mp_data = k;
+            dsm_atomic_add(S->mp_flag, 1);
+        }
+    } else {
+        for (long k = 1; k <= MP_STEPS; k++) {
+            long seen;
+            while ((seen = dsm_atomic_load(S->mp_flag)) < k)
+                sched_yield();
+            long data = S->mp_data;
+            if (data < seen)
+                fail("atomic: message passing, the word after the count", data, seen);
+        }
+    }
+    dsm_barrier_n(S->barrier, all);
     if (me == 0 && t == 0) { /* the producer */
         for (long v = 1; v <= ITEMS; v++) {
             dsm_lock(S->qlock);
@@ -143,6 +183,8 @@ int main(int argc, char **argv)
         S->qlock = dsm_lock_new();
         S->not_empty = dsm_cond_new();
         S->not_full = dsm_cond_new();
+        S->atomic = dsm_lock_new(); /* any made id names an atomic counter too */
+        S->mp_flag = dsm_lock_new();
     }
     dsm_barrier();
     if (misuse && !strcmp(misuse, "idle")) {
@@ -215,12 +257,22 @@ int main(int argc, char **argv)
                 fail("locks: a counter", S->count[i], want);
                 break;
             }
+        long adds = (long)nodes * T * rounds * ATOM_ADDS;
+        if (adds <= ATOM_MAX) {
+            if (dsm_atomic_load(S->atomic) != adds)
+                fail("atomic: the counter at the end", dsm_atomic_load(S->atomic), adds);
+            for (long i = 0; i < adds; i++)
+                if (S->atomic_seen[i] != 1) {
+                    fail("atomic: times a value was returned", S->atomic_seen[i], 1);
+                    break;
+                }
+        }
         long items = nodes * T > 1 ? ITEMS : 0;
         if (nodes * T > 1 && (S->consumed_n != items || S->consumed_sum != items * (items + 1) / 2))
             fail("cond: items consumed", S->consumed_n, items);
         ok = S->errors == 0;
         if (ok)
-            printf("mn_sync: locks/barrier/cond on %d nodes x %d threads: OK\n", nodes, T);
+            printf("mn_sync: locks/barrier/atomic/cond on %d nodes x %d threads: OK\n", nodes, T);
     }
     dsm_barrier();
     free(th);

@@ -72,6 +72,8 @@ core() { # ours: bench_core's read, write and migratory rows
     awk -v s="$1" '/^remote read miss/ { print s "_read", $4 }
         /^remote write miss/ { print s "_write", $4 }
         /^migratory handoff/ { print s "_handoff", $3 }
+        /^barrier handoff/ { print s "_handoff_bar", $3 }
+        /^atomic-counter handoff/ { print s "_handoff_atom", $3 }
         /^probe: message round trip/ { print s "_rtt", $5 }' >>"$tmp/rows"
 }
 echo "load before: $(cat /proc/loadavg)"
@@ -148,6 +150,8 @@ awk -v runs="$runs" -v pages="$pages" -v msize="$msize" -v adapt="$adapt" '
         printf "| remote read miss, one word per page | %s | %s |%s cold %s, warm %s | cold %s, warm %s |\n", cell("shm_read", 1), cell("mpi_read", 1), ad("read", 1), cell("argo8_read_cold", 1), cell("argo8_read_warm", 1), cell("argo1_read_cold", 1), cell("argo1_read_warm", 1)
         printf "| remote write miss | %s | %s |%s cold %s, warm %s | cold %s, warm %s |\n", cell("shm_write", 1), cell("mpi_write", 1), ad("write", 1), cell("argo8_write_cold", 1), cell("argo8_write_warm", 1), cell("argo1_write_cold", 1), cell("argo1_write_warm", 1)
         printf "| handoff of a counter spun on by 2 nodes | %s | %s |%s barrier per handoff %s; atomics relaxed %s, acquire/release %s | barrier %s |\n", cell("shm_handoff", 1), cell("mpi_handoff", 1), ad("handoff", 1), cell("argo8_handoff_barrier", 1), cell("argo8_handoff_atomic", 1), cell("argo8_handoff_acqrel", 1), cell("argo1_handoff_barrier", 1)
+        printf "| the same, a barrier per handoff | %s | %s |%s (above) | |\n", cell("shm_handoff_bar", 1), cell("mpi_handoff_bar", 1), ad("handoff_bar", 1)
+        printf "| the same, the counter a runtime atomic (dsm_atomic_add) | %s | %s |%s (atomics above) | |\n", cell("shm_handoff_atom", 1), cell("mpi_handoff_atom", 1), ad("handoff_atom", 1)
         printf "| matmul %d, 2 nodes, ms (native %s) | %s | %s |%s %s | |\n", msize, cell("native_matmul", 1000), cell("shm_matmul", 1000), cell("mpi_matmul", 1000), ad("matmul", 1000), cell("argo_matmul", 1000)
         printf "| probe: round trip | %s | %s |%s MPI Send/Recv %s, MPI_Get of a page %s | |\n", cell("shm_rtt", 1), cell("mpi_rtt", 1), ad("rtt", 1), cell("argo8_rtt", 1), cell("argo8_get", 1)
         if (cnt["argo_wrong"]) print "ArgoDSM counter check: WRONG"

@@ -334,9 +334,11 @@ static struct {
     sim_lock *locks;            /* made lock k at index k */
     uint32_t nlocks, caplocks;
     dsm_idmap barriers, conds;  /* id -> struct sim_waitq */
+    dsm_idmap atomics;          /* id -> struct sim_waitq (its value) */
 } M;
 
 typedef struct sim_waitq {
+    long value;                 /* an atomic counter's */
     unsigned count, arrived;    /* a barrier's */
     sim_time latest;            /* a barrier's latest arrival */
     int *procs;                 /* waiting processors, in arrival order */
@@ -537,6 +539,21 @@ static void sim_cond_signal(unsigned cond, int all)
     dsm_sim_schedule();
 }
 
+/* An atomic counter: the add is done at once (processors run one at a
+ * time), then the caller pays a lock handoff and lets the others run (a
+ * processor spinning on a counter must not keep the machine to itself). */
+static long sim_atomic_add(unsigned id, long delta)
+{
+    dsm_sim_need("dsm_atomic_add");
+    sim_waitq *q = waitq_of(&M.atomics, id, "dsm_atomic_add");
+    long old = q->value;
+    q->value = (long)((unsigned long)old + (unsigned long)delta);
+    int p = me();
+    sim_set_clock(dsm_sim_machine, p, sim_clock(dsm_sim_machine, p) + SIM_LOCK_HANDOFF_CYCLES);
+    dsm_sim_schedule();
+    return old;
+}
+
 static double sim_wtime(void)
 {
     dsm_sim_need("dsm_wtime");
@@ -599,6 +616,7 @@ const dsm_backend dsm_backend_sim = {
     .barrier_n = sim_barrier_n,
     .cond_wait = sim_cond_wait,
     .cond_signal = sim_cond_signal,
+    .atomic_add = sim_atomic_add,
     .init_master = dsm_sim_init_master,
     .create = dsm_sim_create,
     .join = dsm_sim_join,

@@ -404,13 +404,16 @@ void dsm_transport_shm_wait_word(dsm_transport *t, int timeout_ms, _Atomic uint3
         atomic_store_explicit(&im->consumer, 0, memory_order_release);
         if (!ready)
             dsm_futex_wait(&q->futex, f, timeout_ms, 1);
-    } else if (word) {
-        /* The mpi transport's waiters include a thread waiting for its
-         * reply (DSM_TP_WAIT_ON_MESSAGES): returning would make it spin
-         * against the consuming thread, on the core that thread needs.  It
-         * sleeps; the consumer wakes it at the end of its poll when a
-         * message is left (shm_poll), or the handler's signal does
-         * (t->wake). */
+    } else {
+        /* Another thread of this node is consuming: returning would make
+         * this one spin against it, on the core it needs (the progress
+         * thread looped here at 0.1 us a turn for milliseconds while the
+         * application thread, descheduled inside its poll, kept the flag;
+         * doc/protocol.md, "The spin handoff").  The mpi transport's
+         * waiters (DSM_TP_WAIT_ON_MESSAGES) are in the same case.  Sleep:
+         * the consumer wakes a sleeper at the end of its poll when a
+         * message is left (shm_poll), a handler's signal does (t->wake),
+         * and the timeout bounds the rest (a hold's expiry). */
         dsm_futex_wait(&q->futex, f, timeout_ms, 1);
     }
     atomic_fetch_sub_explicit(&q->sleepers, 1, memory_order_seq_cst);
