@@ -12,6 +12,7 @@ libdsm_internal_la_SOURCES = \
 	dsm/futex.h dsm/futex.c \
 	dsm/region.h dsm/region.c \
 	dsm/node.h dsm/node.c \
+	dsm/misstrace.h dsm/misstrace.c \
 	dsm/msg.h dsm/msg.c \
 	dsm/fault.c \
 	dsm/decode.h dsm/decode.c \

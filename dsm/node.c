@@ -21,6 +21,7 @@
 #include "access.h"
 #include "error.h"
 #include "futex.h"
+#include "misstrace.h"
 #include "msg.h"
 #include "sig_gate.h"
 #include "tasks.h"
@@ -303,6 +304,42 @@ void dsm_rt_signal(dsm_rt *rt)
  * 50 us spin, medians of 4 paired runs at load 25-35. */
 #define SPIN_REMOTE_NS 200000u
 
+/* The home's downgrade on this machine: a read miss of a block its home
+ * wrote waits for an mprotect read-write to read-only there (doc/cluster.md,
+ * "Why the home's downgrade stays on the miss's path").  It costs 1-5 us on
+ * bare metal and 40-55 us on the 2-core test VM (each changed page-table
+ * entry trapped by the hypervisor), where the read miss's wait, about 55 us,
+ * sat just past the 50 us spin: nearly every wait outlasted it, spin_learn
+ * turned the spin off, and every miss paid two or three wake-ups (traced,
+ * doc/protocol.md "Where a read miss's time goes, step by step": 130-400 us
+ * against 79 us spinning).  Median of 5 on a page of our own, once. */
+static uint64_t probe_downgrade_ns(void)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    char *p = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return 0;
+    uint64_t v[5];
+    for (int i = 0; i < 5; i++) {
+        ((volatile char *)p)[0] = (char)i;
+        uint64_t t0 = dsm_now_ns();
+        int rc = mprotect(p, (size_t)pg, PROT_READ);
+        v[i] = dsm_now_ns() - t0;
+        if (rc || mprotect(p, (size_t)pg, PROT_READ | PROT_WRITE)) {
+            munmap(p, (size_t)pg);
+            return 0;
+        }
+    }
+    munmap(p, (size_t)pg);
+    for (int i = 1; i < 5; i++) /* insertion sort of 5 */
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            uint64_t x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    return v[2];
+}
+
 int dsm_rt_cores(void)
 {
     cpu_set_t set;
@@ -334,7 +371,9 @@ void dsm_rt_spin_policy(dsm_rt *rt, int host_nodes, int cores)
         rt->spin_ns = 0;
     } else {
         /* peers on other hosts: see SPIN_REMOTE_NS */
-        uint64_t cap = host_nodes < rt->nnodes ? SPIN_REMOTE_NS : SPIN_AUTO_NS;
+        uint64_t cap = host_nodes < rt->nnodes ? SPIN_REMOTE_NS : SPIN_AUTO_NS + rt->downgrade_ns;
+        if (cap > SPIN_REMOTE_NS)
+            cap = SPIN_REMOTE_NS;
         rt->spin_ns = cap;
         rt->spin_cap_ns = cap;
     }
@@ -416,9 +455,11 @@ static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload
             if (!rt->tp)
                 dsm_fatal("protocol", "message to node %d on a one-node job", act->msg.dst);
             uint64_t t0 = rt->ctr && data ? dsm_ticks() : 0;
+            DSM_MT(MT_SEND_IN, act->block, h.type);
             if (rt->tp->send(rt->tp, act->msg.dst, &h, data ? copy : NULL))
                 dsm_fatal("protocol", "cannot send %s to node %d", proto_msg_name(h.type),
                           act->msg.dst);
+            DSM_MT(MT_SEND_OUT, act->block, h.type);
             if (rt->ctr) {
                 /* MsgBytes follows from these two at gathering (stats.c) */
                 counters_add(rt->ctr, CM_SENT_MSGS, act->block, 1);
@@ -435,11 +476,13 @@ static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload
              * its diff after it no longer can */
             if (rt->prof && act->access == PROTO_ACCESS_WRITE)
                 dsm_prof_set_access(rt, act->block, act->access);
+            DSM_MT(MT_PROT_IN, act->block, (uint32_t)act->access);
             if (dsm_region_protect(&rt->region, act->block, act->access))
                 dsm_fatal("protocol",
                           "mprotect of block %u failed: %s (too many mappings? raise "
                           "vm.max_map_count or DSM_BLOCK_SIZE)",
                           act->block, strerror(errno));
+            DSM_MT(MT_PROT_OUT, act->block, (uint32_t)act->access);
             if (rt->prof && act->access != PROTO_ACCESS_WRITE)
                 dsm_prof_set_access(rt, act->block, act->access);
             break;
@@ -455,10 +498,13 @@ static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload
             }
             /* the verbs transport RDMA-writes a block straight into its
              * place and hands it over as the payload: nothing to copy */
+            DSM_MT(MT_COPY_IN, act->block, 0);
             if (payload != copy)
                 memcpy(copy, payload, payload_len);
+            DSM_MT(MT_COPY_OUT, act->block, 0);
             break;
         case PA_COMPLETE:
+            DSM_MT(MT_SIGNAL, act->block, 0);
             dsm_rt_signal(rt);
             break;
         case PA_WAIT:
@@ -633,6 +679,7 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
         dsm_fatal(is_write ? "write" : "read", "fault on %p inside a signal handler while the "
                   "runtime was busy on this thread",
                   (void *)(rt->region.app + ((size_t)block << rt->region.block_shift)));
+    DSM_MT(MT_ACCESS, block, (uint32_t)is_write);
     if (rt->nholds)
         release_holds(rt, slot, 0);
     int level = miss_depth;
@@ -663,7 +710,9 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
         dsm_stats_call_end(rt, t0);
     }
     pthread_mutex_unlock(&rt->eng_lock);
+    DSM_MT(MT_WAIT_IN, block, 0);
     dsm_rt_wait(rt, level ? nested_settled : block_settled, &block);
+    DSM_MT(MT_WAIT_OUT, block, 0);
     pthread_mutex_lock(&rt->eng_lock);
     proto_cache_state st = proto_cache_state_of(rt->eng, block);
     if (proto_cache_held(st)) {
@@ -723,7 +772,9 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
                     h->len))
             m.flags |= PROTO_MSG_CLEAN;
         uint64_t t0 = rt->ctr ? dsm_ticks() : 0;
+        DSM_MT(MT_RECV, h->block, h->type);
         pthread_mutex_lock(&rt->eng_lock);
+        DSM_MT(MT_LOCKED, h->block, h->type);
         rt->acts.n = 0;
         if (rt->ctr)
             dsm_stats_call_begin(rt, h->block);
@@ -737,6 +788,7 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
             counters_add(rt->ctr, CM_ACTIVE_MESSAGE_WALL, h->block, dsm_ticks() - t0);
         }
         pthread_mutex_unlock(&rt->eng_lock);
+        DSM_MT(MT_HANDLED, h->block, h->type);
         return;
     }
     /* runtime messages; the statistics' own are not counted (they are sent
@@ -907,8 +959,10 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
         /* Block.  The progress thread serves the network from now on;
          * the program's signal handlers may run meanwhile (node.h). */
         app_polling(rt, 0);
+        DSM_MT(MT_SLEEP, UINT32_MAX, 0);
         if (rt->tp && (rt->tp->ops->caps & DSM_TP_WAIT_ON_MESSAGES)) {
             wait_in_transport(rt, done, arg);
+            DSM_MT(MT_WOKE, UINT32_MAX, 1);
             if (wait_start)
                 spin_learn(rt, dsm_now_ns() - wait_start);
             dsm_rt_leave();
@@ -921,6 +975,7 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
             sig_park(0);
         }
         atomic_fetch_sub(&rt->sleepers, 1);
+        DSM_MT(MT_WOKE, UINT32_MAX, 0);
         seen = atomic_load(&rt->events);
         if (done(rt, arg)) {
             if (wait_start)
@@ -963,6 +1018,9 @@ static void *progress_main(void *arg)
 {
     dsm_rt *rt = arg;
     in_progress_thread = 1;
+#ifdef DSM_MISS_TRACE
+    dsm_mt_progress_thread();
+#endif
     sig_runtime_thread = 1; /* created with the program's signals blocked */
     while (!atomic_load(&rt->stopping)) {
         uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
@@ -996,7 +1054,9 @@ static void *progress_main(void *arg)
         }
         /* While an application thread polls, senders do not wake us; it
          * does when it stops, if messages wait (transport.h, polling). */
+        DSM_MT(MT_SLEEP, UINT32_MAX, 0);
         rt->tp->wait(rt->tp, holds_pending(rt) ? 1 : 500);
+        DSM_MT(MT_WOKE, UINT32_MAX, 0);
     }
     return NULL;
 }
@@ -1012,6 +1072,8 @@ int dsm_rt_start(dsm_rt *rt)
     pthread_mutex_init(&rt->coll_lock, NULL);
     pthread_mutex_init(&rt->lock_lock, NULL);
     pthread_mutex_init(&rt->alloc_lock, NULL);
+    if (rt->cfg.spin_us == DSM_SET_AUTO_VALUE)
+        rt->downgrade_ns = probe_downgrade_ns();
     dsm_rt_spin_policy(rt, dsm_rt_host_nodes(rt), dsm_rt_cores());
     dsm_sig_gate_init(rt->cfg.sigmask_always);
     proto_actions_init(&rt->acts);
