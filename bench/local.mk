@@ -56,6 +56,8 @@ bench_bench_profile_SOURCES = bench/bench_profile.c bench/bench_util.h bench/ben
 CLEANFILES += $(EXTRA_PROGRAMS)
 # bench_core as 7 whole runs: medians and the spread between runs
 EXTRA_DIST += bench/bench_core_runs.sh
+# misstrace.sh: per-step medians of a read miss from a -DDSM_MISS_TRACE build's traces
+EXTRA_DIST += bench/misstrace.sh
 
 bench: $(EXTRA_PROGRAMS)
 run-bench: bench dsmrun apps/jacobi apps/matmul apps/particles apps/fft apps/lu apps/radix apps/ocean apps/mm

@@ -20,6 +20,7 @@
 #include <ucontext.h>
 
 #include "decode.h"
+#include "misstrace.h"
 #include "error.h"
 #include "node.h"
 #include "tasks.h"
@@ -32,6 +33,7 @@ static __thread const sigset_t *fault_mask;
 
 static void context_handler(int sig, siginfo_t *info, void *uctx)
 {
+    DSM_MT(MT_FAULT_IN, UINT32_MAX, 0);
     int w = -1;
 #if defined(__x86_64__)
     const ucontext_t *uc = uctx;
@@ -103,6 +105,7 @@ static int on_fault(void *addr, int serious)
     dsm_prof_fault_ip = 0;
     dsm_prof_fault_access = (dsm_prof_access){ 0, 0, 0 };
     dsm_rt_fault_leave(&outer);
+    DSM_MT(MT_FAULT_OUT, block, 0);
     return 1;
 }
 

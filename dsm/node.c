@@ -21,6 +21,7 @@
 #include "access.h"
 #include "error.h"
 #include "futex.h"
+#include "misstrace.h"
 #include "msg.h"
 #include "protect.h"
 #include "sig_gate.h"
@@ -304,6 +305,42 @@ void dsm_rt_signal(dsm_rt *rt)
  * 50 us spin, medians of 4 paired runs at load 25-35. */
 #define SPIN_REMOTE_NS 200000u
 
+/* The home's downgrade on this machine: a read miss of a block its home
+ * wrote waits for an mprotect read-write to read-only there (doc/cluster.md,
+ * "Why the home's downgrade stays on the miss's path").  It costs 1-5 us on
+ * bare metal and 40-55 us on the 2-core test VM (each changed page-table
+ * entry trapped by the hypervisor), where the read miss's wait, about 55 us,
+ * sat just past the 50 us spin: nearly every wait outlasted it, spin_learn
+ * turned the spin off, and every miss paid two or three wake-ups (traced,
+ * doc/protocol.md "Where a read miss's time goes, step by step": 130-400 us
+ * against 79 us spinning).  Median of 5 on a page of our own, once. */
+static uint64_t probe_downgrade_ns(void)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    char *p = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return 0;
+    uint64_t v[5];
+    for (int i = 0; i < 5; i++) {
+        ((volatile char *)p)[0] = (char)i;
+        uint64_t t0 = dsm_now_ns();
+        int rc = mprotect(p, (size_t)pg, PROT_READ);
+        v[i] = dsm_now_ns() - t0;
+        if (rc || mprotect(p, (size_t)pg, PROT_READ | PROT_WRITE)) {
+            munmap(p, (size_t)pg);
+            return 0;
+        }
+    }
+    munmap(p, (size_t)pg);
+    for (int i = 1; i < 5; i++) /* insertion sort of 5 */
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            uint64_t x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    return v[2];
+}
+
 int dsm_rt_cores(void)
 {
     cpu_set_t set;
@@ -335,7 +372,9 @@ void dsm_rt_spin_policy(dsm_rt *rt, int host_nodes, int cores)
         rt->spin_ns = 0;
     } else {
         /* peers on other hosts: see SPIN_REMOTE_NS */
-        uint64_t cap = host_nodes < rt->nnodes ? SPIN_REMOTE_NS : SPIN_AUTO_NS;
+        uint64_t cap = host_nodes < rt->nnodes ? SPIN_REMOTE_NS : SPIN_AUTO_NS + rt->downgrade_ns;
+        if (cap > SPIN_REMOTE_NS)
+            cap = SPIN_REMOTE_NS;
         rt->spin_ns = cap;
         rt->spin_cap_ns = cap;
     }
@@ -422,9 +461,11 @@ static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload
             if (!rt->tp)
                 dsm_fatal("protocol", "message to node %d on a one-node job", act->msg.dst);
             uint64_t t0 = rt->ctr && data ? dsm_ticks() : 0;
+            DSM_MT(MT_SEND_IN, act->block, h.type);
             if (rt->tp->send(rt->tp, act->msg.dst, &h, data ? copy : NULL))
                 dsm_fatal("protocol", "cannot send %s to node %d", proto_msg_name(h.type),
                           act->msg.dst);
+            DSM_MT(MT_SEND_OUT, act->block, h.type);
             if (rt->ctr) {
                 /* MsgBytes follows from these two at gathering (stats.c) */
                 counters_add(rt->ctr, CM_SENT_MSGS, act->block, 1);
@@ -456,10 +497,13 @@ static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload
             }
             /* the verbs transport RDMA-writes a block straight into its
              * place and hands it over as the payload: nothing to copy */
+            DSM_MT(MT_COPY_IN, act->block, 0);
             if (payload != copy)
                 memcpy(copy, payload, payload_len);
+            DSM_MT(MT_COPY_OUT, act->block, 0);
             break;
         case PA_COMPLETE:
+            DSM_MT(MT_SIGNAL, act->block, 0);
             dsm_rt_signal(rt);
             break;
         case PA_WAIT:
@@ -634,6 +678,7 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
         dsm_fatal(is_write ? "write" : "read", "fault on %p inside a signal handler while the "
                   "runtime was busy on this thread",
                   (void *)(rt->region.app + ((size_t)block << rt->region.block_shift)));
+    DSM_MT(MT_ACCESS, block, (uint32_t)is_write);
     if (rt->nholds)
         release_holds(rt, slot, 0);
     int level = miss_depth;
@@ -664,7 +709,9 @@ void dsm_rt_access(dsm_rt *rt, uint32_t block, int is_write)
         dsm_stats_call_end(rt, t0);
     }
     pthread_mutex_unlock(&rt->eng_lock);
+    DSM_MT(MT_WAIT_IN, block, 0);
     dsm_rt_wait(rt, level ? nested_settled : block_settled, &block);
+    DSM_MT(MT_WAIT_OUT, block, 0);
     pthread_mutex_lock(&rt->eng_lock);
     proto_cache_state st = proto_cache_state_of(rt->eng, block);
     if (proto_cache_held(st)) {
@@ -724,7 +771,9 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
                     h->len))
             m.flags |= PROTO_MSG_CLEAN;
         uint64_t t0 = rt->ctr ? dsm_ticks() : 0;
+        DSM_MT(MT_RECV, h->block, h->type);
         pthread_mutex_lock(&rt->eng_lock);
+        DSM_MT(MT_LOCKED, h->block, h->type);
         rt->acts.n = 0;
         if (rt->ctr)
             dsm_stats_call_begin(rt, h->block);
@@ -738,6 +787,7 @@ static void handle_msg(void *ctx, const dsm_msg_hdr *h, const void *payload)
             counters_add(rt->ctr, CM_ACTIVE_MESSAGE_WALL, h->block, dsm_ticks() - t0);
         }
         pthread_mutex_unlock(&rt->eng_lock);
+        DSM_MT(MT_HANDLED, h->block, h->type);
         return;
     }
     /* runtime messages; the statistics' own are not counted (they are sent
@@ -813,11 +863,20 @@ void dsm_rt_send_data(dsm_rt *rt, int dst, dsm_msg_hdr *h, const void *payload, 
 
 void dsm_rt_send(dsm_rt *rt, int dst, dsm_msg_hdr *h) { dsm_rt_send_data(rt, dst, h, NULL, 0); }
 
-static int poll_once(dsm_rt *rt)
+/* max: messages handled at most.  A thread that waits for a reply takes
+ * one at a time and looks at its condition after each (WAIT_BATCH): after
+ * the reply it waits for, going on would cost it another look at the
+ * transport before it returns, an MPI_Test with a poll() of MPI's sockets
+ * over TCP, 2 us of each miss's path on the test bed (traced, doc/protocol.md
+ * "Where a read miss's time goes, step by step").  The progress thread
+ * serves batches. */
+#define WAIT_BATCH 1
+#define PROGRESS_BATCH 64
+static int poll_once(dsm_rt *rt, int max)
 {
     if (!rt->tp)
         return 0;
-    int n = rt->tp->poll(rt->tp, handle_msg, rt, 64);
+    int n = rt->tp->poll(rt->tp, handle_msg, rt, max);
     /* the read copies of a bulk fetch it delivered get their access now,
      * in one call (protect.h) */
     if (n && __atomic_load_n(&rt->pend_n, __ATOMIC_RELAXED)) {
@@ -864,7 +923,7 @@ static void wait_in_transport(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), vo
     tp_waiting = 1;
     atomic_fetch_add(&rt->tp_waiters, 1);
     for (;;) {
-        poll_once(rt);
+        poll_once(rt, WAIT_BATCH);
         if (done(rt, arg))
             break;
         uint64_t t0 = dsm_now_ns();
@@ -895,7 +954,7 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
      * waiting on a miss costs one busy core, not two. */
     app_polling(rt, 1);
     for (;;) {
-        if (poll_once(rt) || atomic_load(&rt->events) != seen) {
+        if (poll_once(rt, WAIT_BATCH) || atomic_load(&rt->events) != seen) {
             /* something happened: only then look at the (locked) state */
             seen = atomic_load(&rt->events);
             if (done(rt, arg))
@@ -915,8 +974,10 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
         /* Block.  The progress thread serves the network from now on;
          * the program's signal handlers may run meanwhile (node.h). */
         app_polling(rt, 0);
+        DSM_MT(MT_SLEEP, UINT32_MAX, 0);
         if (rt->tp && (rt->tp->ops->caps & DSM_TP_WAIT_ON_MESSAGES)) {
             wait_in_transport(rt, done, arg);
+            DSM_MT(MT_WOKE, UINT32_MAX, 1);
             if (wait_start)
                 spin_learn(rt, dsm_now_ns() - wait_start);
             dsm_rt_leave();
@@ -929,6 +990,7 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
             sig_park(0);
         }
         atomic_fetch_sub(&rt->sleepers, 1);
+        DSM_MT(MT_WOKE, UINT32_MAX, 0);
         seen = atomic_load(&rt->events);
         if (done(rt, arg)) {
             if (wait_start)
@@ -971,11 +1033,14 @@ static void *progress_main(void *arg)
 {
     dsm_rt *rt = arg;
     in_progress_thread = 1;
+#ifdef DSM_MISS_TRACE
+    dsm_mt_progress_thread();
+#endif
     sig_runtime_thread = 1; /* created with the program's signals blocked */
     while (!atomic_load(&rt->stopping)) {
         uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
         release_expired(rt);
-        if (poll_once(rt))
+        if (poll_once(rt, PROGRESS_BATCH))
             continue;
         /* Spin while polling; while grants are held keep going (holds last
          * DSM_HOLD_US at most) so a deferred INV or RECALL is answered as
@@ -985,7 +1050,7 @@ static void *progress_main(void *arg)
         unsigned iter = 0;
         while ((dsm_now_ns() - start < spin_ns || holds_pending(rt)) &&
                !atomic_load(&rt->stopping) && !atomic_load(&rt->app_spinners)) {
-            if ((got = poll_once(rt)))
+            if ((got = poll_once(rt, PROGRESS_BATCH)))
                 break;
             dsm_cpu_relax();
             if ((++iter & 15) == 0) {
@@ -1004,7 +1069,9 @@ static void *progress_main(void *arg)
         }
         /* While an application thread polls, senders do not wake us; it
          * does when it stops, if messages wait (transport.h, polling). */
+        DSM_MT(MT_SLEEP, UINT32_MAX, 0);
         rt->tp->wait(rt->tp, holds_pending(rt) ? 1 : 500);
+        DSM_MT(MT_WOKE, UINT32_MAX, 0);
     }
     return NULL;
 }
@@ -1020,6 +1087,8 @@ int dsm_rt_start(dsm_rt *rt)
     pthread_mutex_init(&rt->coll_lock, NULL);
     pthread_mutex_init(&rt->lock_lock, NULL);
     pthread_mutex_init(&rt->alloc_lock, NULL);
+    if (rt->cfg.spin_us == DSM_SET_AUTO_VALUE)
+        rt->downgrade_ns = probe_downgrade_ns();
     dsm_rt_spin_policy(rt, dsm_rt_host_nodes(rt), dsm_rt_cores());
     dsm_sig_gate_init(rt->cfg.sigmask_always);
     proto_actions_init(&rt->acts);

@@ -45,6 +45,10 @@ typedef struct dsm_rt {
      * while most did */
     uint64_t spin_cap_ns;
     _Atomic uint32_t spin_waits, spin_long;
+    /* what taking the write right of a written page costs here (one
+     * mprotect read-write to read-only, measured at dsm_rt_start): a read
+     * miss waits for its home to pay it, so the `auto` spin covers it */
+    uint64_t downgrade_ns;
 
     /* Grants held until the faulting access retried (see proto_release):
      * released by the same thread at its next entry, or by the progress

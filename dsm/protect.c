@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "misstrace.h"
 
 #define BATCH_MAX 64 /* set changes per batch; the bulk's are at most 17 */
 
@@ -29,11 +30,13 @@ static void protect_run(dsm_rt *rt, uint32_t first, uint32_t n, int access)
     if (rt->prof && access == PROTO_ACCESS_WRITE)
         for (uint32_t b = first; b < first + n; b++)
             dsm_prof_set_access(rt, b, access); /* the twin before the application can write */
+    DSM_MT(MT_PROT_IN, first, (uint32_t)access);
     if (dsm_region_protect_range(&rt->region, first, n, access))
         dsm_fatal("protocol",
                   "mprotect of blocks %u-%u failed: %s (too many mappings? raise "
                   "vm.max_map_count or DSM_BLOCK_SIZE)",
                   first, first + n - 1, strerror(errno));
+    DSM_MT(MT_PROT_OUT, first, (uint32_t)access);
     if (rt->prof && access != PROTO_ACCESS_WRITE)
         for (uint32_t b = first; b < first + n; b++)
             dsm_prof_set_access(rt, b, access);

@@ -175,6 +175,18 @@ static void spin_policy(void)
     dsm_rt_spin_policy(&rt, 2, 2);
     check(rt.spin_ns > 0, "auto, 2 nodes on 2 cores: a spin");
     uint64_t local = rt.spin_ns;
+    /* a read miss waits for its home's downgrade: the spin covers it,
+     * within the remote spin's bound */
+    rt.downgrade_ns = 45000;
+    dsm_rt_spin_policy(&rt, 2, 2);
+    check(rt.spin_ns == local + 45000 && rt.spin_cap_ns == rt.spin_ns,
+          "auto, 2 nodes on 2 cores, 45 us downgrades: the spin covers one (%llu ns)",
+          (unsigned long long)rt.spin_ns);
+    rt.downgrade_ns = 10000000000ull;
+    dsm_rt_spin_policy(&rt, 2, 2);
+    check(rt.spin_ns > local && rt.spin_ns <= 200000, "auto, 10 s downgrades: the spin stays bounded (%llu ns)",
+          (unsigned long long)rt.spin_ns);
+    rt.downgrade_ns = 0;
     rt.nnodes = 4; /* 2 of them on other hosts: a round trip over the network */
     dsm_rt_spin_policy(&rt, 2, 2);
     check(rt.spin_ns > local && rt.spin_cap_ns == rt.spin_ns,
