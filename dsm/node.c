@@ -863,20 +863,11 @@ void dsm_rt_send_data(dsm_rt *rt, int dst, dsm_msg_hdr *h, const void *payload, 
 
 void dsm_rt_send(dsm_rt *rt, int dst, dsm_msg_hdr *h) { dsm_rt_send_data(rt, dst, h, NULL, 0); }
 
-/* max: messages handled at most.  A thread that waits for a reply takes
- * one at a time and looks at its condition after each (WAIT_BATCH): after
- * the reply it waits for, going on would cost it another look at the
- * transport before it returns, an MPI_Test with a poll() of MPI's sockets
- * over TCP, 2 us of each miss's path on the test bed (traced, doc/protocol.md
- * "Where a read miss's time goes, step by step").  The progress thread
- * serves batches. */
-#define WAIT_BATCH 1
-#define PROGRESS_BATCH 64
-static int poll_once(dsm_rt *rt, int max)
+static int poll_once(dsm_rt *rt)
 {
     if (!rt->tp)
         return 0;
-    int n = rt->tp->poll(rt->tp, handle_msg, rt, max);
+    int n = rt->tp->poll(rt->tp, handle_msg, rt, 64);
     /* the read copies of a bulk fetch it delivered get their access now,
      * in one call (protect.h) */
     if (n && __atomic_load_n(&rt->pend_n, __ATOMIC_RELAXED)) {
@@ -923,7 +914,7 @@ static void wait_in_transport(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), vo
     tp_waiting = 1;
     atomic_fetch_add(&rt->tp_waiters, 1);
     for (;;) {
-        poll_once(rt, WAIT_BATCH);
+        poll_once(rt);
         if (done(rt, arg))
             break;
         uint64_t t0 = dsm_now_ns();
@@ -954,7 +945,7 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
      * waiting on a miss costs one busy core, not two. */
     app_polling(rt, 1);
     for (;;) {
-        if (poll_once(rt, WAIT_BATCH) || atomic_load(&rt->events) != seen) {
+        if (poll_once(rt) || atomic_load(&rt->events) != seen) {
             /* something happened: only then look at the (locked) state */
             seen = atomic_load(&rt->events);
             if (done(rt, arg))
@@ -1040,7 +1031,7 @@ static void *progress_main(void *arg)
     while (!atomic_load(&rt->stopping)) {
         uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
         release_expired(rt);
-        if (poll_once(rt, PROGRESS_BATCH))
+        if (poll_once(rt))
             continue;
         /* Spin while polling; while grants are held keep going (holds last
          * DSM_HOLD_US at most) so a deferred INV or RECALL is answered as
@@ -1050,7 +1041,7 @@ static void *progress_main(void *arg)
         unsigned iter = 0;
         while ((dsm_now_ns() - start < spin_ns || holds_pending(rt)) &&
                !atomic_load(&rt->stopping) && !atomic_load(&rt->app_spinners)) {
-            if ((got = poll_once(rt, PROGRESS_BATCH)))
+            if ((got = poll_once(rt)))
                 break;
             dsm_cpu_relax();
             if ((++iter & 15) == 0) {
