@@ -23,6 +23,7 @@
 #include "futex.h"
 #include "misstrace.h"
 #include "msg.h"
+#include "progress_place.h"
 #include "protect.h"
 #include "sig_gate.h"
 #include "tasks.h"
@@ -1028,9 +1029,17 @@ static void *progress_main(void *arg)
     dsm_mt_progress_thread();
 #endif
     sig_runtime_thread = 1; /* created with the program's signals blocked */
+    dsm_progress_place place;
+    dsm_progress_place_init(&place, rt->cfg.progress_move, dsm_now_ns());
     while (!atomic_load(&rt->stopping)) {
         uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
         release_expired(rt);
+        if (place.fd >= 0 && dsm_progress_place_check(&place, dsm_now_ns()))
+            fprintf(stderr,
+                    "dsm: node %d: its progress thread waited %.2f ms a turn to run on the "
+                    "node's cores (the program spinning there?): it runs on any core from now "
+                    "(DSM_PROGRESS_MOVE)\n",
+                    rt->self, (double)place.moved_delay_ns / 1e6);
         if (poll_once(rt))
             continue;
         /* Spin while polling; while grants are held keep going (holds last
@@ -1064,6 +1073,7 @@ static void *progress_main(void *arg)
         rt->tp->wait(rt->tp, holds_pending(rt) ? 1 : 500);
         DSM_MT(MT_WOKE, UINT32_MAX, 0);
     }
+    dsm_progress_place_close(&place);
     return NULL;
 }
 

@@ -154,6 +154,13 @@ const dsm_setting dsm_settings[] = {
              "when, at the start, the processes already running leave each node a core (a "
              "bound node cannot move away from a busy core); `none` leaves the placement to "
              "the kernel (doc/protocol.md, Latency on few cores)" },
+    { .name = "DSM_PROGRESS_MOVE", .kind = DSM_SET_SWITCH, .dflt = "on",
+      .field = F(progress_move), .group = DSM_GROUP_LAUNCH,
+      .doc = "a node bound to its cores (`DSM_BIND`, `mpirun`'s binding) whose progress thread "
+             "keeps waiting to run there (the program spinning on shared data without entering "
+             "the runtime holds the core) moves that thread to every core, once, and says so "
+             "on standard error; `off` keeps it on the node's cores (doc/protocol.md, Latency "
+             "on few cores)" },
     { .name = "DSM_MPI_SHM", .kind = DSM_SET_SWITCH, .dflt = "on", .field = NOF,
       .group = DSM_GROUP_LAUNCH,
       .doc = "the `mpi` transport: ranks on one host send each other messages and blocks "

@@ -5,6 +5,8 @@
 #                      process or /dev/shm segment left behind, --timeout
 #   dsmrun_options.sh  command line, usage errors, node environment, --prefix
 #   dsmrun_bind.sh     DSM_BIND: each node its own share of the cores, or none
+#   progress_move.sh   DSM_PROGRESS_MOVE: a bound node's progress thread kept
+#                      from its core by a spinning program moves to any core
 #   shm_hole.sh        a slot of a queue reserved and never written (a sender
 #                      dying mid-send) ends the job with one line, not a hang
 #   transport_choice.sh  DSM_TRANSPORT and launch detection (transport/registry.c):
@@ -28,12 +30,16 @@ tests_mpi_abort_SOURCES = tests/mpi_abort.c
 tests_mpi_abort_LDADD = libdsm.la
 tests_backend_calls_SOURCES = tests/backend_calls.c
 tests_backend_calls_LDADD = libdsm.la
+check_PROGRAMS += tests/spin_lock
+tests_spin_lock_SOURCES = tests/spin_lock.c
+tests_spin_lock_LDADD = libdsm.la
 
 TRANSPORT_TESTS = \
 	tests/dsmrun_queue.sh \
 	tests/dsmrun_status.sh \
 	tests/dsmrun_options.sh \
 	tests/dsmrun_bind.sh \
+	tests/progress_move.sh \
 	tests/shm_hole.sh \
 	tests/transport_choice.sh \
 	tests/mpi_abort_load.sh \
