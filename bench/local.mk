@@ -58,11 +58,15 @@ CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/bench_core_runs.sh
 # misstrace.sh: per-step medians of a read miss from a -DDSM_MISS_TRACE build's traces
 EXTRA_DIST += bench/misstrace.sh
+# adapt_apps.sh: DSM_ADAPT=on against off (or any two settings) over apps/, paired
+EXTRA_DIST += bench/adapt_apps.sh
 
 bench: $(EXTRA_PROGRAMS)
-run-bench: bench dsmrun apps/jacobi apps/matmul apps/particles apps/fft apps/lu apps/radix apps/ocean apps/mm
+run-bench: bench dsmrun apps/jacobi apps/matmul apps/particles apps/fft apps/lu apps/radix apps/ocean apps/mm \
+	apps/slots apps/sor apps/mp3d
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_core
 	$(SHELL) $(srcdir)/bench/bench_core_runs.sh $(top_builddir)
+	$(SHELL) $(srcdir)/bench/adapt_apps.sh $(top_builddir)
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_patterns
 	$(top_builddir)/dsmrun -n 2 $(top_builddir)/bench/bench_adapt
 	$(top_builddir)/dsmrun -n 3 $(top_builddir)/bench/bench_adapt
