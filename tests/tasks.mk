@@ -9,7 +9,7 @@ check_PROGRAMS += tests/mn_tasks
 tests_mn_tasks_SOURCES = tests/mn_tasks.c
 tests_mn_tasks_LDADD = libdsm.la
 # DSM_SHARED needs its section page-aligned: the script dsm.pc's Libs add
-tests_mn_tasks_LDFLAGS = -Wl,-T,$(top_srcdir)/dsm/dsm_shared.ld
+tests_mn_tasks_LDFLAGS = $(AM_LDFLAGS) -Wl,-T,$(top_srcdir)/dsm/dsm_shared.ld
 EXTRA_DIST += tests/mn_tasks.sh
 # the same program linked without the script: dsm_init must refuse it
 check_PROGRAMS += tests/mn_tasks_noscript
