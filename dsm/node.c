@@ -499,8 +499,10 @@ static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload
             /* the verbs transport RDMA-writes a block straight into its
              * place and hands it over as the payload: nothing to copy */
             DSM_MT(MT_COPY_IN, act->block, 0);
-            if (payload != copy)
+            if (payload != copy) {
+                dsm_region_commit(&rt->region, act->block);
                 memcpy(copy, payload, payload_len);
+            }
             DSM_MT(MT_COPY_OUT, act->block, 0);
             break;
         case PA_COMPLETE:
@@ -1037,8 +1039,8 @@ static void *progress_main(void *arg)
         if (place.fd >= 0 && dsm_progress_place_check(&place, dsm_now_ns()))
             fprintf(stderr,
                     "dsm: node %d: its progress thread waited %.2f ms a turn to run on the "
-                    "node's cores (the program spinning there?): it runs on any core from now "
-                    "(DSM_PROGRESS_MOVE)\n",
+                    "node's cores (the program's threads keep them busy): it runs on any "
+                    "core from now (DSM_PROGRESS_MOVE)\n",
                     rt->self, (double)place.moved_delay_ns / 1e6);
         if (poll_once(rt))
             continue;

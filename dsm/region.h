@@ -25,6 +25,10 @@ typedef struct dsm_region {
     /* blocks [writable_lo, writable_hi) hold every block ever made
      * writable (none while hi is 0): node.c forbid_stores walks only them */
     uint32_t writable_lo, writable_hi;
+    /* blocks whose pages dsm_region_commit committed (a bit each; NULL until
+     * the first), and 1 once the kernel refused (no MADV_POPULATE_WRITE) */
+    uint64_t *committed;
+    int commit_unsupported;
 } dsm_region;
 
 /* 0, or -1 after printing why (prefix names the node). */
@@ -33,6 +37,10 @@ typedef struct dsm_region {
  * instead of page protections. */
 int dsm_region_map(dsm_region *r, uintptr_t addr, size_t size, size_t block_size, int node);
 void dsm_region_unmap(dsm_region *r);
+/* Before the first copy into block's protocol view: commits its pages in one
+ * call instead of a page fault per page of the copy (once per block; best
+ * effort).  Called with the engine lock held. */
+void dsm_region_commit(dsm_region *r, uint32_t block);
 /* access: PROTO_ACCESS_NONE/READ/WRITE; 0 or -1 (errno from mprotect). */
 int dsm_region_protect(dsm_region *r, uint32_t block, int access);
 /* The same for the n blocks from first, in one call (page mode: one mprotect). */

@@ -157,10 +157,11 @@ const dsm_setting dsm_settings[] = {
     { .name = "DSM_PROGRESS_MOVE", .kind = DSM_SET_SWITCH, .dflt = "on",
       .field = F(progress_move), .group = DSM_GROUP_LAUNCH,
       .doc = "a node bound to its cores (`DSM_BIND`, `mpirun`'s binding) whose progress thread "
-             "keeps waiting to run there (the program spinning on shared data without entering "
-             "the runtime holds the core) moves that thread to every core, once, and says so "
-             "on standard error; `off` keeps it on the node's cores (doc/protocol.md, Latency "
-             "on few cores)" },
+             "keeps waiting to run there (the program's threads hold the cores: spinning on "
+             "shared data without entering the runtime, or computing while other nodes wait "
+             "for this one's answers) moves that thread to every core, once, and says so on "
+             "standard error; `off` keeps it on the node's cores (doc/protocol.md, Latency on "
+             "few cores)" },
     { .name = "DSM_MPI_SHM", .kind = DSM_SET_SWITCH, .dflt = "on", .field = NOF,
       .group = DSM_GROUP_LAUNCH,
       .doc = "the `mpi` transport: ranks on one host send each other messages and blocks "
