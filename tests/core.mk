@@ -32,3 +32,12 @@ check_PROGRAMS += tests/mn_patterns
 tests_mn_patterns_SOURCES = tests/mn_patterns.c
 tests_mn_patterns_LDADD = libdsm.la
 
+# region_unit: Check: dsm_region_commit commits one block's pages of the
+# protocol view before its first install, and only that block
+if HAVE_CHECK
+check_PROGRAMS += tests/region_unit
+tests_region_unit_SOURCES = tests/region_unit.c
+tests_region_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_region_unit_LDADD = libdsm_internal.la $(CHECK_MAIN)
+UNIT_TESTS += tests/region_unit
+endif
