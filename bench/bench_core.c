@@ -10,6 +10,8 @@
  *                          (dsm_atomic_load / dsm_atomic_add at its manager)
  *   local lock + unlock  a lock managed by the node itself: no message, the
  *                          runtime's own cost (its signal masking: sig_gate.c)
+ *   read miss, home computing  the read miss while the home's program runs
+ *                          (above it waits in a barrier: dsm/park.h)
  * and one probe outside the sums: the home's write right taken back from a
  * page it wrote (mprotect read-write to read-only), which every read miss
  * here also pays (the blocks were last written by their home).
@@ -71,6 +73,8 @@ int main(int argc, char **argv)
                "probe: write right taken", downgrade_us);
         printf("%-26s %10.2f %14.2f %8.2f %8.2f\n", "remote read miss", r.read, miss_probe,
                r.read / miss_probe, r.read_spread);
+        printf("%-26s %10.2f %14.2f %8.2f %8.2f\n", "read miss, home computing", r.read_busy,
+               miss_probe, r.read_busy / miss_probe, r.read_busy_spread);
         printf("%-26s %10.2f %14.2f %8.2f %8.2f\n", "remote write miss", r.write, miss_probe,
                r.write / miss_probe, r.write_spread);
         printf("%-26s %10.2f %14.2f %8.2f %8.2f\n", "upgrade", r.upgrade, upg_probe,

@@ -14,6 +14,8 @@
 #         build's: a copy of an older build against the new one)
 # The probes of a fault and of the home's write right taken back (wr_taken,
 # bench_core.c) get rows of their own; old binaries (-x) print no wr_taken.
+# read_busy: the read miss while the home computes (not parked in a barrier:
+# dsm/park.h); old binaries print none (zeros).
 # Target (doc/protocol.md, "Latency on few cores"): the read miss's spread
 # between runs within 1.5, its median within 1.5 times the limit probe.
 runs=7 blocks=1000 envA="" envB="" haveB=0 progA="" progB=""
@@ -55,6 +57,7 @@ one() {
         /^probe: write right taken/ { print c, "wr_taken", $5, 0 }
         /^probe: message round trip/ { print c, "rtt", $5, 0 }
         /^remote read miss/  { print c, "read", $4, $5 }
+        /^read miss, home computing/ { print c, "read_busy", $5, $6 }
         /^remote write miss/ { print c, "write", $4, $5 }
         /^upgrade/           { print c, "upgrade", $2, $3 }
         /^migratory handoff/ { print c, "migratory", $3, $4 }
@@ -79,12 +82,13 @@ awk -v haveB=$haveB '
     }
     { k = $1 SUBSEP $2; n[k]++; us[k, n[k]] = $3; pr[k, n[k]] = $4 }
     END {
-        split("fault wr_taken rtt read write upgrade migratory lock", ops, " ")
+        split("fault wr_taken rtt read read_busy write upgrade migratory lock", ops, " ")
         if (haveB) printf "%-10s %9s %7s %9s %6s | %9s %7s %6s | %6s\n", "operation", "A us", "spread", "probe us", "ratio", "B us", "spread", "ratio", "B/A"
         else printf "%-10s %9s %9s %9s %7s %9s %6s\n", "operation", "median us", "min", "max", "spread", "probe us", "ratio"
-        for (o = 1; o <= 8; o++) {
+        for (o = 1; o <= 9; o++) {
             for (c = 0; c <= haveB; c++) {
                 cf = c ? "B" : "A"; k = cf SUBSEP ops[o]; m = n[k]
+                if (!m) { M[c] = P[c] = S[c] = LO[c] = HI[c] = 0; continue } # an old binary: no such row
                 lo = 1e18; hi = 0
                 for (i = 1; i <= m; i++) {
                     v[i] = us[k, i] + 0; p[i] = pr[k, i] + 0

@@ -211,6 +211,32 @@ void bench_core_measure(int nblk, bench_core_result *out)
         dsm_barrier();
         bench_core_round(blk, nblk, &read_v[round], &write_v[round], &upg_v[round]);
     }
+    /* the read miss again, the home computing meanwhile: it spins on a
+     * flag homed at node 1, which node 1 raises when its reads are done */
+    long *flag = dsm_alloc(2 * bs, "bench.busy_flag");
+    if (dsm_home_of(flag) != 1)
+        flag = (long *)((char *)flag + bs); /* node 1's block (DSM_HOMES) */
+    double busy_v[7];
+    for (int round = 0; round < 7; round++) {
+        if (me == 0)
+            for (int i = 0; i < nblk; i++)
+                blk[(size_t)i * bs] = (char)(10 + round);
+        dsm_barrier();
+        if (me == 1) {
+            volatile long sink = 0;
+            double t0 = dsm_wtime();
+            for (int i = 0; i < nblk; i++)
+                sink += blk[(size_t)i * bs];
+            busy_v[round] = (dsm_wtime() - t0) * 1e6 / nblk;
+            flag[0] = round + 1;
+        } else {
+            volatile double x = 1.0;
+            while (((volatile long *)flag)[0] != round + 1)
+                for (int k = 0; k < 200; k++)
+                    x = x * 1.000001 + 1e-9;
+        }
+        dsm_barrier();
+    }
     /* migratory: the two nodes take turns incrementing one counter, in 7
      * rounds too (at least 10 handoffs each) */
     int rounds = nblk / 14 > 5 ? nblk / 14 : 5;
@@ -264,6 +290,8 @@ void bench_core_measure(int nblk, bench_core_result *out)
         res[5] = bench_spread(read_v, 7);
         res[6] = bench_spread(write_v, 7);
         res[7] = bench_spread(upg_v, 7);
+        res[8] = bench_median(busy_v, 7);
+        res[9] = bench_spread(busy_v, 7);
     }
     dsm_barrier();
     out->rtt = res[0];
@@ -274,6 +302,8 @@ void bench_core_measure(int nblk, bench_core_result *out)
     out->read_spread = res[5];
     out->write_spread = res[6];
     out->upgrade_spread = res[7];
+    out->read_busy = res[8];
+    out->read_busy_spread = res[9];
     out->migratory = bench_median(mig_v, 7);
     out->migratory_spread = bench_spread(mig_v, 7);
 }

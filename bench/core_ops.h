@@ -32,6 +32,10 @@ typedef struct bench_core_result {
     /* the handoff at a barrier per turn, and through an atomic counter
      * (dsm_atomic_add); counters_ok: both counters came out right */
     double barrier_handoff, atomic_handoff, atomic_handoff_spread;
+    /* the read miss while the home's program computes (it spins on a
+     * flag), not parked in a barrier: its write right is taken before the
+     * answer (dsm/park.h) and its progress thread shares its core */
+    double read_busy, read_busy_spread;
     int counters_ok;
 } bench_core_result;
 

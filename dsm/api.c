@@ -58,6 +58,8 @@ static int dsm_runtime_init(int *argc, char ***argv)
         errno = EINVAL;
         return -1;
     }
+    /* before the runtime (and MPI) start threads of their own */
+    dsm_park_begin(&rt->park, rt->cfg.park_defer);
     rt->self = 0;
     rt->nnodes = 1;
     const dsm_transport_ops *tp;
@@ -125,6 +127,7 @@ static int dsm_runtime_init(int *argc, char ***argv)
     /* the settings that must agree are compared at node 0 (sync.c) */
     dsm_collective(rt, COLL_INIT, dsm_config_digest(&rt->cfg), "dsm_init");
     dsm_stdin_copy(rt);
+    dsm_park_seal(&rt->park); /* every thread there is now is the runtime's */
     return 0;
 }
 

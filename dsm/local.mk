@@ -13,6 +13,7 @@ libdsm_internal_la_SOURCES = \
 	dsm/region.h dsm/region.c \
 	dsm/node.h dsm/node.c \
 	dsm/protect.h dsm/protect.c \
+	dsm/park.h dsm/park.c \
 	dsm/progress_place.h dsm/progress_place.c \
 	dsm/misstrace.h dsm/misstrace.c \
 	dsm/msg.h dsm/msg.c \

@@ -430,6 +430,29 @@ static void app_polling(dsm_rt *rt, int on)
         atomic_fetch_sub(&rt->app_spinners, 1);
 }
 
+/* Whether a protection change before action `end` waits on `block`. */
+static int deferred_concern(const proto_actions *a, size_t end, uint32_t block)
+{
+    for (size_t j = 0; j < end; j++)
+        if (a->v[j].kind == PA_SET_ACCESS && a->v[j].block == block)
+            return 1;
+    return 0;
+}
+
+/* Makes the protection changes that wait among the actions before `end`,
+ * in their order, batched as dsm_protect_batch batches (only other
+ * deferred changes and done actions lie between them now). */
+static void protect_deferred(dsm_rt *rt, size_t end)
+{
+    proto_actions *a = &rt->acts;
+    size_t n = a->n;
+    a->n = end; /* the batch looks no further */
+    for (size_t j = 0; j < end; j++)
+        if (a->v[j].kind == PA_SET_ACCESS)
+            dsm_protect_batch(rt, j);
+    a->n = n;
+}
+
 /* h: the message being handled (NULL for a local access), payload its data */
 static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload,
                         uint32_t payload_len)
@@ -440,9 +463,30 @@ static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload
     int group_copy = h_in && h_in->type == PM_GROUP_DATA;
     if (!group_copy)
         dsm_protect_flush(rt);
+    /* The program's thread is parked (park.h): the protection changes wait
+     * until the sends are out, unless another action of their block needs
+     * them made first. */
+    int defer = h_in && !group_copy && dsm_park_defer(&rt->park);
+    size_t ndeferred = 0;
     for (size_t i = 0; i < a->n; i++) {
         const proto_action *act = &a->v[i];
         char *copy = rt->region.proto + ((size_t)act->block << rt->region.block_shift);
+        if (defer) {
+            if (act->kind == PA_SET_ACCESS) {
+                /* the profile's write epoch ends now, before the answer
+                 * (its reader's time must not precede the end); the diff
+                 * is taken when the copy is protected (idempotent) */
+                if (rt->prof && act->access != PROTO_ACCESS_WRITE)
+                    dsm_prof_set_access(rt, act->block, act->access);
+                ndeferred++;
+                continue;
+            }
+            if (ndeferred && act->kind != PA_SEND && act->kind != PA_WAIT &&
+                deferred_concern(a, i, act->block)) {
+                protect_deferred(rt, i);
+                ndeferred = 0;
+            }
+        }
         switch (act->kind) {
         case PA_SEND: {
             dsm_msg_hdr h = { 0 };
@@ -513,6 +557,10 @@ static void run_actions(dsm_rt *rt, const dsm_msg_hdr *h_in, const void *payload
             break;
         }
     }
+    if (ndeferred)
+        protect_deferred(rt, a->n);
+    if (h_in && !group_copy)
+        dsm_park_done(&rt->park);
     a->n = 0;
     kick_progress(rt);
 }
@@ -1178,5 +1226,6 @@ void dsm_rt_stop(dsm_rt *rt)
     }
     pthread_mutex_lock(&rt->eng_lock);
     forbid_stores(rt);
+    dsm_park_free(&rt->park);
     pthread_mutex_unlock(&rt->eng_lock);
 }

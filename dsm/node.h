@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "msg.h"
+#include "park.h"
 #include "settings.h"
 #include "proto.h"
 #include "region.h"
@@ -60,6 +61,9 @@ typedef struct dsm_rt {
      * that follow (protect.c): blocks [pend_first, pend_first + pend_n),
      * changed under eng_lock; pend_n is peeked at without it */
     uint32_t pend_first, pend_n;
+
+    /* the program's thread waiting inside the runtime (park.h) */
+    dsm_park park;
 
     pthread_t progress;
     int progress_started;

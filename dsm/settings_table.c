@@ -70,6 +70,13 @@ const dsm_setting dsm_settings[] = {
              "brings along the next N-1 blocks of the same home that the home can grant at once "
              "(shared, unowned, or its own; never recalled from a third node), as ArgoDSM's "
              "fetch of several pages per miss; 0 or 1: off (doc/patterns.md)" },
+    { .name = "DSM_PARK_DEFER", .kind = DSM_SET_SWITCH, .dflt = "on",
+      .field = F(park_defer), .group = DSM_GROUP_RUNTIME,
+      .doc = "while a node's only program thread waits inside the runtime (a barrier, a "
+             "lock, a condition, a join) and no other thread of the program exists, the "
+             "home answers a miss before it takes its own write right away (`mprotect`), "
+             "not after: nothing can write the block meanwhile (doc/protocol.md, \"The "
+             "parked home\")" },
     { .name = "DSM_PROTECT_BATCH", .kind = DSM_SET_SWITCH, .dflt = "on",
       .field = F(protect_batch), .group = DSM_GROUP_RUNTIME,
       .doc = "the protection changes of one engine call (and the read copies of a bulk "

@@ -36,6 +36,9 @@ static __thread int counted;
 /* the asynchronous signals with a handler of the program; changed only
  * under blk_signal.c's lock (dsm_sig_lock) */
 static uint64_t handled[(NSIG + 63) / 64];
+/* handlers installed so far (park.c: one installed after dsm_init may be
+ * the program's) */
+static _Atomic unsigned long installs;
 
 int dsm_sig_is_sync(int sig)
 {
@@ -71,10 +74,27 @@ void dsm_sig_gate_leave(void)
 static void mark(int sig, int on)
 {
     uint64_t bit = UINT64_C(1) << (sig % 64);
-    if (on)
+    if (on) {
         handled[sig / 64] |= bit;
+        atomic_fetch_add(&installs, 1);
+    }
     else
         handled[sig / 64] &= ~bit;
+}
+
+unsigned long dsm_sig_installs(void) { return atomic_load(&installs); }
+
+int dsm_sig_any_handler(void)
+{
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction cur;
+        if (dsm_sig_is_sync(sig) || dsm_libc_sigaction()(sig, NULL, &cur) != 0)
+            continue;
+        if ((cur.sa_flags & SA_SIGINFO) ? cur.sa_sigaction != NULL
+                                        : cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN)
+            return 1;
+    }
+    return 0;
 }
 
 void dsm_sig_gate_install(int sig, int self_inside)

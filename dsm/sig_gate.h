@@ -23,6 +23,11 @@ void dsm_sig_gate_removed(int sig);
 /* SIGSEGV and the other signals raised by the faulting instruction: never
  * blocked, not counted. */
 int dsm_sig_is_sync(int sig);
+/* park.c: a handler of the program may run on a thread that waits inside
+ * the runtime.  Whether any asynchronous signal has a handler now (libc's
+ * view), and how many the exported sigaction has installed so far. */
+int dsm_sig_any_handler(void);
+unsigned long dsm_sig_installs(void);
 
 /* blk_signal.c: the lock of the exported sigaction (a spin lock taken with
  * every signal blocked: sigaction is async-signal-safe), and libc's. */

@@ -5,7 +5,7 @@
 # transport in the test matrix (tests/matrix.list: errors, threads,
 # patterns).
 check_PROGRAMS += tests/mn_misuse tests/mn_threads tests/mn_signal tests/mn_manythreads \
-	tests/mn_sigbusy tests/mn_syscall tests/mn_sigrace tests/mn_sighold
+	tests/mn_sigbusy tests/mn_syscall tests/mn_sigrace tests/mn_sighold tests/mn_park
 tests_mn_misuse_SOURCES = tests/mn_misuse.c
 tests_mn_misuse_LDADD = libdsm.la
 tests_mn_threads_SOURCES = tests/mn_threads.c
@@ -22,8 +22,11 @@ tests_mn_sigrace_LDADD = libdsm.la
 tests_mn_sighold_SOURCES = tests/mn_sighold.c
 tests_mn_sighold_LDADD = libdsm.la
 tests_mn_syscall_LDADD = libdsm.la
+# mn_park reads the runtime's count of deferred protections (dsm/park.h)
+tests_mn_park_SOURCES = tests/mn_park.c
+tests_mn_park_LDADD = libdsm_internal.la
 CORE_TESTS = tests/mn_blocksize.sh tests/mn_signal.sh tests/mn_manythreads.sh \
-	tests/dsmrun_signals.sh tests/mn_syscall.sh
+	tests/dsmrun_signals.sh tests/mn_syscall.sh tests/mn_park.sh
 TESTS += $(CORE_TESTS)
 EXTRA_DIST += $(CORE_TESTS) tests/mn_errors.sh tests/mn_patterns.sh
 
