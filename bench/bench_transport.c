@@ -6,12 +6,15 @@
  * the home's write right taken (a read-write to read-only mprotect of a
  * written page: on the read miss's path, outside its limit) and, under mpirun, a plain MPI round trip of one block (MPI_Send/MPI_Recv
  * ping-pong of block-size messages between the 2 ranks, before the runtime
- * starts, in the same process).  Prints "key value" lines for the script.
- * Run: dsmrun -n 2 bench/bench_transport | mpirun -np 2 bench/bench_transport */
+ * starts, in the same process; or as a job of its own: argv[3] "probe"
+ * runs only the probes, "dsm" only the DSM, see main).  Prints "key value"
+ * lines for the script.
+ * Run: dsmrun -n 2 bench/bench_transport | mpirun -np 2 bench/bench_transport [BLOCKS [PROBES [dsm|probe]]] */
 #define _GNU_SOURCE 1
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -85,7 +88,13 @@ int main(int argc, char **argv)
     double fault_us = bench_probe_fault_us(page, 2048, 2100);
     double downgrade_us = bench_probe_downgrade_us(page, 2100);
     double mpi_rtt = -1, mpi_rtt_yield = -1;
-    int under_mpi = dsm_transport_mpi_launched();
+    /* argv[3]: "probe": the MPI probes alone, no DSM; "dsm": the DSM alone
+     * (MPI started by dsm_init, as in a program that leaves MPI to it: a
+     * program that starts MPI itself has threads at dsm_init the runtime
+     * cannot tell from its own, so its home is never parked, dsm/park.h);
+     * absent: both, the probes first, in the same processes */
+    const char *part = argc > 3 ? argv[3] : "";
+    int under_mpi = dsm_transport_mpi_launched() && strcmp(part, "dsm") != 0;
     if (under_mpi) {
         /* dsm_init re-executes the program without address randomisation
          * (aslr.c): that must happen before MPI is initialised, or the new
@@ -107,6 +116,12 @@ int main(int argc, char **argv)
             int probes = argc > 2 && atoi(argv[2]) > 0 ? atoi(argv[2]) : 2000;
             mpi_rtt = mpi_roundtrip(me, block, probes);
             mpi_rtt_yield = mpi_roundtrip_yield(me, block, probes);
+        }
+        if (!strcmp(part, "probe")) {
+            if (me == 0 && mpi_rtt >= 0)
+                printf("mpi_rtt %.2f\nmpi_rtt_yield %.2f\n", mpi_rtt, mpi_rtt_yield);
+            MPI_Finalize();
+            return 0;
         }
     }
     if (dsm_init(&argc, &argv))
