@@ -158,6 +158,8 @@ int main(int argc, char **argv)
         }
         argo::barrier();
         ok = ok && at::load(gctr, mo::acquire) == want;
+        /* both have read it before node 0 resets it for the next order */
+        argo::barrier();
     }
 
     /* probes: plain MPI on the same ranks */
