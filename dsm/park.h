@@ -18,7 +18,9 @@
  *   - every thread of the process now is that thread or one that existed
  *     when dsm_init returned (the runtime's, MPI's): /proc/self/task is
  *     read once per park, by the first call that would defer, not by the
- *     waiting thread;
+ *     waiting thread (a thread of the program that got the id of one of
+ *     those after it ended would pass: the kernel hands ids out in turn,
+ *     so only after the id space wrapped around);
  *   - the program has no handler for an asynchronous signal (a handler may
  *     run on the parked thread while it sleeps, sig_gate.c): none at
  *     dsm_init's entry, none installed since it returned (those installed
