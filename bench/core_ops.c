@@ -150,6 +150,16 @@ char *bench_core_blocks(int nblk)
     return blk;
 }
 
+/* Node 1 reads one byte of each block: us per read */
+static double timed_reads(const char *blk, int nblk, size_t bs)
+{
+    volatile long sink = 0;
+    double t0 = dsm_wtime();
+    for (int i = 0; i < nblk; i++)
+        sink += blk[(size_t)i * bs];
+    return (dsm_wtime() - t0) * 1e6 / nblk;
+}
+
 void bench_core_round(char *blk, int nblk, double *read_us, double *write_us, double *upg_us)
 {
     int me = dsm_node();
@@ -160,12 +170,8 @@ void bench_core_round(char *blk, int nblk, double *read_us, double *write_us, do
         for (int i = 0; i < nblk; i++)
             blk[(size_t)i * bs] = 2;
     dsm_barrier();
-    if (me == 1) {
-        double t0 = dsm_wtime();
-        for (int i = 0; i < nblk; i++)
-            sink += blk[(size_t)i * bs];
-        *read_us = (dsm_wtime() - t0) * 1e6 / nblk;
-    }
+    if (me == 1)
+        *read_us = timed_reads(blk, nblk, bs);
     dsm_barrier();
     /* write miss: node 0 invalidates node 1's read copies, node 1 writes */
     if (me == 0)
@@ -223,11 +229,7 @@ void bench_core_measure(int nblk, bench_core_result *out)
                 blk[(size_t)i * bs] = (char)(10 + round);
         dsm_barrier();
         if (me == 1) {
-            volatile long sink = 0;
-            double t0 = dsm_wtime();
-            for (int i = 0; i < nblk; i++)
-                sink += blk[(size_t)i * bs];
-            busy_v[round] = (dsm_wtime() - t0) * 1e6 / nblk;
+            busy_v[round] = timed_reads(blk, nblk, bs);
             flag[0] = round + 1;
         } else {
             volatile double x = 1.0;

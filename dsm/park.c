@@ -4,7 +4,6 @@
 #include "park.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -18,29 +17,6 @@ static pid_t my_tid(void)
     if (!tid)
         tid = (pid_t)syscall(SYS_gettid);
     return tid;
-}
-
-/* num_threads of /proc/self/stat (field 20), or -1 */
-static int thread_count(void)
-{
-    int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    char b[1024];
-    ssize_t n = read(fd, b, sizeof b - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    b[n] = 0;
-    /* the command name may hold spaces and parentheses: count from its end */
-    char *p = strrchr(b, ')');
-    if (!p)
-        return -1;
-    int field = 2;
-    for (; *p; p++)
-        if (*p == ' ' && ++field == 20)
-            return atoi(p + 1);
-    return -1;
 }
 
 static int cmp_tid(const void *a, const void *b)
@@ -64,12 +40,22 @@ static int each_thread(int (*fn)(dsm_park *p, pid_t tid), dsm_park *p)
     return rc;
 }
 
+static int count_one(dsm_park *p, pid_t tid)
+{
+    (void)tid;
+    p->nknown++;
+    return 0;
+}
+
 void dsm_park_begin(dsm_park *p, int enabled)
 {
     memset(p, 0, sizeof *p);
+    /* one thread now? (nknown counts them here; the seal refills it) */
+    int one = enabled && each_thread(count_one, p) == 0 && p->nknown == 1;
+    p->nknown = 0;
     /* a handler of the program may run on the parked thread (the ones
      * MPI installs inside dsm_init are not the program's) */
-    p->eligible = enabled && thread_count() == 1 && !dsm_sig_any_handler();
+    p->eligible = one && !dsm_sig_any_handler();
     p->app_tid = my_tid();
 }
 
@@ -128,7 +114,10 @@ static int is_known(dsm_park *p, pid_t tid)
 
 int dsm_park_defer(dsm_park *p)
 {
-    if (!p->eligible)
+    /* while the program runs (the common case) no fence per message: a
+     * thread seen running cannot be hurt; only a parked one is checked
+     * again in the sequentially consistent pair with dsm_park_leave */
+    if (!p->eligible || !atomic_load_explicit(&p->parked, memory_order_relaxed))
         return 0;
     atomic_store(&p->busy, 1);
     if (!atomic_load(&p->parked) || dsm_sig_installs() != p->installs)
@@ -147,7 +136,8 @@ int dsm_park_defer(dsm_park *p)
 
 void dsm_park_done(dsm_park *p)
 {
-    if (p->eligible)
+    /* busy is written only under the engine lock, which we hold */
+    if (atomic_load_explicit(&p->busy, memory_order_relaxed))
         atomic_store(&p->busy, 0);
 }
 

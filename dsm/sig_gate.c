@@ -84,16 +84,22 @@ static void mark(int sig, int on)
 
 unsigned long dsm_sig_installs(void) { return atomic_load(&installs); }
 
+/* Whether the asynchronous signal sig has a handler function now (libc's
+ * view); 0 for the synchronous ones. */
+static int has_handler(int sig)
+{
+    struct sigaction cur;
+    if (dsm_sig_is_sync(sig) || dsm_libc_sigaction()(sig, NULL, &cur) != 0)
+        return 0;
+    return (cur.sa_flags & SA_SIGINFO) ? cur.sa_sigaction != NULL
+                                       : cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN;
+}
+
 int dsm_sig_any_handler(void)
 {
-    for (int sig = 1; sig < NSIG; sig++) {
-        struct sigaction cur;
-        if (dsm_sig_is_sync(sig) || dsm_libc_sigaction()(sig, NULL, &cur) != 0)
-            continue;
-        if ((cur.sa_flags & SA_SIGINFO) ? cur.sa_sigaction != NULL
-                                        : cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN)
+    for (int sig = 1; sig < NSIG; sig++)
+        if (has_handler(sig))
             return 1;
-    }
     return 0;
 }
 
@@ -127,15 +133,9 @@ void dsm_sig_gate_init(int always)
     sigset_t mask;
     dsm_sig_lock(&mask);
     always_shut = always;
-    for (int sig = 1; sig < NSIG; sig++) {
-        struct sigaction cur;
-        if (dsm_sig_is_sync(sig) || dsm_libc_sigaction()(sig, NULL, &cur) != 0)
-            continue;
-        int fn = (cur.sa_flags & SA_SIGINFO)
-                     ? cur.sa_sigaction != NULL
-                     : cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN;
-        mark(sig, fn);
-    }
+    for (int sig = 1; sig < NSIG; sig++)
+        if (!dsm_sig_is_sync(sig))
+            mark(sig, has_handler(sig));
     atomic_store(&shut, always || any_handled());
     dsm_sig_unlock(&mask);
 }

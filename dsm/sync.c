@@ -70,6 +70,15 @@ int dsm_sync_init(dsm_rt *rt)
 
 /* ---- collectives ---- */
 
+/* A wait of the program's thread for a collective, a lock or a wake: it
+ * is parked meanwhile (park.h) and comes back through dsm_park_leave. */
+static void park_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
+{
+    dsm_park_enter(&rt->park);
+    dsm_rt_wait(rt, done, arg);
+    dsm_park_leave(&rt->park, &rt->eng_lock);
+}
+
 static void describe(char *buf, size_t n, int kind, uint64_t arg)
 {
     if (kind == COLL_ALLOC)
@@ -237,9 +246,7 @@ void dsm_collective(dsm_rt *rt, int kind, uint64_t arg, const char *call)
     h.arg[1] = (uint64_t)kind;
     h.arg[2] = arg;
     dsm_rt_send(rt, 0, &h);
-    dsm_park_enter(&rt->park);
-    dsm_rt_wait(rt, coll_is_done, &seq);
-    dsm_park_leave(&rt->park, &rt->eng_lock);
+    park_wait(rt, coll_is_done, &seq);
     dsm_rt_leave();
 }
 
@@ -380,9 +387,7 @@ void dsm_sync_lock(dsm_rt *rt, unsigned id)
     h.block = id;
     h.arg[0] = (uint64_t)slot;
     dsm_rt_send(rt, dsm_sync_manager(id, rt->nnodes), &h);
-    dsm_park_enter(&rt->park);
-    dsm_rt_wait(rt, lock_granted, &slot);
-    dsm_park_leave(&rt->park, &rt->eng_lock);
+    park_wait(rt, lock_granted, &slot);
     atomic_store(&rt->granted[slot], 0);
     set_owner(rt, id, me);
     atomic_fetch_add(&rt->locks_held, 1);
@@ -587,18 +592,14 @@ static void sync_call(dsm_rt *rt, unsigned id, int op, uint64_t arg, const char 
     h.arg[1] = (uint64_t)op;
     h.arg[2] = arg;
     dsm_rt_send(rt, dsm_sync_manager(id, rt->nnodes), &h);
-    dsm_park_enter(&rt->park);
-    dsm_rt_wait(rt, woken, &w);
-    dsm_park_leave(&rt->park, &rt->eng_lock);
+    park_wait(rt, woken, &w);
     dsm_rt_leave();
     if (!between)
         return;
     between(rt, between_arg);
     dsm_rt_enter();
     w.target++;
-    dsm_park_enter(&rt->park);
-    dsm_rt_wait(rt, woken, &w);
-    dsm_park_leave(&rt->park, &rt->eng_lock);
+    park_wait(rt, woken, &w);
     dsm_rt_leave();
 }
 
