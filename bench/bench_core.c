@@ -10,6 +10,11 @@
  *                          (dsm_atomic_load / dsm_atomic_add at its manager)
  *   local lock + unlock  a lock managed by the node itself: no message, the
  *                          runtime's own cost (its signal masking: sig_gate.c)
+ *   remote lock + unlock  the same lock taken by the other node: a round
+ *                          trip to its manager and a message, or with the
+ *                          whole job on one host (DSM_JOB_SYNC) a ticket
+ *                          lock in the job's memory: dsm/jobsync.h
+ *   barrier              dsm_barrier back to back (the same two paths)
  *   read miss, home computing  the read miss while the home's program runs
  *                          (above it waits in a barrier: dsm/park.h)
  * and one probe outside the sums: the home's write right taken back from a
@@ -57,6 +62,29 @@ int main(int argc, char **argv)
         lock_v[round] = (dsm_wtime() - t0) * 1e6 / 2000;
     }
     double lock_us = bench_median7(lock_v);
+    /* the same lock taken by node 1 (node 0 waits in a barrier), and
+     * barriers back to back */
+    double rlock_v[7], bar_v[7];
+    for (int round = 0; round < 7; round++) {
+        dsm_barrier();
+        double t0 = dsm_wtime();
+        if (me == 1)
+            for (int i = 0; i < 2000; i++) {
+                dsm_lock(0);
+                dsm_unlock(0);
+            }
+        rlock_v[round] = (dsm_wtime() - t0) * 1e6 / 2000;
+        dsm_barrier();
+        t0 = dsm_wtime();
+        for (int i = 0; i < 500; i++)
+            dsm_barrier();
+        bar_v[round] = (dsm_wtime() - t0) * 1e6 / 500;
+    }
+    /* node 1's figure, read by node 0 through an atomic counter */
+    dsm_atomic_add(2, me == 1 ? (long)(bench_median7(rlock_v) * 1000) : 0);
+    dsm_barrier();
+    double rlock_us = dsm_atomic_load(2) / 1000.0;
+    double bar_us = bench_median7(bar_v);
     if (me == 0) {
         double miss_probe = fault_us + r.rtt + copy_us;
         double upg_probe = fault_us + r.rtt;
@@ -89,6 +117,10 @@ int main(int argc, char **argv)
             printf("bench_core: handoff counters WRONG\n");
         printf("%-26s %10.2f %14s %8s %8.2f\n", "local lock + unlock", lock_us, "", "",
                bench_spread(lock_v, 7));
+        printf("%-26s %10.2f %14.2f %8.2f\n", "remote lock + unlock", rlock_us, r.rtt,
+               rlock_us / r.rtt);
+        printf("%-26s %10.2f %14.2f %8.2f %8.2f\n", "barrier", bar_us, r.rtt, bar_us / r.rtt,
+               bench_spread(bar_v, 7));
         printf("target: remote read miss ratio <= 1.5: %s\n",
                r.read / miss_probe <= 1.5 ? "met" : "NOT met");
         printf("target: remote read miss spread <= 1.5: %s\n",

@@ -15,7 +15,9 @@
 # The probes of a fault and of the home's write right taken back (wr_taken,
 # bench_core.c) get rows of their own; old binaries (-x) print no wr_taken.
 # read_busy: the read miss while the home computes (not parked in a barrier:
-# dsm/park.h); old binaries print none (zeros).
+# dsm/park.h); old binaries print none (zeros).  bar_hand, atom_hand: the
+# barrier and atomic-counter handoffs; lock, rlock: a lock taken by its
+# manager's node and by the other; barrier: dsm_barrier back to back.
 # Target (doc/protocol.md, "Latency on few cores"): the read miss's spread
 # between runs within 1.5, its median within 1.5 times the limit probe.
 runs=7 blocks=1000 envA="" envB="" haveB=0 progA="" progB=""
@@ -61,7 +63,11 @@ one() {
         /^remote write miss/ { print c, "write", $4, $5 }
         /^upgrade/           { print c, "upgrade", $2, $3 }
         /^migratory handoff/ { print c, "migratory", $3, $4 }
-        /^local lock \+ unlock/ { print c, "lock", $5, 0 }' >>"$tmp/rows"
+        /^barrier handoff/   { print c, "bar_hand", $3, 0 }
+        /^atomic-counter handoff/ { print c, "atom_hand", $3, 0 }
+        /^local lock \+ unlock/ { print c, "lock", $5, 0 }
+        /^remote lock \+ unlock/ { print c, "rlock", $5, 0 }
+        /^barrier  /         { print c, "barrier", $2, 0 }' >>"$tmp/rows"
 }
 i=0
 while [ $i -lt "$runs" ]; do
@@ -82,10 +88,10 @@ awk -v haveB=$haveB '
     }
     { k = $1 SUBSEP $2; n[k]++; us[k, n[k]] = $3; pr[k, n[k]] = $4 }
     END {
-        split("fault wr_taken rtt read read_busy write upgrade migratory lock", ops, " ")
+        nops = split("fault wr_taken rtt read read_busy write upgrade migratory bar_hand atom_hand lock rlock barrier", ops, " ")
         if (haveB) printf "%-10s %9s %7s %9s %6s | %9s %7s %6s | %6s\n", "operation", "A us", "spread", "probe us", "ratio", "B us", "spread", "ratio", "B/A"
         else printf "%-10s %9s %9s %9s %7s %9s %6s\n", "operation", "median us", "min", "max", "spread", "probe us", "ratio"
-        for (o = 1; o <= 9; o++) {
+        for (o = 1; o <= nops; o++) {
             for (c = 0; c <= haveB; c++) {
                 cf = c ? "B" : "A"; k = cf SUBSEP ops[o]; m = n[k]
                 if (!m) { M[c] = P[c] = S[c] = LO[c] = HI[c] = 0; continue } # an old binary: no such row

@@ -125,6 +125,17 @@ static int dsm_runtime_init(int *argc, char ***argv)
         tp->mark(rt->tp, DSM_NODE_JOINED);
     rt->initialized = 1;
     /* the settings that must agree are compared at node 0 (sync.c) */
+    /* Every node decides alike: the area is the job's or nobody's, and the
+     * setting must agree (the collective below ends the job otherwise).
+     * Before the collective, which itself takes node 0's messages: a task
+     * node 0 starts here (dsm_create) may run as soon as this node handled
+     * its end, and its lock must take the path its unlock will. */
+    if (rt->tp && rt->tp->job_area && rt->cfg.job_sync) {
+        rt->jobsync = dsm_jobsync_open(rt->tp->job_area, rt->self, rt->nnodes);
+        if (!rt->jobsync)
+            dsm_fatal("dsm_init", "cannot use the job's shared memory for %d nodes (set "
+                      "DSM_JOB_SYNC=off)", rt->nnodes);
+    }
     dsm_collective(rt, COLL_INIT, dsm_config_digest(&rt->cfg), "dsm_init");
     dsm_stdin_copy(rt);
     dsm_park_seal(&rt->park); /* every thread there is now is the runtime's */
@@ -139,6 +150,8 @@ static void dsm_runtime_finalize(void)
     dsm_rt_enter(); /* no signal handler while it holds the runtime's locks (node.h) */
     dsm_stats_finalize(rt); /* gathers at node 0 before the finalize collective */
     dsm_collective(rt, COLL_FINALIZE, 0, "dsm_finalize");
+    dsm_jobsync_close(rt->jobsync);
+    rt->jobsync = NULL;
     dsm_rt_stop(rt);
     rt->finalized = 1;
     dsm_backend_finished();

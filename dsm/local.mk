@@ -21,6 +21,7 @@ libdsm_internal_la_SOURCES = \
 	dsm/decode.h dsm/decode.c \
 	dsm/access.h dsm/access.c dsm/blk_signal.c dsm/sig_gate.h dsm/sig_gate.c \
 	dsm/alloc.c \
+	dsm/jobsync.h dsm/jobsync.c \
 	dsm/sync.c dsm/syncid.h dsm/idmap.h dsm/idmap.c \
 	dsm/stats.h dsm/stats.c \
 	dsm/symbols.h dsm/symbols.c \

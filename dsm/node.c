@@ -1049,6 +1049,47 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
     dsm_rt_leave();
 }
 
+void dsm_rt_wait_word(void *rt_, _Atomic uint32_t *word, _Atomic uint32_t *sleepers,
+                      uint32_t seen)
+{
+    dsm_rt *rt = rt_;
+    if (atomic_load(word) != seen)
+        return;
+    uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
+    dsm_rt_enter();
+    if (spin_ns) {
+        /* as dsm_rt_wait: a request that comes meanwhile (the recall of a
+         * block the other node's writer needs before it arrives here) is
+         * served by this thread, not by a progress thread to wake */
+        app_polling(rt, 1);
+        uint64_t start = dsm_now_ns();
+        for (unsigned i = 1; atomic_load(word) == seen; i++) {
+            if (poll_once(rt))
+                continue;
+            if (dsm_now_ns() - start >= spin_ns)
+                break;
+            dsm_cpu_relax();
+            if ((i & 15) == 0) {
+                release_expired(rt);
+                sched_yield();
+            }
+        }
+        app_polling(rt, 0);
+    }
+    if (atomic_load(word) != seen) {
+        dsm_rt_leave();
+        return;
+    }
+    atomic_fetch_add(sleepers, 1);
+    while (atomic_load(word) == seen) {
+        sig_park(1);
+        dsm_futex_wait(word, seen, DSM_JOBSYNC_SLEEP_MS, 1);
+        sig_park(0);
+    }
+    atomic_fetch_sub(sleepers, 1);
+    dsm_rt_leave();
+}
+
 static int pongs_reached(dsm_rt *rt, void *arg)
 {
     return atomic_load(&rt->pongs) >= *(uint64_t *)arg;

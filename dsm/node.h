@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "jobsync.h"
 #include "msg.h"
 #include "park.h"
 #include "settings.h"
@@ -64,6 +65,9 @@ typedef struct dsm_rt {
 
     /* the program's thread waiting inside the runtime (park.h) */
     dsm_park park;
+    /* the collectives and atomic counters in the job's shared memory
+     * (jobsync.h); NULL: messages (other hosts, one node, DSM_JOB_SYNC=off) */
+    dsm_jobsync *jobsync;
 
     pthread_t progress;
     int progress_started;
@@ -127,6 +131,11 @@ void dsm_rt_send_data(dsm_rt *rt, int dst, dsm_msg_hdr *h, const void *payload, 
 void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg);
 /* Something a waiter may care about happened. */
 void dsm_rt_signal(dsm_rt *rt);
+/* jobsync.h's waiter for this runtime (ctx: the dsm_rt): spin as
+ * dsm_rt_wait does, serving messages, then sleep on the shared word with
+ * the program's signal handlers open as in dsm_rt_wait's sleep. */
+void dsm_rt_wait_word(void *rt, _Atomic uint32_t *word, _Atomic uint32_t *sleepers,
+                      uint32_t seen);
 /* Sets rt->spin_ns from DSM_SPIN_US; `auto` from the nodes on this host
  * and its usable cores. */
 void dsm_rt_spin_policy(dsm_rt *rt, int host_nodes, int cores);

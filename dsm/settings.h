@@ -29,6 +29,7 @@ typedef struct dsm_config {
     int adapt;               /* DSM_ADAPT=on|off: the adaptive protocol */
     unsigned prefetch;       /* DSM_PREFETCH: blocks a read miss fetches with DSM_ADAPT */
     int progress_move;       /* DSM_PROGRESS_MOVE=on|off: progress thread off a starved core */
+    int job_sync;            /* DSM_JOB_SYNC=on|off: collectives and atomics in shared memory (jobsync.h) */
     int park_defer;          /* DSM_PARK_DEFER=on|off: send before protecting while parked (park.c) */
     int protect_batch;       /* DSM_PROTECT_BATCH=on|off: range mprotect calls (protect.c) */
     int counters;            /* DSM_COUNTERS=on|off: the Figure 3 counters (doc/metrics.md) */

@@ -77,6 +77,13 @@ const dsm_setting dsm_settings[] = {
              "home answers a miss before it takes its own write right away (`mprotect`), "
              "not after: nothing can write the block meanwhile (doc/protocol.md, \"The "
              "parked home\")" },
+    { .name = "DSM_JOB_SYNC", .kind = DSM_SET_SWITCH, .flags = DSM_SET_AGREE, .dflt = "on",
+      .field = F(job_sync), .group = DSM_GROUP_RUNTIME,
+      .doc = "when every node of the job is on one host, the collectives (`dsm_barrier`, "
+             "`dsm_alloc`), the locks, `dsm_barrier_n` and the atomic counters "
+             "(`dsm_atomic_add`) work in memory the nodes share, with the processor's atomics, "
+             "instead of messages to a manager node "
+             "(doc/protocol.md, \"Synchronisation in the job's memory\")" },
     { .name = "DSM_PROTECT_BATCH", .kind = DSM_SET_SWITCH, .dflt = "on",
       .field = F(protect_batch), .group = DSM_GROUP_RUNTIME,
       .doc = "the protection changes of one engine call (and the read copies of a bulk "

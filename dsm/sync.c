@@ -3,7 +3,10 @@
  * with a FIFO of waiters.  Collectives carry their kind and argument so that
  * node 0 catches mismatched calls (a barrier against an allocation, two
  * different sizes) and ends the job with a line naming both nodes; dsm_init's
- * carries the digest of the settings that must agree (below). */
+ * carries the digest of the settings that must agree (below).  When the
+ * whole job is on one host the collectives after dsm_init's, the locks,
+ * dsm_barrier_n and the atomic counters use the job's shared memory
+ * instead (jobsync.h), with the same checks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +72,7 @@ int dsm_sync_init(dsm_rt *rt)
 }
 
 /* ---- collectives ---- */
+
 
 /* A wait of the program's thread for a collective, a lock or a wake: it
  * is parked meanwhile (park.h) and comes back through dsm_park_leave. */
@@ -229,6 +233,30 @@ static void check_no_locks_held(dsm_rt *rt)
               n > 1 ? "them" : "it");
 }
 
+/* A collective in the job's shared memory (jobsync.h): the last node to
+ * arrive compares the calls, as node 0 does with the messages. */
+static void shared_collective(dsm_rt *rt, uint64_t seq, int kind, uint64_t arg)
+{
+    int last;
+    uint32_t gen = dsm_jobsync_arrive(rt->jobsync, seq, kind, arg, &last);
+    if (last) {
+        uint64_t c[6];
+        int n = dsm_jobsync_mismatch(rt->jobsync, c);
+        if (n >= 0) {
+            char a[64], b[64];
+            describe(a, sizeof a, (int)c[1], c[2]);
+            describe(b, sizeof b, (int)c[4], c[5]);
+            dsm_fatal(coll_name(kind), "mismatched collective call #%llu: node %d called %s "
+                      "but node 0 called %s", (unsigned long long)c[0], n, a, b);
+        }
+        dsm_jobsync_release(rt->jobsync);
+        return;
+    }
+    dsm_park_enter(&rt->park);
+    dsm_jobsync_wait(rt->jobsync, gen, dsm_rt_wait_word, rt);
+    dsm_park_leave(&rt->park, &rt->eng_lock);
+}
+
 void dsm_collective(dsm_rt *rt, int kind, uint64_t arg, const char *call)
 {
     (void)call;
@@ -240,6 +268,15 @@ void dsm_collective(dsm_rt *rt, int kind, uint64_t arg, const char *call)
     pthread_mutex_lock(&rt->coll_lock);
     uint64_t seq = ++rt->coll_seq;
     pthread_mutex_unlock(&rt->coll_lock);
+    /* dsm_finalize's also goes through node 0's messages, after: the
+     * statistics shipped before it must reach node 0 first (FIFO per pair) */
+    if (rt->jobsync && kind != COLL_INIT) {
+        shared_collective(rt, seq, kind, arg);
+        if (kind != COLL_FINALIZE) {
+            dsm_rt_leave();
+            return;
+        }
+    }
     dsm_msg_hdr h = { 0 };
     h.type = RT_COLL_ENTER;
     h.arg[0] = seq;
@@ -334,16 +371,19 @@ static void lock_request(dsm_rt *rt, unsigned id, int node, int slot)
         grant(rt, id, node, slot);
 }
 
+static void unlock_misuse(int node, unsigned id, int holder)
+{
+    if (holder < 0)
+        dsm_fatal("dsm_unlock", "node %d unlocked lock %u, which is not locked", node, id);
+    dsm_fatal("dsm_unlock", "node %d unlocked lock %u, which node %d holds", node, id, holder);
+}
+
 static void lock_release(dsm_rt *rt, unsigned id, int node)
 {
     pthread_mutex_lock(&rt->lock_lock);
     struct lock_rec *l = managed_lock(rt, id);
-    if (l->holder != node) {
-        if (l->holder < 0)
-            dsm_fatal("dsm_unlock", "node %d unlocked lock %u, which is not locked", node, id);
-        dsm_fatal("dsm_unlock", "node %d unlocked lock %u, which node %d holds", node, id,
-                  l->holder);
-    }
+    if (l->holder != node)
+        unlock_misuse(node, id, l->holder);
     lock_waiter next = { -1, -1 };
     if (l->qlen) {
         next = l->q[l->qhead];
@@ -380,15 +420,22 @@ void dsm_sync_lock(dsm_rt *rt, unsigned id)
     dsm_rt_enter();
     dsm_rt_release_mine(rt);
     uint64_t t0 = rt->ctr ? dsm_now_ns() : 0;
-    atomic_store(&rt->granted[slot], 0);
-    atomic_store(&rt->lock_wanted[slot], id + 1); /* a grant must match it (dsm_sync_handle) */
-    dsm_msg_hdr h = { 0 };
-    h.type = RT_LOCK_REQ;
-    h.block = id;
-    h.arg[0] = (uint64_t)slot;
-    dsm_rt_send(rt, dsm_sync_manager(id, rt->nnodes), &h);
-    park_wait(rt, lock_granted, &slot);
-    atomic_store(&rt->granted[slot], 0);
+    dsm_jobsync_lock *jl = rt->jobsync ? dsm_jobsync_lock_of(rt->jobsync, id) : NULL;
+    if (jl) {
+        dsm_park_enter(&rt->park);
+        dsm_jobsync_lock_acquire(rt->jobsync, jl, dsm_rt_wait_word, rt);
+        dsm_park_leave(&rt->park, &rt->eng_lock);
+    } else {
+        atomic_store(&rt->granted[slot], 0);
+        atomic_store(&rt->lock_wanted[slot], id + 1); /* a grant must match it (dsm_sync_handle) */
+        dsm_msg_hdr h = { 0 };
+        h.type = RT_LOCK_REQ;
+        h.block = id;
+        h.arg[0] = (uint64_t)slot;
+        dsm_rt_send(rt, dsm_sync_manager(id, rt->nnodes), &h);
+        park_wait(rt, lock_granted, &slot);
+        atomic_store(&rt->granted[slot], 0);
+    }
     set_owner(rt, id, me);
     atomic_fetch_add(&rt->locks_held, 1);
     if (rt->ctr) {
@@ -408,10 +455,17 @@ void dsm_sync_unlock(dsm_rt *rt, unsigned id)
     dsm_rt_enter();
     dsm_rt_release_mine(rt);
     dsm_rt_epoch_end(rt, 1);
-    dsm_msg_hdr h = { 0 };
-    h.type = RT_UNLOCK;
-    h.block = id;
-    dsm_rt_send(rt, dsm_sync_manager(id, rt->nnodes), &h);
+    dsm_jobsync_lock *jl = rt->jobsync ? dsm_jobsync_lock_of(rt->jobsync, id) : NULL;
+    if (jl) {
+        int holder = dsm_jobsync_lock_release(rt->jobsync, jl);
+        if (holder != rt->self)
+            unlock_misuse(rt->self, id, holder);
+    } else {
+        dsm_msg_hdr h = { 0 };
+        h.type = RT_UNLOCK;
+        h.block = id;
+        dsm_rt_send(rt, dsm_sync_manager(id, rt->nnodes), &h);
+    }
     dsm_rt_leave();
 }
 
@@ -603,12 +657,34 @@ static void sync_call(dsm_rt *rt, unsigned id, int op, uint64_t arg, const char 
     dsm_rt_leave();
 }
 
+/* dsm_barrier_n in the job's shared memory; 0 when its table cannot take
+ * id (then the manager keeps it, for every node alike) */
+static int shared_barrier_n(dsm_rt *rt, unsigned id, unsigned count)
+{
+    uint32_t other[2];
+    dsm_rt_enter();
+    dsm_rt_release_mine(rt);
+    dsm_rt_epoch_end(rt, 0);
+    dsm_park_enter(&rt->park);
+    int rc = dsm_jobsync_barrier(rt->jobsync, id, count, dsm_rt_wait_word, rt, other);
+    dsm_park_leave(&rt->park, &rt->eng_lock);
+    dsm_rt_leave();
+    if (rc == 2)
+        dsm_fatal("dsm_barrier_n", "barrier %u waits for %u participants, more than can exist "
+                  "(at most %u)", id, count, (1u << 21) - 1);
+    if (rc == 3)
+        dsm_fatal("dsm_barrier_n", "barrier %u: node %d waits for %u participants but node %u "
+                  "for %u", id, rt->self, count, other[0], other[1]);
+    return rc != 1;
+}
+
 void dsm_sync_barrier_n(dsm_rt *rt, unsigned id, unsigned count)
 {
     if (count == 0)
         dsm_fatal("dsm_barrier_n", "barrier %u with 0 participants", id);
     uint64_t t0 = rt->ctr ? dsm_now_ns() : 0;
-    sync_call(rt, id, SYNC_BARRIER, count, "dsm_barrier_n", NULL, 0);
+    if (!rt->jobsync || !shared_barrier_n(rt, id, count))
+        sync_call(rt, id, SYNC_BARRIER, count, "dsm_barrier_n", NULL, 0);
     if (rt->ctr) {
         dsm_stats_node_add(&rt->stats, CM_TARGET_BARRIER, 1);
         dsm_stats_node_add(&rt->stats, CM_TARGET_BARRIER_WALL, dsm_now_ns() - t0);
@@ -634,9 +710,20 @@ void dsm_sync_cond_signal(dsm_rt *rt, unsigned cond, int all)
 
 /* An atomic counter is a synchronisation object like the others: one
  * request to its manager, answered with the value before the add (a spin
- * on it costs round trips, no page moves: bench/bench_handoff). */
+ * on it costs round trips, no page moves: bench/bench_handoff); in the
+ * job's shared memory when it has some (jobsync.h). */
 long dsm_sync_atomic_add(dsm_rt *rt, unsigned id, long delta)
 {
+    _Atomic uint64_t *c = rt->jobsync ? dsm_jobsync_counter(rt->jobsync, id) : NULL;
+    if (c) {
+        /* what a sync_call does before its request, then one locked add
+         * (wrapping as unsigned, as the manager's) */
+        dsm_rt_enter();
+        dsm_rt_release_mine(rt);
+        dsm_rt_epoch_end(rt, 0);
+        dsm_rt_leave();
+        return (long)atomic_fetch_add(c, (uint64_t)delta);
+    }
     sync_call(rt, id, SYNC_ATOMIC_ADD, (uint64_t)delta, "dsm_atomic_add", NULL, 0);
     int slot = dsm_rt_thread_slot(rt);
     return (long)atomic_load(&rt->sync_value[slot]);

@@ -76,9 +76,10 @@ DSM_API void   dsm_cond_wait(unsigned cond, unsigned lock);
 DSM_API void   dsm_cond_signal(unsigned cond);          /* wake the longest waiter, if any */
 DSM_API void   dsm_cond_broadcast(unsigned cond);       /* wake them all */
 /* Atomic counters: a long per id (any number below 2^31, or one made by
- * dsm_lock_new), 0 at first, kept at the id's manager node (not in shared
- * memory).  dsm_atomic_add adds delta and returns the value before it; the
- * caller goes on once the manager has done it, so all the operations on one
+ * dsm_lock_new), 0 at first, not in the shared region: kept at the id's
+ * manager node, or in memory the nodes share when the whole job is on one
+ * host (DSM_JOB_SYNC).  dsm_atomic_add adds delta and returns the value
+ * before it; the caller goes on once it is done, so all the operations on one
  * id fall in one order, and with the protocol's sequential consistency a
  * thread that sees a count also sees the writes made before it was added. */
 DSM_API long   dsm_atomic_add(unsigned id, long delta);

@@ -35,6 +35,14 @@ check_PROGRAMS += tests/mn_patterns
 tests_mn_patterns_SOURCES = tests/mn_patterns.c
 tests_mn_patterns_LDADD = libdsm.la
 
+# jobsync_unit: Check: the collectives, counters, locks and barriers of
+# dsm/jobsync.c between forked processes sharing one area.
+check_PROGRAMS += tests/jobsync_unit
+tests_jobsync_unit_SOURCES = tests/jobsync_unit.c
+tests_jobsync_unit_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_jobsync_unit_LDADD = libdsm_internal.la $(CHECK_MAIN)
+UNIT_TESTS += tests/jobsync_unit
+
 # region_unit: Check: dsm_region_commit commits one block's pages of the
 # protocol view before its first install, and only that block
 if HAVE_CHECK

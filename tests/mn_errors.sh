@@ -28,9 +28,16 @@ check() {
     fi
 }
 check before-init 2 'dsm: node \?: dsm_barrier: called before dsm_init'
-check mismatch-kind 2 'dsm: node 0: dsm_(alloc|barrier): mismatched collective call #[0-9]+: node [01] called dsm_(alloc\(64\)|barrier\(\)) but node [01] called'
-check mismatch-kind 4 'mismatched collective call'
-check mismatch-size 2 'dsm_alloc: mismatched collective call #[0-9]+: node [01] called dsm_alloc\((64|128)\) but node [01] called dsm_alloc\((64|128)\)'
+# the collectives in the job's shared memory (the last node to arrive
+# compares) and through node 0's messages (as across hosts)
+for sync in on off; do
+    export DSM_JOB_SYNC=$sync
+    check mismatch-kind 2 'dsm: node [01]: dsm_(alloc|barrier): mismatched collective call #[0-9]+: node [01] called dsm_(alloc\(64\)|barrier\(\)) but node [01] called'
+    check mismatch-kind 4 'mismatched collective call'
+    check mismatch-size 2 'dsm_alloc: mismatched collective call #[0-9]+: node [01] called dsm_alloc\((64|128)\) but node [01] called dsm_alloc\((64|128)\)'
+    check mismatch-finalize 2 'mismatched collective call #[0-9]+: node [01] called dsm_(finalize|barrier)\(\)[^:]* but node [01] called dsm_(finalize|barrier)\(\)'
+done
+unset DSM_JOB_SYNC
 check free-outside 2 'dsm: node 1: dsm_free: 0x[0-9a-f]+ is outside the shared region'
 check free-bad 2 'dsm: node 1: dsm_free: 0x[0-9a-f]+ was not returned by dsm_malloc'
 check lock-range 2 'dsm: node 1: dsm_lock: lock id 1024 is out of range'

@@ -24,6 +24,9 @@ int main(int argc, char **argv)
             dsm_alloc(64, "x");
         else
             dsm_barrier();
+    } else if (!strcmp(mode, "mismatch-finalize")) {
+        if (me == 1)
+            dsm_barrier(); /* node 0 goes on to dsm_finalize */
     } else if (!strcmp(mode, "mismatch-size")) {
         dsm_alloc(me == 1 ? 128 : 64, "x");
     } else if (!strcmp(mode, "free-outside")) {

@@ -1154,6 +1154,8 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
     t->wake = mpi_wake;
     t->polling = mpi_polling;
     t->close = mpi_close;
+    /* every rank on this host: its segment is the job's */
+    t->job_area = im->shm && !some ? im->shm->job_area : NULL;
     t->impl = im;
     im->state = DSM_NODE_STARTED;
     the_mpi = t;

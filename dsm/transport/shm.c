@@ -674,6 +674,7 @@ dsm_transport *dsm_transport_shm_open_fd(int fd_, int node_, int nnodes_, size_t
     dsm_shm_geometry g;
     if (dsm_shm_geometry_compute(h.nnodes, h.max_payload, h.slots, &g) ||
         g.slot_size != h.slot_size || g.node_offset != h.node_offset ||
+        g.job_offset != h.job_offset ||
         g.queue_offset != h.queue_offset || g.queue_size != h.queue_size ||
         g.total_size != h.total_size || (uint64_t)st.st_size < g.total_size) {
         fprintf(stderr, "dsm: node %ld: shm transport: the segment header is inconsistent "
@@ -733,6 +734,7 @@ dsm_transport *dsm_transport_shm_open_fd(int fd_, int node_, int nnodes_, size_t
     t->wake = shm_wake;
     t->polling = shm_polling;
     t->close = shm_close;
+    t->job_area = im->base + g.job_offset;
     t->impl = im;
     return t;
 }

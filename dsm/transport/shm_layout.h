@@ -1,11 +1,13 @@
 /* shm_layout.h - layout of the control/message segment of one dsmrun job
  * (the shm transport).  dsmrun creates, sizes and initialises the segment;
  * every node maps it through the inherited descriptor DSM_SHM_FD.  The
- * segment is the only memory the nodes share: it carries messages, never
- * application data directly.
+ * segment is the only memory the nodes share: it carries messages and the
+ * runtime's synchronisation words, never application data directly.
  *
  *   header            magic, version, sizes, clock base   (dsm_shm_header)
  *   node table        one cache line per node: status, pid (dsm_shm_node)
+ *   job area          DSM_JOB_AREA_BYTES, page aligned: the runtime's
+ *                       synchronisation words (transport.h, job_area)
  *   queue 0 .. N-1    incoming queue of each node, page aligned:
  *                       dsm_shm_queue (tail | head | futex, sleepers)
  *                       slots[capacity], each a dsm_shm_slot + payload
@@ -30,7 +32,7 @@
 #include "transport.h"
 
 #define DSM_SHM_MAGIC 0x31304d4853534d44ULL /* "DSMSHM01" read as little-endian */
-#define DSM_SHM_VERSION 2u
+#define DSM_SHM_VERSION 3u
 #define DSM_SHM_MAX_NODES 1024
 #define DSM_SHM_LINE 64
 #define DSM_SHM_PAGE 4096
@@ -55,6 +57,7 @@ typedef struct dsm_shm_header {
     uint32_t slots;          /* capacity of each queue, a power of two */
     uint32_t slot_size;      /* bytes per slot: dsm_shm_slot + payload, line aligned */
     uint64_t node_offset;    /* offset of the node table */
+    uint64_t job_offset;     /* offset of the job area */
     uint64_t queue_offset;   /* offset of queue 0 */
     uint64_t queue_size;     /* bytes per queue, page aligned */
     uint64_t total_size;     /* bytes of the whole segment */
@@ -100,7 +103,7 @@ _Static_assert(sizeof(dsm_shm_slot) == DSM_SHM_LINE, "slot header is one cache l
 _Static_assert(sizeof(dsm_shm_node) == DSM_SHM_LINE, "node entry is one cache line");
 
 typedef struct dsm_shm_geometry {
-    uint64_t slot_size, node_offset, queue_offset, queue_size, total_size;
+    uint64_t slot_size, node_offset, job_offset, queue_offset, queue_size, total_size;
 } dsm_shm_geometry;
 
 static inline uint64_t dsm_shm_round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
@@ -117,8 +120,9 @@ static inline int dsm_shm_geometry_compute(uint32_t nnodes, uint64_t max_payload
     if (g->slot_size > UINT32_MAX)
         return -1;
     g->node_offset = dsm_shm_round_up(sizeof(dsm_shm_header), DSM_SHM_LINE);
-    g->queue_offset =
+    g->job_offset =
         dsm_shm_round_up(g->node_offset + (uint64_t)nnodes * sizeof(dsm_shm_node), DSM_SHM_PAGE);
+    g->queue_offset = g->job_offset + DSM_JOB_AREA_BYTES;
     g->queue_size =
         dsm_shm_round_up(sizeof(dsm_shm_queue) + (uint64_t)slots * g->slot_size, DSM_SHM_PAGE);
     /* 2^10 nodes * (2^16 slots * 2^31 bytes) stays below 2^63. */
@@ -176,6 +180,7 @@ static inline void dsm_shm_header_fill(dsm_shm_header *h, uint32_t nnodes, uint6
     h->slots = slots;
     h->slot_size = (uint32_t)g->slot_size;
     h->node_offset = g->node_offset;
+    h->job_offset = g->job_offset;
     h->queue_offset = g->queue_offset;
     h->queue_size = g->queue_size;
     h->total_size = g->total_size;

@@ -70,8 +70,15 @@ struct dsm_transport {
      * wait.  May be NULL. */
     void (*polling)(dsm_transport *t, int on);
     void (*close)(dsm_transport *t);
+    /* DSM_JOB_AREA_BYTES of memory every node of the job maps, zeros at the
+     * job's start, for synchronisation through the processor's atomics
+     * (dsm/jobsync.h); NULL when the nodes share none (other hosts). */
+    void *job_area;
     void *impl;
 };
+
+/* The size of dsm_transport.job_area (committed only where touched). */
+#define DSM_JOB_AREA_BYTES ((uint64_t)1 << 20)
 
 /* How far a node got, for the launcher's reports (a node that leaves after
  * JOINED without FINALIZED "exited without dsm_finalize"). */
