@@ -1056,6 +1056,8 @@ void dsm_rt_wait_word(void *rt_, _Atomic uint32_t *word, _Atomic uint32_t *sleep
     if (atomic_load(word) != seen)
         return;
     uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
+    /* its length teaches the spin policy, as dsm_rt_wait's do */
+    uint64_t wait_start = rt->spin_cap_ns ? dsm_now_ns() : 0;
     dsm_rt_enter();
     if (spin_ns) {
         /* as dsm_rt_wait: a request that comes meanwhile (the recall of a
@@ -1076,17 +1078,17 @@ void dsm_rt_wait_word(void *rt_, _Atomic uint32_t *word, _Atomic uint32_t *sleep
         }
         app_polling(rt, 0);
     }
-    if (atomic_load(word) != seen) {
-        dsm_rt_leave();
-        return;
+    if (atomic_load(word) == seen) {
+        atomic_fetch_add(sleepers, 1);
+        while (atomic_load(word) == seen) {
+            sig_park(1);
+            dsm_futex_wait(word, seen, DSM_JOBSYNC_SLEEP_MS, 1);
+            sig_park(0);
+        }
+        atomic_fetch_sub(sleepers, 1);
     }
-    atomic_fetch_add(sleepers, 1);
-    while (atomic_load(word) == seen) {
-        sig_park(1);
-        dsm_futex_wait(word, seen, DSM_JOBSYNC_SLEEP_MS, 1);
-        sig_park(0);
-    }
-    atomic_fetch_sub(sleepers, 1);
+    if (wait_start)
+        spin_learn(rt, dsm_now_ns() - wait_start);
     dsm_rt_leave();
 }
 
