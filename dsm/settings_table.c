@@ -160,14 +160,15 @@ const dsm_setting dsm_settings[] = {
       .min = DSM_SHM_SLOTS_MIN, .max = DSM_SHM_SLOTS_MAX,
       .dflt_doc = "256, fewer for large jobs", .field = F(shm_slots), .group = DSM_GROUP_LAUNCH,
       .doc = "read by `dsmrun`: messages each node's incoming queue holds (dsmrun(1))" },
-    { .name = "DSM_BIND", .kind = DSM_SET_WORDS, .words = "auto|core|none", .dflt = "auto",
+    { .name = "DSM_BIND", .kind = DSM_SET_WORDS, .words = "auto|core|none", .dflt = "none",
       .field = F(bind_mode), .group = DSM_GROUP_LAUNCH,
-      .doc = "read by `dsmrun`: `core` binds each node to its own share of the cores `dsmrun` "
-             "may use (node k to the k-th core when there are as many nodes as cores, as "
-             "`mpirun` binds ranks) when the nodes do not outnumber them; `auto` does so only "
-             "when, at the start, the processes already running leave each node a core (a "
-             "bound node cannot move away from a busy core); `none` leaves the placement to "
-             "the kernel (doc/protocol.md, Latency on few cores)" },
+      .doc = "read by `dsmrun`: `none` leaves the placement to the kernel, so a node's "
+             "progress thread can answer on a core the program's threads leave idle; `core` "
+             "binds each node to its own share of the cores `dsmrun` may use (node k to the "
+             "k-th core when there are as many nodes as cores, as `mpirun` binds ranks) when "
+             "the nodes do not outnumber them; `auto` does so only when, at the start, the "
+             "processes already running leave each node a core (a bound node cannot move away "
+             "from a busy core) (doc/protocol.md, Latency on few cores: \"Unbound again\")" },
     { .name = "DSM_PROGRESS_MOVE", .kind = DSM_SET_SWITCH, .dflt = "on",
       .field = F(progress_move), .group = DSM_GROUP_LAUNCH,
       .doc = "a node bound to its cores (`DSM_BIND`, `mpirun`'s binding) whose progress thread "

@@ -2,9 +2,9 @@
 # dsmrun_bind.sh - DSM_BIND, dsmrun's placement of the nodes: with `core`
 # nodes that do not outnumber the cores dsmrun may use each get a share of
 # them of their own (the shares disjoint, inside dsmrun's affinity); `auto`
-# (the default) does that or leaves them unbound (it depends on what else
-# runs); more nodes than cores, or DSM_BIND=none, leave every node
-# dsmrun's own affinity; a bad value is an error naming it.
+# does that or leaves them unbound (it depends on what else runs); more
+# nodes than cores, DSM_BIND=none or no DSM_BIND (the default) leave every
+# node dsmrun's own affinity; a bad value is an error naming it.
 # Run by `make check` from the build directory.
 set -u
 builddir=${top_builddir:-.}
@@ -62,13 +62,15 @@ if [ "$cores" -ge 2 ]; then
     DSM_BIND=core check_bound 2 "$mine" "DSM_BIND=core"
     [ "$cores" -ge 3 ] && DSM_BIND=core check_bound "$cores" "$mine" "DSM_BIND=core"
     # auto: bound as with core, or not at all
-    m=$(masks "$mine" 2) && all=$(taskset -pc $$ >/dev/null; taskset -p $$ | sed 's/.*: //')
+    m=$(DSM_BIND=auto masks "$mine" 2) && all=$(taskset -pc $$ >/dev/null; taskset -p $$ | sed 's/.*: //')
     if [ "$(echo "$m" | cut -d' ' -f2 | sort -u)" = "$all" ]; then
         ok "auto: unbound (other processes run)"
     else
-        check_bound 2 "$mine" "auto"
+        DSM_BIND=auto check_bound 2 "$mine" "auto"
     fi
     DSM_BIND=none check_same 2 "$mine" "DSM_BIND=none"
+    unset DSM_BIND
+    check_same 2 "$mine" "the default"
     check_same 2 "$first" "more nodes than cores"
 else
     echo "one core: the binding itself is not tested"
