@@ -15,6 +15,7 @@
 # nodes; matmul N on 2 nodes against the native program.  Ours also with the
 # adaptive protocol and its prefetch (ADAPT, default "DSM_ADAPT=on
 # DSM_PREFETCH=8"; ADAPT= leaves that column out): a column per transport.
+# BIND (default none) is given to every mpirun as --bind-to.
 runs=7 pages=1000 msize=512 top=.
 adapt=${ADAPT-DSM_ADAPT=on DSM_PREFETCH=8}
 while [ $# -gt 0 ]; do
@@ -55,7 +56,10 @@ for f in "$top/dsmrun" "$top/bench/bench_core" "$top/apps/matmul"; do
 done
 root=
 [ "$(id -u)" = 0 ] && root=--allow-run-as-root
-mpirun="${MPIRUN:-mpirun} $root --oversubscribe -np 2"
+# every mpirun job, ours and ArgoDSM's alike, placed as BIND says (default
+# none: doc/cluster.md, "Placement"; BIND=core is OpenMPI's own default
+# for 2 ranks)
+mpirun="${MPIRUN:-mpirun} $root --oversubscribe --bind-to ${BIND:-none} -np 2"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
