@@ -73,7 +73,6 @@ int dsm_sync_init(dsm_rt *rt)
 
 /* ---- collectives ---- */
 
-
 /* A wait of the program's thread for a collective, a lock or a wake: it
  * is parked meanwhile (park.h) and comes back through dsm_park_leave. */
 static void park_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
