@@ -43,6 +43,11 @@ EXTRA_PROGRAMS += bench/bench_adapt
 bench_bench_adapt_SOURCES = bench/bench_adapt.c bench/core_ops.h bench/core_ops.c \
 	bench/bench_util.h bench/bench_util.c
 bench_bench_adapt_LDADD = libdsm_internal.la
+# bench_lock: a contended lock's critical section, empty and with a page
+EXTRA_PROGRAMS += bench/bench_lock
+bench_bench_lock_SOURCES = bench/bench_lock.c
+bench_bench_lock_LDADD = libdsm.la
+
 # bench_handoff: the spin handoff's time and what it takes, settings alternated in one run
 EXTRA_PROGRAMS += bench/bench_handoff
 bench_bench_handoff_SOURCES = bench/bench_handoff.c bench/bench_util.h bench/bench_util.c

@@ -23,6 +23,25 @@ void dsm_futex_wait(_Atomic uint32_t *word, uint32_t expected, int timeout_ms, i
             NULL, 0);
 }
 
+void dsm_futex_wait_bits(_Atomic uint32_t *word, uint32_t expected, int timeout_ms, uint32_t bits)
+{
+    /* the bitset wait's timeout is a time on CLOCK_MONOTONIC, not a length */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_sec += timeout_ms / 1000;
+    ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_BITSET, expected, &ts, NULL, bits);
+}
+
+void dsm_futex_wake_bits(_Atomic uint32_t *word, uint32_t bits)
+{
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_BITSET, INT_MAX, NULL, NULL, bits);
+}
+
 void dsm_futex_wake(_Atomic uint32_t *word, int shared)
 {
     syscall(SYS_futex, (uint32_t *)word, shared ? FUTEX_WAKE : FUTEX_WAKE_PRIVATE, INT_MAX, NULL,

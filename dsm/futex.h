@@ -11,6 +11,12 @@
 /* Block while *word == expected, at most timeout_ms (< 0: no limit). */
 void dsm_futex_wait(_Atomic uint32_t *word, uint32_t expected, int timeout_ms, int shared);
 void dsm_futex_wake(_Atomic uint32_t *word, int shared);
+/* The same on a word shared between processes, for the sleepers whose
+ * bits meet the waker's (FUTEX_WAIT_BITSET / FUTEX_WAKE_BITSET): a waker
+ * can wake one kind of sleeper without the others (a ticket lock's next
+ * holder).  dsm_futex_wake wakes them all. */
+void dsm_futex_wait_bits(_Atomic uint32_t *word, uint32_t expected, int timeout_ms, uint32_t bits);
+void dsm_futex_wake_bits(_Atomic uint32_t *word, uint32_t bits);
 
 static inline void dsm_cpu_relax(void)
 {

@@ -138,7 +138,7 @@ int dsm_jobsync_released(dsm_jobsync *js, uint32_t gen)
 /* dsm_jobsync_waiter without a runtime: ctx points at the spin's
  * nanoseconds (a uint64_t); spin, yielding now and then, then sleep. */
 void dsm_jobsync_wait_plain(void *spin_ns, _Atomic uint32_t *word, _Atomic uint32_t *sleepers,
-                            uint32_t seen)
+                            uint32_t seen, uint32_t bits)
 {
     uint64_t spin = spin_ns ? *(uint64_t *)spin_ns : 0;
     if (spin) {
@@ -153,13 +153,13 @@ void dsm_jobsync_wait_plain(void *spin_ns, _Atomic uint32_t *word, _Atomic uint3
         return;
     atomic_fetch_add(sleepers, 1);
     while (atomic_load(word) == seen)
-        dsm_futex_wait(word, seen, DSM_JOBSYNC_SLEEP_MS, 1);
+        dsm_futex_wait_bits(word, seen, DSM_JOBSYNC_SLEEP_MS, bits);
     atomic_fetch_sub(sleepers, 1);
 }
 
 void dsm_jobsync_wait(dsm_jobsync *js, uint32_t gen, dsm_jobsync_waiter wait, void *ctx)
 {
-    wait(ctx, &js->coll->gen, &js->coll->sleepers, gen);
+    wait(ctx, &js->coll->gen, &js->coll->sleepers, gen, DSM_JOBSYNC_ANY);
 }
 
 /* The slot of id in a table of n (a power of two) slots of stride bytes,
@@ -214,8 +214,10 @@ void dsm_jobsync_lock_acquire(dsm_jobsync *js, dsm_jobsync_lock *l, dsm_jobsync_
                               void *ctx)
 {
     uint32_t ticket = atomic_fetch_add(&l->next, 1), now;
+    /* woken only when the ticket served is ours (modulo 32): a release
+     * wakes its next holder, not every waiter */
     while ((now = atomic_load(&l->serving)) != ticket)
-        wait(ctx, &l->serving, &l->sleepers, now);
+        wait(ctx, &l->serving, &l->sleepers, now, 1u << (ticket & 31));
     atomic_store(&l->holder, js->self + 1);
 }
 
@@ -225,9 +227,9 @@ int dsm_jobsync_lock_release(dsm_jobsync *js, dsm_jobsync_lock *l)
     if (holder != js->self + 1)
         return holder - 1;
     atomic_store(&l->holder, 0);
-    atomic_fetch_add(&l->serving, 1);
+    uint32_t next = atomic_fetch_add(&l->serving, 1) + 1;
     if (atomic_load(&l->sleepers))
-        dsm_futex_wake(&l->serving, 1); /* all: the next ticket's holder is among them */
+        dsm_futex_wake_bits(&l->serving, 1u << (next & 31));
     return js->self;
 }
 
@@ -283,6 +285,6 @@ int dsm_jobsync_barrier(dsm_jobsync *js, uint32_t id, uint32_t count, dsm_jobsyn
             dsm_futex_wake(&b->gen, 1);
         return 0;
     }
-    wait(ctx, &b->gen, &b->sleepers, gen);
+    wait(ctx, &b->gen, &b->sleepers, gen, DSM_JOBSYNC_ANY);
     return 0;
 }

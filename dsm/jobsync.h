@@ -26,18 +26,21 @@
 
 typedef struct dsm_jobsync dsm_jobsync;
 typedef struct dsm_jobsync_lock dsm_jobsync_lock;
-/* How a node waits: return once *word != seen; a waiter that sleeps (on
- * the futex of word, shared between processes) counts itself in *sleepers
- * meanwhile, which the writer of word looks at after moving it.  node.c's
- * dsm_rt_wait_word spins first, serving messages as a miss's wait does;
- * dsm_jobsync_wait_plain only spins and sleeps. */
 /* a sleeper wakes this often anyway (a lost wake-up would cost this much,
  * never a hang; none is expected) */
 #define DSM_JOBSYNC_SLEEP_MS 100
+/* How a node waits: return once *word != seen; a waiter that sleeps (on
+ * the futex of word, shared between processes, with the bitset bits:
+ * dsm_futex_wait_bits) counts itself in *sleepers meanwhile, which the
+ * writer of word looks at after moving it.  node.c's dsm_rt_wait_word
+ * spins first, serving messages as a miss's wait does;
+ * dsm_jobsync_wait_plain only spins and sleeps. */
 typedef void (*dsm_jobsync_waiter)(void *ctx, _Atomic uint32_t *word, _Atomic uint32_t *sleepers,
-                                   uint32_t seen);
+                                   uint32_t seen, uint32_t bits);
 void dsm_jobsync_wait_plain(void *spin_ns, _Atomic uint32_t *word, _Atomic uint32_t *sleepers,
-                            uint32_t seen);
+                            uint32_t seen, uint32_t bits);
+/* bits of a waiter that any move of its word wakes */
+#define DSM_JOBSYNC_ANY 0xffffffffu
 
 /* A view of the job area (DSM_JOB_AREA_BYTES at area) for node self of
  * nnodes; NULL when the area cannot hold nnodes' entries (the caller keeps

@@ -1050,7 +1050,7 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
 }
 
 void dsm_rt_wait_word(void *rt_, _Atomic uint32_t *word, _Atomic uint32_t *sleepers,
-                      uint32_t seen)
+                      uint32_t seen, uint32_t bits)
 {
     dsm_rt *rt = rt_;
     if (atomic_load(word) != seen)
@@ -1082,7 +1082,7 @@ void dsm_rt_wait_word(void *rt_, _Atomic uint32_t *word, _Atomic uint32_t *sleep
         atomic_fetch_add(sleepers, 1);
         while (atomic_load(word) == seen) {
             sig_park(1);
-            dsm_futex_wait(word, seen, DSM_JOBSYNC_SLEEP_MS, 1);
+            dsm_futex_wait_bits(word, seen, DSM_JOBSYNC_SLEEP_MS, bits);
             sig_park(0);
         }
         atomic_fetch_sub(sleepers, 1);

@@ -135,7 +135,7 @@ void dsm_rt_signal(dsm_rt *rt);
  * dsm_rt_wait does, serving messages, then sleep on the shared word with
  * the program's signal handlers open as in dsm_rt_wait's sleep. */
 void dsm_rt_wait_word(void *rt, _Atomic uint32_t *word, _Atomic uint32_t *sleepers,
-                      uint32_t seen);
+                      uint32_t seen, uint32_t bits);
 /* Sets rt->spin_ns from DSM_SPIN_US; `auto` from the nodes on this host
  * and its usable cores. */
 void dsm_rt_spin_policy(dsm_rt *rt, int host_nodes, int cores);
