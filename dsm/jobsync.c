@@ -1,12 +1,13 @@
-/* jobsync.c - the collectives and atomic counters in the job's shared
- * memory (jobsync.h says why).  Layout of the area:
+/* jobsync.c - the collectives, atomic counters, locks and barriers in the
+ * job's shared memory (jobsync.h says why).  Layout of the area:
  *
  *   0          the collective's words: arrivals, the generation waiters
  *              sleep on, how many sleep (each on a cache line of its own)
  *   CALLS      one cache line per node: its current collective call
- *   COUNTERS   the atomic counters: NCOUNTERS slots of (id + 1, value)
- *   LOCKS      the locks: a ticket lock per id, and its holder
+ *   COUNTERS   the atomic counters: (id + 1, value) (32768)
+ *   LOCKS      the locks: a ticket lock per id, and its holder (4096)
  *   BARRIERS   dsm_barrier_n's: count, arrivals and a generation per id
+ *              (2048)
  *
  * The three tables are open-addressed by id, a slot claimed by a
  * compare-and-swap of its key (id + 1) and never freed.
