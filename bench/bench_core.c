@@ -10,7 +10,7 @@
  *                          (dsm_atomic_load / dsm_atomic_add at its manager)
  *   local lock + unlock  a lock managed by the node itself: no message, the
  *                          runtime's own cost (its signal masking: sig_gate.c)
- *   remote lock + unlock  the same lock taken by the other node: a round
+ *   remote lock + unlock  a lock the other node manages: a round
  *                          trip to its manager and a message, or with the
  *                          whole job on one host (DSM_JOB_SYNC) a ticket
  *                          lock in the job's memory: dsm/jobsync.h
@@ -27,6 +27,17 @@
 
 #include "core_ops.h"
 #include "dsm.h"
+
+/* us per dsm_lock + dsm_unlock of lock id, over 2000 */
+static double lock_round(unsigned id)
+{
+    double t0 = dsm_wtime();
+    for (int i = 0; i < 2000; i++) {
+        dsm_lock(id);
+        dsm_unlock(id);
+    }
+    return (dsm_wtime() - t0) * 1e6 / 2000;
+}
 
 int main(int argc, char **argv)
 {
@@ -50,40 +61,20 @@ int main(int argc, char **argv)
     double copy_us = bench_probe_copy_us(bs, 20000);
     bench_core_result r;
     bench_core_measure(nblk, &r);
-    /* lock 0 is managed by node 0 (syncid.h): medians of 7 batches */
-    double lock_v[7];
+    /* node 0 takes lock 0, which it manages (syncid.h: id mod N), and lock
+     * 1, which node 1 manages, while node 1 waits in a barrier; then
+     * barriers back to back: medians of 7 batches */
+    double lock_v[7], rlock_v[7], bar_v[7];
     for (int round = 0; round < 7; round++) {
-        double t0 = dsm_wtime();
-        if (me == 0)
-            for (int i = 0; i < 2000; i++) {
-                dsm_lock(0);
-                dsm_unlock(0);
-            }
-        lock_v[round] = (dsm_wtime() - t0) * 1e6 / 2000;
-    }
-    double lock_us = bench_median7(lock_v);
-    /* the same lock taken by node 1 (node 0 waits in a barrier), and
-     * barriers back to back */
-    double rlock_v[7], bar_v[7];
-    for (int round = 0; round < 7; round++) {
+        lock_v[round] = me == 0 ? lock_round(0) : 0;
+        rlock_v[round] = me == 0 ? lock_round(1) : 0;
         dsm_barrier();
         double t0 = dsm_wtime();
-        if (me == 1)
-            for (int i = 0; i < 2000; i++) {
-                dsm_lock(0);
-                dsm_unlock(0);
-            }
-        rlock_v[round] = (dsm_wtime() - t0) * 1e6 / 2000;
-        dsm_barrier();
-        t0 = dsm_wtime();
         for (int i = 0; i < 500; i++)
             dsm_barrier();
         bar_v[round] = (dsm_wtime() - t0) * 1e6 / 500;
     }
-    /* node 1's figure, read by node 0 through an atomic counter */
-    dsm_atomic_add(2, me == 1 ? (long)(bench_median7(rlock_v) * 1000) : 0);
-    dsm_barrier();
-    double rlock_us = dsm_atomic_load(2) / 1000.0;
+    double lock_us = bench_median7(lock_v), rlock_us = bench_median7(rlock_v);
     double bar_us = bench_median7(bar_v);
     if (me == 0) {
         double miss_probe = fault_us + r.rtt + copy_us;

@@ -124,7 +124,6 @@ static int dsm_runtime_init(int *argc, char ***argv)
     if (tp)
         tp->mark(rt->tp, DSM_NODE_JOINED);
     rt->initialized = 1;
-    /* the settings that must agree are compared at node 0 (sync.c) */
     /* Every node decides alike: the area is the job's or nobody's, and the
      * setting must agree (the collective below ends the job otherwise).
      * Before the collective, which itself takes node 0's messages: a task
@@ -136,6 +135,7 @@ static int dsm_runtime_init(int *argc, char ***argv)
             dsm_fatal("dsm_init", "cannot use the job's shared memory for %d nodes (set "
                       "DSM_JOB_SYNC=off)", rt->nnodes);
     }
+    /* the settings that must agree are compared at node 0 (sync.c) */
     dsm_collective(rt, COLL_INIT, dsm_config_digest(&rt->cfg), "dsm_init");
     dsm_stdin_copy(rt);
     dsm_park_seal(&rt->park); /* every thread there is now is the runtime's */

@@ -979,11 +979,47 @@ static void wait_in_transport(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), vo
     tp_waiting = outer;
 }
 
+/* The spin of a wait: this thread polls the network itself for up to
+ * spin_ns (the progress thread then stays out of the way, see
+ * progress_main, so a node waiting costs one busy core, not two).  1 once
+ * done() holds, which is looked at when something happened (a delivery, or
+ * the events counter *seen moved: done() may take the engine lock), and
+ * with `always` at every turn too (a word in the job's memory moves
+ * without an event here). */
+static int spin_polling(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg, int always,
+                        uint64_t spin_ns, uint32_t *seen)
+{
+    uint64_t start = 0;
+    int ok = 0;
+    app_polling(rt, 1);
+    for (unsigned iter = 0;;) {
+        int moved = poll_once(rt) || atomic_load(&rt->events) != *seen;
+        if (moved || always) {
+            *seen = atomic_load(&rt->events);
+            if (done(rt, arg)) {
+                ok = 1;
+                break;
+            }
+            if (moved)
+                continue;
+        }
+        if (iter++ == 0)
+            start = dsm_now_ns();
+        if (dsm_now_ns() - start >= spin_ns)
+            break;
+        dsm_cpu_relax();
+        if ((iter & 15) == 0) {
+            release_expired(rt); /* the progress thread is not spinning now */
+            sched_yield(); /* let another node's thread run on a crowded machine */
+        }
+    }
+    app_polling(rt, 0);
+    return ok;
+}
+
 void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
 {
     uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
-    uint64_t start = 0;
-    unsigned iter = 0;
     uint32_t seen = atomic_load(&rt->events);
     /* done() runs before the mask: the one that takes the engine lock
      * (block_settled) is called from the fault handler, masked already */
@@ -991,39 +1027,14 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
         return;
     uint64_t wait_start = rt->spin_cap_ns ? dsm_now_ns() : 0;
     dsm_rt_enter();
-    /* While this thread spins it polls the network itself; the progress
-     * thread then stays out of the way (see progress_main), so a node
-     * waiting on a miss costs one busy core, not two. */
-    app_polling(rt, 1);
-    for (;;) {
-        if (poll_once(rt) || atomic_load(&rt->events) != seen) {
-            /* something happened: only then look at the (locked) state */
-            seen = atomic_load(&rt->events);
-            if (done(rt, arg))
-                break;
-            continue;
-        }
-        if (iter++ == 0)
-            start = dsm_now_ns();
-        if (dsm_now_ns() - start < spin_ns) {
-            dsm_cpu_relax();
-            if ((iter & 15) == 0) {
-                release_expired(rt); /* the progress thread is not spinning now */
-                sched_yield(); /* let another node's thread run on a crowded machine */
-            }
-            continue;
-        }
+    while (!spin_polling(rt, done, arg, 0, spin_ns, &seen)) {
         /* Block.  The progress thread serves the network from now on;
          * the program's signal handlers may run meanwhile (node.h). */
-        app_polling(rt, 0);
         DSM_MT(MT_SLEEP, UINT32_MAX, 0);
         if (rt->tp && (rt->tp->ops->caps & DSM_TP_WAIT_ON_MESSAGES)) {
             wait_in_transport(rt, done, arg);
             DSM_MT(MT_WOKE, UINT32_MAX, 1);
-            if (wait_start)
-                spin_learn(rt, dsm_now_ns() - wait_start);
-            dsm_rt_leave();
-            return;
+            break;
         }
         atomic_fetch_add(&rt->sleepers, 1);
         if (atomic_load(&rt->events) == seen && !done(rt, arg)) {
@@ -1034,53 +1045,44 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
         atomic_fetch_sub(&rt->sleepers, 1);
         DSM_MT(MT_WOKE, UINT32_MAX, 0);
         seen = atomic_load(&rt->events);
-        if (done(rt, arg)) {
-            if (wait_start)
-                spin_learn(rt, dsm_now_ns() - wait_start);
-            dsm_rt_leave();
-            return;
-        }
-        app_polling(rt, 1);
-        iter = 0;
+        if (done(rt, arg))
+            break;
     }
-    app_polling(rt, 0);
     if (wait_start)
         spin_learn(rt, dsm_now_ns() - wait_start);
     dsm_rt_leave();
+}
+
+struct word_wait {
+    _Atomic uint32_t *word;
+    uint32_t seen;
+};
+
+static int word_moved(dsm_rt *rt, void *arg)
+{
+    (void)rt;
+    const struct word_wait *w = arg;
+    return atomic_load(w->word) != w->seen;
 }
 
 void dsm_rt_wait_word(void *rt_, _Atomic uint32_t *word, _Atomic uint32_t *sleepers,
                       uint32_t seen, uint32_t bits)
 {
     dsm_rt *rt = rt_;
-    if (atomic_load(word) != seen)
+    struct word_wait w = { word, seen };
+    if (word_moved(rt, &w))
         return;
     uint64_t spin_ns = atomic_load_explicit(&rt->spin_ns, memory_order_relaxed);
     /* its length teaches the spin policy, as dsm_rt_wait's do */
     uint64_t wait_start = rt->spin_cap_ns ? dsm_now_ns() : 0;
+    uint32_t events = atomic_load(&rt->events);
     dsm_rt_enter();
-    if (spin_ns) {
-        /* as dsm_rt_wait: a request that comes meanwhile (the recall of a
-         * block the other node's writer needs before it arrives here) is
-         * served by this thread, not by a progress thread to wake */
-        app_polling(rt, 1);
-        uint64_t start = dsm_now_ns();
-        for (unsigned i = 1; atomic_load(word) == seen; i++) {
-            if (poll_once(rt))
-                continue;
-            if (dsm_now_ns() - start >= spin_ns)
-                break;
-            dsm_cpu_relax();
-            if ((i & 15) == 0) {
-                release_expired(rt);
-                sched_yield();
-            }
-        }
-        app_polling(rt, 0);
-    }
-    if (atomic_load(word) == seen) {
+    /* spinning, this thread serves a request that comes meanwhile (the
+     * recall of a block the other node's writer needs before it arrives
+     * here), not a progress thread to wake */
+    if (!spin_polling(rt, word_moved, &w, 1, spin_ns, &events)) {
         atomic_fetch_add(sleepers, 1);
-        while (atomic_load(word) == seen) {
+        while (!word_moved(rt, &w)) {
             sig_park(1);
             dsm_futex_wait_bits(word, seen, DSM_JOBSYNC_SLEEP_MS, bits);
             sig_park(0);

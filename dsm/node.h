@@ -65,8 +65,9 @@ typedef struct dsm_rt {
 
     /* the program's thread waiting inside the runtime (park.h) */
     dsm_park park;
-    /* the collectives and atomic counters in the job's shared memory
-     * (jobsync.h); NULL: messages (other hosts, one node, DSM_JOB_SYNC=off) */
+    /* the collectives, atomic counters, locks and barriers in the job's
+     * shared memory (jobsync.h); NULL: messages (other hosts, one node,
+     * DSM_JOB_SYNC=off) */
     dsm_jobsync *jobsync;
 
     pthread_t progress;

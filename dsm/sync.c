@@ -82,6 +82,17 @@ static void park_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
     dsm_park_leave(&rt->park, &rt->eng_lock);
 }
 
+/* The same for a wait in the job's shared memory (jobsync.h's waiter,
+ * ctx: the dsm_rt). */
+static void park_wait_word(void *rt_, _Atomic uint32_t *word, _Atomic uint32_t *sleepers,
+                           uint32_t seen, uint32_t bits)
+{
+    dsm_rt *rt = rt_;
+    dsm_park_enter(&rt->park);
+    dsm_rt_wait_word(rt, word, sleepers, seen, bits);
+    dsm_park_leave(&rt->park, &rt->eng_lock);
+}
+
 static void describe(char *buf, size_t n, int kind, uint64_t arg)
 {
     if (kind == COLL_ALLOC)
@@ -251,9 +262,7 @@ static void shared_collective(dsm_rt *rt, uint64_t seq, int kind, uint64_t arg)
         dsm_jobsync_release(rt->jobsync);
         return;
     }
-    dsm_park_enter(&rt->park);
-    dsm_jobsync_wait(rt->jobsync, gen, dsm_rt_wait_word, rt);
-    dsm_park_leave(&rt->park, &rt->eng_lock);
+    dsm_jobsync_wait(rt->jobsync, gen, park_wait_word, rt);
 }
 
 void dsm_collective(dsm_rt *rt, int kind, uint64_t arg, const char *call)
@@ -421,9 +430,7 @@ void dsm_sync_lock(dsm_rt *rt, unsigned id)
     uint64_t t0 = rt->ctr ? dsm_now_ns() : 0;
     dsm_jobsync_lock *jl = rt->jobsync ? dsm_jobsync_lock_of(rt->jobsync, id) : NULL;
     if (jl) {
-        dsm_park_enter(&rt->park);
-        dsm_jobsync_lock_acquire(rt->jobsync, jl, dsm_rt_wait_word, rt);
-        dsm_park_leave(&rt->park, &rt->eng_lock);
+        dsm_jobsync_lock_acquire(rt->jobsync, jl, park_wait_word, rt);
     } else {
         atomic_store(&rt->granted[slot], 0);
         atomic_store(&rt->lock_wanted[slot], id + 1); /* a grant must match it (dsm_sync_handle) */
@@ -664,9 +671,7 @@ static int shared_barrier_n(dsm_rt *rt, unsigned id, unsigned count)
     dsm_rt_enter();
     dsm_rt_release_mine(rt);
     dsm_rt_epoch_end(rt, 0);
-    dsm_park_enter(&rt->park);
-    int rc = dsm_jobsync_barrier(rt->jobsync, id, count, dsm_rt_wait_word, rt, other);
-    dsm_park_leave(&rt->park, &rt->eng_lock);
+    int rc = dsm_jobsync_barrier(rt->jobsync, id, count, park_wait_word, rt, other);
     dsm_rt_leave();
     if (rc == 2)
         dsm_fatal("dsm_barrier_n", "barrier %u waits for %u participants, more than can exist "
