@@ -957,7 +957,10 @@ static void release_expired(dsm_rt *rt)
  * (each 10 us or more on a 2-core VM).  What another thread handles ends
  * the wait too (dsm_rt_signal wakes the transport's waiters).  The
  * program's signals stay blocked in the transport (it takes locks there):
- * pending ones run between waits, at the latest every TP_WAIT_MS. */
+ * pending ones run between waits, at the latest every TP_WAIT_MS.  Not
+ * where the transport wants one caller at a time (single_caller: MPI with
+ * peers on other hosts): there a second thread in MPI's progress costs
+ * each send more than the wake-up saves (doc/cluster.md, "One caller"). */
 #define TP_WAIT_MS 10
 static void wait_in_transport(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
 {
@@ -1031,7 +1034,7 @@ void dsm_rt_wait(dsm_rt *rt, int (*done)(dsm_rt *rt, void *arg), void *arg)
         /* Block.  The progress thread serves the network from now on;
          * the program's signal handlers may run meanwhile (node.h). */
         DSM_MT(MT_SLEEP, UINT32_MAX, 0);
-        if (rt->tp && (rt->tp->ops->caps & DSM_TP_WAIT_ON_MESSAGES)) {
+        if (rt->tp && (rt->tp->ops->caps & DSM_TP_WAIT_ON_MESSAGES) && !rt->tp->single_caller) {
             wait_in_transport(rt, done, arg);
             DSM_MT(MT_WOKE, UINT32_MAX, 1);
             break;
@@ -1143,6 +1146,10 @@ static void *progress_main(void *arg)
         uint64_t start = dsm_now_ns();
         int got = 0;
         unsigned iter = 0;
+        /* the one caller (transport.h, single_caller): the others keep out */
+        int say = rt->tp->single_caller && rt->tp->polling && spin_ns;
+        if (say)
+            rt->tp->polling(rt->tp, 1);
         while ((dsm_now_ns() - start < spin_ns || holds_pending(rt)) &&
                !atomic_load(&rt->stopping) && !atomic_load(&rt->app_spinners)) {
             if ((got = poll_once(rt)))
@@ -1153,6 +1160,8 @@ static void *progress_main(void *arg)
                 sched_yield(); /* let another node's thread run on a crowded machine */
             }
         }
+        if (say)
+            rt->tp->polling(rt->tp, 0);
         if (got || atomic_load(&rt->stopping))
             continue;
         /* Idle: the profile's deferred diffs now (off the reply paths). */

@@ -127,6 +127,9 @@ typedef struct mpi_impl {
     unsigned char *pool[POOL_MAX];
     int npool;
     _Atomic int consumer;
+    /* threads polling in a loop (polling; counted with peers on other
+     * hosts): while one does, the others' waits keep out of MPI */
+    _Atomic int pollers;
     /* mpi_wake counts here; each thread's wait ends when the count moved
      * since that thread's wait last returned (wait_epoch_seen): every
      * waiting thread sees a wake, not only the first to look */
@@ -609,6 +612,16 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
             return;
         }
         dsm_transport_mpi_watch_peers(t);
+        /* Another thread polls MPI in a loop: it takes what comes (and
+         * wakes the waits it ends); a second caller in MPI's TCP progress
+         * would only slow its sends.  Nap, short, until it stops. */
+        if (im->nremote && atomic_load(&im->pollers)) {
+            uint64_t now = dsm_now_ns();
+            if (now >= end)
+                return;
+            sleep_ns(pause < pause_active ? pause : pause_active);
+            continue;
+        }
         check_alive(t);
         check_lifelines(t);
         pthread_mutex_lock(&im->lock);
@@ -690,6 +703,8 @@ static void mpi_wake(dsm_transport *t)
 static void mpi_polling(dsm_transport *t, int on)
 {
     mpi_impl *im = t->impl;
+    if (im->nremote)
+        atomic_fetch_add(&im->pollers, on ? 1 : -1);
     if (im->shm)
         im->shm->polling(im->shm, on);
     if (!im->bell || !dsm_bell_polling(im->bell, on))
@@ -1122,6 +1137,7 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
         any |= remote[r];
         im->nremote += remote[r];
     }
+    t->single_caller = im->nremote > 0;
     /* collective: made only when some rank is on another host than some
      * other (all on one host: the pids are watched) */
     MPI_Allreduce(&any, &some, 1, MPI_INT, MPI_MAX, im->comm);

@@ -70,6 +70,13 @@ struct dsm_transport {
      * wait.  May be NULL. */
     void (*polling)(dsm_transport *t, int on);
     void (*close)(dsm_transport *t);
+    /* 1 when the node's threads should call into the transport one at a
+     * time (MPI with peers on other hosts: while a second thread runs
+     * MPI's TCP progress, every send costs half as much again): the
+     * progress thread then says when it polls in a loop (polling), and a
+     * waiting thread that stops spinning sleeps in the node (its futex),
+     * not in wait, so that the progress thread is the one caller. */
+    int single_caller;
     /* DSM_JOB_AREA_BYTES of memory every node of the job maps, zeros at the
      * job's start, for synchronisation through the processor's atomics
      * (dsm/jobsync.h); NULL when the nodes share none (other hosts). */
