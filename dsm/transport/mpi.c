@@ -85,6 +85,12 @@
 #define POOL_MAX 256    /* free send buffers kept for reuse */
 #define SEND_PAUSE 20000 /* ns between tests while a send is pending */
 #define ACTIVE_NS 20000000ULL /* a node that saw a message this recently is active */
+/* A doorbell goes to a peer on another host only when we sent it nothing
+ * for this long: one we sent to more recently saw a message since ACTIVE_NS
+ * (ours), so its naps are short (mpi_wait) and it finds ours within one;
+ * the doorbell's own TCP send (about 10 us a message on the test bed) is
+ * then spared (doc/cluster.md, "Doorbells only to idle ranks"). */
+#define RING_AFTER_NS (ACTIVE_NS / 2)
 #define ABORT_GRACE_S 2 /* MPI_Abort may take this long before the rank leaves by itself */
 #define PEER_GRACE_NS 1000000000ULL /* a dead local peer: mpirun's time to end us first */
 #define WATCH_NS 100000000ULL /* how often an idle rank looks at its local peers */
@@ -147,6 +153,7 @@ typedef struct mpi_impl {
     MPI_Request alive_req;      /* the preposted receive of TAG_ALIVE */
     uint64_t alive_buf;
     _Atomic uint64_t *heard;    /* per rank: dsm_now_ns() of its last message */
+    _Atomic uint64_t *rung_at;  /* per rank: dsm_now_ns() of our last message to it, 0: none */
     unsigned char *left;        /* per rank: it said it leaves the job */
     unsigned char *remote;      /* per rank: on another host (only those are watched) */
     int nremote;
@@ -268,8 +275,11 @@ static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void 
     pthread_mutex_unlock(&im->lock);
     if (im->bell && !im->remote[dst])
         dsm_bell_ring(im->bell, dst);
-    else if (im->lifeline && im->doorbells)
-        dsm_lifeline_ring(im->lifeline, dst);
+    else if (im->lifeline && im->doorbells) {
+        uint64_t now = dsm_now_ns(), last = atomic_exchange(&im->rung_at[dst], now);
+        if (!last || now - last >= RING_AFTER_NS)
+            dsm_lifeline_ring(im->lifeline, dst);
+    }
     return 0;
 }
 
@@ -652,12 +662,14 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
             pause = SEND_PAUSE;
         /* Ranks of other hosts ring (mpi_lifeline.h): their messages end
          * the sleep, which may then be long when no rank of this host
-         * (whose messages do not ring) and no pending send needs us to
+         * (whose messages do not ring), no pending send, and no peer that
+         * sends without ringing (an active node: RING_AFTER_NS) needs us to
          * look.  Short sleeps still for a few rounds after a doorbell: its
          * message, on another connection, may come just after it. */
         int rung = 0;
         if (im->lifeline && im->doorbells) {
-            long nap = im->nlocals || sending || short_naps > 0 ? pause : pause_max;
+            int active = now - atomic_load(&im->last_activity) < ACTIVE_NS;
+            long nap = im->nlocals || sending || active || short_naps > 0 ? pause : pause_max;
             rung = dsm_lifeline_wait(im->lifeline, nap, im->wake_fd);
             if (rung == 2) {
                 atomic_store(&im->next_lifeline, 0); /* read the doorbells now */
@@ -777,6 +789,7 @@ static void mpi_close(dsm_transport *t)
     free(im->sidx);
     free(im->locals);
     free((void *)im->heard);
+    free((void *)im->rung_at);
     free(im->left);
     free(im->remote);
     dsm_lifeline_close(im->lifeline);
@@ -1117,6 +1130,9 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
         }
     }
     im->heard = calloc((size_t)n, sizeof *im->heard);
+    im->rung_at = calloc((size_t)n, sizeof *im->rung_at);
+    if (!im->rung_at)
+        dsm_fatal("dsm_init", "out of memory for %d ranks", n);
     im->left = calloc((size_t)n, 1);
     if (!im->heard || !im->left || MPI_Irecv(&im->alive_buf, 1, MPI_UINT64_T, MPI_ANY_SOURCE,
                                              TAG_ALIVE, im->comm, &im->alive_req) != MPI_SUCCESS) {
