@@ -1213,6 +1213,14 @@ int proto_epoch_end(proto_engine *e, int kinds, proto_actions *out)
 
 uint32_t proto_epoch_pending(const proto_engine *e) { return e->epoch_n; }
 
+uint32_t proto_epoch_pending_of(const proto_engine *e, int kinds)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < e->epoch_n; i++)
+        n += (kinds & (e->epoch[i].flush ? PROTO_EPOCH_FLUSH : PROTO_EPOCH_PUSH)) != 0;
+    return n;
+}
+
 int proto_receive(proto_engine *e, const proto_msg *m, proto_actions *out)
 {
     if (m->dst != e->self || m->src < 0 || m->src >= e->nnodes || m->src == e->self) {

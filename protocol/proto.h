@@ -430,10 +430,12 @@ void proto_set_adapt(proto_engine *e, int on);
  * are forgotten (the block stays where it is).  The runtime flushes at a
  * lock's release only: a migratory block is a lock-protected record, and at
  * a barrier the writer often goes on using its blocks.
- * proto_epoch_pending: how many notes wait. */
+ * proto_epoch_pending: how many notes wait; proto_epoch_pending_of: how
+ * many of the given kinds. */
 enum { PROTO_EPOCH_PUSH = 1, PROTO_EPOCH_FLUSH = 2 };
 int proto_epoch_end(proto_engine *e, int kinds, proto_actions *out);
 uint32_t proto_epoch_pending(const proto_engine *e);
+uint32_t proto_epoch_pending_of(const proto_engine *e, int kinds);
 
 /* On by default; off: the engine keeps no pattern state and spends nothing. */
 void proto_set_augment(proto_engine *e, int on);
