@@ -7,12 +7,44 @@
  * nodes in turn, read by node 0 and then by the rest (on 3 nodes and more
  * the last readers' misses bring the group along: a bulk fetch).  Prints
  * the counter, the table's sum, what was consumed and the group values read
- * wrong; all must be exact with the adaptation on or off. */
+ * wrong; all must be exact with the adaptation on or off.
+ *   mn_adapt buffer=N: only a produced buffer of N blocks (a word of each
+ *   written by node 0, read by the others, round by round), for the limit
+ *   on the blocks a release pushes (dsm/node.c, ADAPT_PUSH_MAX). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "dsm.h"
 
 #define ROUNDS 40
+
+/* The produced buffer of `blocks` blocks: prints what was consumed. */
+static int produce_consume(int me, size_t bs, long blocks)
+{
+    volatile char *buf = dsm_alloc((size_t)blocks * bs, "big_buffer");
+    if (!buf) {
+        fprintf(stderr, "mn_adapt: dsm_alloc of %ld blocks failed\n", blocks);
+        return 1;
+    }
+    long consumed = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+        if (me == 0)
+            for (long b = 0; b < blocks; b++)
+                *(volatile long *)(buf + (size_t)b * bs) = r + b;
+        dsm_barrier();
+        if (me != 0)
+            for (long b = 0; b < blocks; b++)
+                consumed += *(volatile long *)(buf + (size_t)b * bs) - r;
+        dsm_barrier();
+    }
+    long want = me ? ROUNDS * (blocks * (blocks - 1) / 2) : 0;
+    printf("mn_adapt: node %d: %ld-block buffer consumed %ld (expected %ld)\n", me, blocks,
+           consumed, want);
+    dsm_barrier();
+    dsm_finalize();
+    return consumed == want ? 0 : 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -20,6 +52,15 @@ int main(int argc, char **argv)
         return 1;
     int me = dsm_node(), n = dsm_nodes();
     size_t bs = dsm_block_size();
+    if (argc > 1 && !strncmp(argv[1], "buffer=", 7)) {
+        long blocks = atol(argv[1] + 7);
+        if (blocks < 1 || blocks > 4096) {
+            fprintf(stderr, "mn_adapt: %s: want buffer=N with N in 1..4096\n", argv[1]);
+            dsm_finalize();
+            return 2;
+        }
+        return produce_consume(me, bs, blocks);
+    }
     volatile long *counter = dsm_alloc(bs, "counter");
     volatile long *table = dsm_alloc(bs, "table");
     volatile long *turn = dsm_alloc(bs, "turn");

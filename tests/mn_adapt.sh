@@ -11,7 +11,9 @@
 # the counts are 0.  On 3 nodes with DSM_ADAPT=on, the group the last
 # readers read after node 0 is bulk-fetched (adaptBulkCopies > 0) and every
 # value is exact.  With DSM_PREFETCH=8 too, on 2 and 3 nodes: blocks are
-# brought along (adaptBulkCopies > 0) and every value is exact.
+# brought along (adaptBulkCopies > 0) and every value is exact.  A
+# 16-block produced buffer is pushed at the producer's barriers, a 100-block
+# one never (a release pushes at most 64 blocks, or none).
 top=${top_builddir:-.}
 dsmrun=${DSMRUN:-$top/dsmrun}
 prog=$top/tests/mn_adapt
@@ -59,6 +61,27 @@ for adapt in on off; do
             { echo "FAIL: dsmprof report does not say what the bulk fetches did:"; head -5 "$dir/report"; fail=1; }
     else
         [ "$1 $2 $3 $4 $5" = "0 0 0 0 0" ] || { echo "FAIL: DSM_ADAPT=off adapted ($1, $2, $3, $4, $5)"; fail=1; }
+    fi
+done
+# the limit on a release's pushes (ADAPT_PUSH_MAX, 64): a 16-block buffer
+# is pushed at the producer's barriers, a 100-block one never (its
+# consumer's reads downgrade the producer instead), both consumed exactly
+for blocks in 16 100; do
+    out=$dir/out.buf$blocks
+    if ! DSM_ADAPT=on DSM_PROFILE=$dir/p.buf$blocks.json DSM_PROFILE_SUMMARY=off \
+            "$dsmrun" -n 2 --timeout 60 "$prog" buffer=$blocks > "$out" 2>&1; then
+        echo "FAIL: buffer=$blocks: the run failed:"; cat "$out"; fail=1; continue
+    fi
+    cat "$out"
+    grep -q "node 1: $blocks-block buffer consumed \([0-9]*\) (expected \1)" "$out" ||
+        { echo "FAIL: buffer=$blocks: wrong results"; fail=1; }
+    set -- $(counts "$dir/p.buf$blocks.json")
+    echo "DSM_ADAPT=on, a $blocks-block buffer: $3 producers downgraded, $4 pushes"
+    if [ "$blocks" -le 64 ]; then
+        [ "$4" -gt 0 ] || { echo "FAIL: the $blocks-block buffer was never pushed"; fail=1; }
+    else
+        [ "$4" = 0 ] || { echo "FAIL: the $blocks-block buffer was pushed ($4 pushes) past the limit of 64"; fail=1; }
+        [ "$3" -gt 0 ] || { echo "FAIL: the $blocks-block buffer's producer was never downgraded"; fail=1; }
     fi
 done
 # the group on 3 nodes: its last reader's misses bring it along
