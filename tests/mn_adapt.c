@@ -80,6 +80,16 @@ int main(int argc, char **argv)
         for (int i = 0; i < 64; i++)
             table[i] = i;
     dsm_barrier();
+    /* the table's block migrates first (a word beyond the 64 read later,
+     * incremented by the nodes in turn: read then write), so that the reads
+     * below are granted exclusive and, not followed by a write, fall back
+     * to shared grants (without this only the turn word's spin fell back,
+     * when a spinning read happened to come before the increment) */
+    for (int r = 0; r < 4; r++) {
+        if (r % n == me)
+            table[100] += 1;
+        dsm_barrier();
+    }
     long sum = 0;
     for (int r = 0; r < ROUNDS; r++) { /* read in turns, never written */
         dsm_barrier();
