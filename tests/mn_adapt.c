@@ -1,8 +1,9 @@
 /* mn_adapt.c - a migratory counter and a read-shared table on 2 nodes, for
  * tests/mn_adapt.sh (the adaptive protocol, DSM_ADAPT=on, in the runtime):
  * the nodes take turns incrementing a counter under a lock (read then
- * write: migratory), then both read a table node 0 wrote, in turns, without
- * writing it, then node 1 consumes a buffer node 0 produces in rounds,
+ * write: migratory), then both read a table node 0 wrote (its block made
+ * migratory first by a word beyond the table), in turns, without writing
+ * it, then node 1 consumes a buffer node 0 produces in rounds,
  * then a group of blocks homed at node 0 is written by one of the other
  * nodes in turn, read by node 0 and then by the rest (on 3 nodes and more
  * the last readers' misses bring the group along: a bulk fetch).  Prints
