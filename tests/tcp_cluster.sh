@@ -9,6 +9,12 @@
 #   counter  lock-protected counters add up exactly (2 and 4 nodes)
 #   apps     hello on 4 nodes, jacobi on 3, matmul on 2 and 4 verify their
 #            results
+#   signals  handlers that touch shared memory while the program misses and
+#            takes locks (tests/mn_signal.c), and handlers that miss while
+#            their thread's own miss sleeps (tests/mn_sighold.c with
+#            DSM_SPIN_US=0): across hosts a waiter that stops spinning
+#            sleeps on its node's futex with the handlers open
+#            (doc/cluster.md, "One caller in MPI at a time")
 # and no process is left in any host at the end.  The statistics, the
 # profile and its advice: tests/tcp_profile.sh; the timeslices:
 # tests/tcp_clock.sh.
@@ -27,6 +33,8 @@ mn -n "2 4" tests/mn_counter 300
 mn -n 4 -e "hello: result OK" apps/hello
 mn -n 3 -e "jacobi: result OK" apps/jacobi 256 40
 mn -n "2 4" -e "matmul: result OK" apps/matmul 128 16
+mn -n 2 -e "mn_signal: node 1: .*: OK" tests/mn_signal 1000
+DSM_SPIN_US=0 mn -n 2 -e "mn_sighold: node 1: .*: OK" tests/mn_sighold 1
 left=$(netns_pids)
 [ -z "$left" ] || { echo "FAIL: processes left in the hosts: $left"; fail=1; }
 [ $fail = 0 ] && echo "tcp_cluster.sh: OK"
