@@ -21,7 +21,8 @@
 #   bench_tcp.sh [BUILDDIR] [RUNS] [BLOCKS]        (root; skips otherwise)
 # BENCH_TCP_BASE=DIR: the same runs with DIR's bench_transport too, each
 #   run of it right after ours (paired A/B on a shared machine), in columns
-#   of their own.
+#   of their own; and DIR's matmul and jacobi across the hosts, each run
+#   right after ours.
 # BENCH_TCP_RT=1: every job runs under `chrt -f 1` (real-time priority: the
 #   job's threads are not preempted by the machine's other processes), what
 #   a job with the cores to itself sees on a machine shared with others.
@@ -73,6 +74,11 @@ app() { # app WHERE NAME ARGS: RUNS times, "WHERE NAME seconds" lines
         else
             onehost "$top/apps/$name" "$@"
         fi 2>/dev/null | awk -v w="$where" -v n="$name" '$NF == "s" { print "app_" w "_" n, $(NF-1) }' >> "$res"
+        # with a base, its run across the hosts right after ours (paired)
+        if [ -n "$base" ] && [ "$where" = hosts ]; then
+            $rt "$MPIRUN" --allow-run-as-root -np 2 "$base/apps/$name" "$@" 2>/dev/null |
+                awk -v n="$name" '$NF == "s" { print "app_base_" n, $(NF-1) }' >> "$res"
+        fi
         i=$((i + 1))
     done
 }
@@ -132,7 +138,13 @@ for col in "" nodb_ ${base:+base_ base_nodb_}; do
         printf "%s: runtime round trip / MPI round trip = %.2f / %.2f = %.2f (target <= 1.2)\n",
             c, rt, r, rt / r }'
 done
-echo "apps on 2 nodes, seconds (medians of $runs runs): across the hosts (TCP) and on one host"
-printf '%-24s %12s %12s\n' app "2 hosts" "1 host"
-printf '%-24s %12s %12s\n' "matmul 256 32" "$(med app_hosts_matmul)" "$(med app_one_matmul)"
-printf '%-24s %12s %12s\n' "jacobi 512 100" "$(med app_hosts_jacobi)" "$(med app_one_jacobi)"
+echo "apps on 2 nodes, seconds (medians of $runs runs): across the hosts (TCP) and on one host${base:+; the base's across the hosts, each run right after ours}"
+if [ -n "$base" ]; then
+    printf '%-24s %12s %12s %12s\n' app "2 hosts" "1 host" "base: 2 hosts"
+    printf '%-24s %12s %12s %12s\n' "matmul 256 32" "$(med app_hosts_matmul)" "$(med app_one_matmul)" "$(med app_base_matmul)"
+    printf '%-24s %12s %12s %12s\n' "jacobi 512 100" "$(med app_hosts_jacobi)" "$(med app_one_jacobi)" "$(med app_base_jacobi)"
+else
+    printf '%-24s %12s %12s\n' app "2 hosts" "1 host"
+    printf '%-24s %12s %12s\n' "matmul 256 32" "$(med app_hosts_matmul)" "$(med app_one_matmul)"
+    printf '%-24s %12s %12s\n' "jacobi 512 100" "$(med app_hosts_jacobi)" "$(med app_one_jacobi)"
+fi
