@@ -397,6 +397,26 @@ static int check_region(const dsm_config *cfg, const char *prefix)
     return 0;
 }
 
+/* Settings that do nothing without another: refused, naming both, rather
+ * than run a job that silently lacks what was asked for. */
+static int check_dependencies(const dsm_config *cfg, const char *prefix)
+{
+    if (cfg->prefetch > 1 && !cfg->adapt) {
+        fprintf(stderr, "%s: DSM_PREFETCH=%u needs DSM_ADAPT=on (the prefetch is the adaptive "
+                        "protocol's bulk fetch; DSM_ADAPT is off): set DSM_ADAPT=on, or leave "
+                        "DSM_PREFETCH unset\n",
+                prefix, cfg->prefetch);
+        return -1;
+    }
+    if (cfg->adapt && !cfg->patterns) {
+        fprintf(stderr, "%s: DSM_ADAPT=on needs DSM_PATTERNS=on (the adaptive protocol acts on "
+                        "the sharing patterns the detection finds; DSM_PATTERNS is off)\n",
+                prefix);
+        return -1;
+    }
+    return 0;
+}
+
 int dsm_config_load(dsm_config *cfg, const char *prefix)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -427,6 +447,8 @@ int dsm_config_load(dsm_config *cfg, const char *prefix)
             cfg->region_size = (cfg->region_size + unit - 1) / unit * unit;
         }
     }
+    if (check_dependencies(cfg, prefix))
+        return -1;
     return check_region(cfg, prefix);
 }
 

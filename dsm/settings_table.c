@@ -63,13 +63,14 @@ const dsm_setting dsm_settings[] = {
              "exclusive, so the write that follows needs no upgrade; a reader that did not "
              "write brings the block back to shared grants; at a release (unlock, barrier) a "
              "producer's block goes on to its last consumers, and at an unlock a migratory "
-             "block goes home (doc/patterns.md; needs DSM_PATTERNS=on)" },
+             "block goes home (doc/patterns.md; needs DSM_PATTERNS=on, refused without it)" },
     { .name = "DSM_PREFETCH", .kind = DSM_SET_COUNT, .flags = DSM_SET_AGREE, .min = 0,
       .max = 64, .dflt = "0", .field = F(prefetch), .group = DSM_GROUP_RUNTIME,
       .doc = "with `DSM_ADAPT=on`: a remote read miss of a block whose group is not known yet "
              "brings along the next N-1 blocks of the same home that the home can grant at once "
              "(shared, unowned, or its own; never recalled from a third node), as ArgoDSM's "
-             "fetch of several pages per miss; 0 or 1: off (doc/patterns.md)" },
+             "fetch of several pages per miss; 0 or 1: off; more is refused without "
+             "DSM_ADAPT=on (doc/patterns.md)" },
     { .name = "DSM_PARK_DEFER", .kind = DSM_SET_SWITCH, .dflt = "on",
       .field = F(park_defer), .group = DSM_GROUP_RUNTIME,
       .doc = "while a node's only program thread waits inside the runtime (a barrier, a "

@@ -199,6 +199,30 @@ static void spin_policy(void)
     check(dsm_rt_cores() >= 1, "at least one usable core");
 }
 
+/* Settings that do nothing without another are refused, naming both. */
+static void dependencies(void)
+{
+    char msg[1024];
+    int rc = load_with("DSM_PREFETCH", "8", msg, sizeof msg);
+    check(rc == -1 && strstr(msg, "unit: DSM_PREFETCH=8 needs DSM_ADAPT=on"),
+          "DSM_PREFETCH=8 without DSM_ADAPT refused (%s)", msg);
+    rc = load_with("DSM_PREFETCH", "1", msg, sizeof msg);
+    check(rc == 0 && !*msg, "DSM_PREFETCH=1 (off) without DSM_ADAPT accepted (%s)", msg);
+    clear_env();
+    setenv("DSM_ADAPT", "on", 1);
+    setenv("DSM_PREFETCH", "8", 1);
+    rc = captured(load, (void *)"unit", msg, sizeof msg);
+    check(rc == 0 && the_cfg.prefetch == 8 && the_cfg.adapt,
+          "DSM_PREFETCH=8 with DSM_ADAPT=on accepted (%s)", msg);
+    clear_env();
+    setenv("DSM_ADAPT", "on", 1);
+    setenv("DSM_PATTERNS", "off", 1);
+    rc = captured(load, (void *)"unit", msg, sizeof msg);
+    check(rc == -1 && strstr(msg, "unit: DSM_ADAPT=on needs DSM_PATTERNS=on"),
+          "DSM_ADAPT=on with DSM_PATTERNS=off refused (%s)", msg);
+    clear_env();
+}
+
 /* Every refusal names the variable with its value, and what is accepted. */
 static void refused(void)
 {
@@ -377,6 +401,7 @@ int main(void)
     accepted();
     spin_policy();
     refused();
+    dependencies();
     agreement();
     paths();
     char msg[512];
