@@ -624,12 +624,13 @@ static void mpi_wait(dsm_transport *t, int timeout_ms)
         dsm_transport_mpi_watch_peers(t);
         /* Another thread polls MPI in a loop: it takes what comes (and
          * wakes the waits it ends); a second caller in MPI's TCP progress
-         * would only slow its sends.  Nap, short, until it stops. */
+         * would only slow its sends.  Nap as an active node does until it
+         * stops (a poller's spin lasts at most a few hundred us). */
         if (im->nremote && atomic_load(&im->pollers)) {
             uint64_t now = dsm_now_ns();
             if (now >= end)
                 return;
-            sleep_ns(pause < pause_active ? pause : pause_active);
+            sleep_ns(pause_active);
             continue;
         }
         check_alive(t);
