@@ -113,7 +113,8 @@ for k in fault:"probe: protection fault" downgrade:"probe: write right taken (do
          mpi_rtt:"probe: MPI round trip, 1 block, spinning" \
          mpi_rtt_yield:"probe: MPI round trip, 1 block, yielding" \
          rtt:"runtime message round trip" read:"remote read miss" write:"remote write miss" \
-         upgrade:upgrade migratory:"migratory handoff"; do
+         upgrade:upgrade migratory:"migratory handoff" \
+         idle_read:"read miss after 30 ms idle"; do
     vals=
     for col in $(echo "$cols" | tr -d ' ' | tr ',' ' '); do vals="$vals $(med "${col}${k%%:*}")"; done
     # shellcheck disable=SC2086

@@ -4,7 +4,8 @@
  * rounds): remote read miss, remote write miss, upgrade, migratory handoff,
  * the runtime's message round trip, one protection fault (mprotect probe),
  * the home's write right taken (a read-write to read-only mprotect of a
- * written page: on the read miss's path, outside its limit) and, under mpirun, a plain MPI round trip of one block (MPI_Send/MPI_Recv
+ * written page: on the read miss's path, outside its limit), a read miss
+ * after both nodes were idle for 30 ms (idle_read_miss) and, under mpirun, a plain MPI round trip of one block (MPI_Send/MPI_Recv
  * ping-pong of block-size messages between the 2 ranks, before the runtime
  * starts, in the same process; or as a job of its own: argv[3] "probe"
  * runs only the probes, "dsm" only the DSM, see main).  Prints "key value"
@@ -79,6 +80,45 @@ static double mpi_roundtrip_yield(int me, size_t bytes, int count)
     return v[0];
 }
 
+/* A read miss after both nodes were idle for IDLE_MS (no message either
+ * way): the home's threads then sleep their longest (an idle rank's naps),
+ * and only a doorbell, where there are any, ends the sleep at once.  Node
+ * 1's median of IDLE_ROUNDS such misses (us), on every node. */
+#define IDLE_MS 30
+#define IDLE_ROUNDS 9
+static double idle_read_miss(int me)
+{
+    size_t bs = dsm_block_size();
+    volatile char *blk = bench_core_blocks(IDLE_ROUNDS); /* homed at node 0 */
+    double v[IDLE_ROUNDS];
+    for (int i = 0; i < IDLE_ROUNDS; i++) {
+        if (me == 0)
+            blk[(size_t)i * bs] = (char)(i + 1); /* node 0's write takes it back */
+        dsm_barrier();
+        if (me == 1) {
+            usleep(IDLE_MS * 1000);
+            double t0 = dsm_wtime();
+            char c = blk[(size_t)i * bs];
+            v[i] = (dsm_wtime() - t0) * 1e6;
+            if (c != (char)(i + 1))
+                v[i] = -1;
+        }
+        dsm_barrier();
+    }
+    volatile double *out = dsm_alloc(sizeof *out, "bench.idle_result");
+    if (me == 1) {
+        for (int i = 1; i < IDLE_ROUNDS; i++) /* insertion sort */
+            for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+                double x = v[j];
+                v[j] = v[j - 1];
+                v[j - 1] = x;
+            }
+        *out = v[IDLE_ROUNDS / 2];
+    }
+    dsm_barrier();
+    return *out;
+}
+
 int main(int argc, char **argv)
 {
     int nblk = argc > 1 ? atoi(argv[1]) : 1000;
@@ -137,11 +177,12 @@ int main(int argc, char **argv)
     bench_core_result r;
     bench_core_measure(nblk, &r);
     double res[4] = { r.rtt, r.read, r.write, r.upgrade }, mig_us = r.migratory;
+    double idle_us = idle_read_miss(me);
     if (me == 0) {
         printf("transport %s\nblock %zu\nblocks %d\n", dsm_g->tp->name, bs, nblk);
         printf("fault %.2f\nrtt %.2f\nread %.2f\nwrite %.2f\nupgrade %.2f\nmigratory %.2f\n",
                fault_us, res[0], res[1], res[2], res[3], mig_us);
-        printf("downgrade %.2f\n", downgrade_us);
+        printf("downgrade %.2f\nidle_read %.2f\n", downgrade_us, idle_us);
         if (mpi_rtt >= 0)
             printf("mpi_rtt %.2f\nmpi_rtt_yield %.2f\n", mpi_rtt, mpi_rtt_yield);
         fflush(stdout);
