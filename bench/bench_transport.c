@@ -19,6 +19,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "core_ops.h"
 #include "dsm.h"
 #include "node.h"
@@ -106,15 +107,8 @@ static double idle_read_miss(int me)
         dsm_barrier();
     }
     volatile double *out = dsm_alloc(sizeof *out, "bench.idle_result");
-    if (me == 1) {
-        for (int i = 1; i < IDLE_ROUNDS; i++) /* insertion sort */
-            for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-                double x = v[j];
-                v[j] = v[j - 1];
-                v[j - 1] = x;
-            }
-        *out = v[IDLE_ROUNDS / 2];
-    }
+    if (me == 1)
+        *out = bench_median(v, IDLE_ROUNDS);
     dsm_barrier();
     return *out;
 }

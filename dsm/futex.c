@@ -25,16 +25,20 @@ void dsm_futex_wait(_Atomic uint32_t *word, uint32_t expected, int timeout_ms, i
 
 void dsm_futex_wait_bits(_Atomic uint32_t *word, uint32_t expected, int timeout_ms, uint32_t bits)
 {
-    /* the bitset wait's timeout is a time on CLOCK_MONOTONIC, not a length */
+    /* the bitset wait's timeout is a time on CLOCK_MONOTONIC, not a length;
+     * below 0, none (as dsm_futex_wait's) */
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    ts.tv_sec += timeout_ms / 1000;
-    ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
+    if (timeout_ms >= 0) {
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_sec += timeout_ms / 1000;
+        ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
     }
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_BITSET, expected, &ts, NULL, bits);
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_BITSET, expected,
+            timeout_ms >= 0 ? &ts : NULL, NULL, bits);
 }
 
 void dsm_futex_wake_bits(_Atomic uint32_t *word, uint32_t bits)

@@ -1160,8 +1160,12 @@ static void *progress_main(void *arg)
         uint64_t start = dsm_now_ns();
         int got = 0;
         unsigned iter = 0;
-        /* the one caller (transport.h, single_caller): the others keep out */
-        int say = rt->tp->single_caller && rt->tp->polling && spin_ns;
+        /* the one caller (transport.h, single_caller): the others keep out;
+         * said only when this thread will spin (not while an application
+         * thread polls: in a job with peers on this host too, saying it
+         * costs the bell's bookkeeping and an MPI test) */
+        int say = rt->tp->single_caller && rt->tp->polling && spin_ns &&
+                  !atomic_load(&rt->app_spinners);
         if (say)
             rt->tp->polling(rt->tp, 1);
         while ((dsm_now_ns() - start < spin_ns || holds_pending(rt)) &&

@@ -153,7 +153,7 @@ typedef struct mpi_impl {
     MPI_Request alive_req;      /* the preposted receive of TAG_ALIVE */
     uint64_t alive_buf;
     _Atomic uint64_t *heard;    /* per rank: dsm_now_ns() of its last message */
-    _Atomic uint64_t *rung_at;  /* per rank: dsm_now_ns() of our last message to it, 0: none */
+    _Atomic uint64_t *sent_at;  /* per rank: dsm_now_ns() of our last message to it, 0: none */
     unsigned char *left;        /* per rank: it said it leaves the job */
     unsigned char *remote;      /* per rank: on another host (only those are watched) */
     int nremote;
@@ -276,7 +276,7 @@ static int mpi_send(dsm_transport *t, int dst, const dsm_msg_hdr *h, const void 
     if (im->bell && !im->remote[dst])
         dsm_bell_ring(im->bell, dst);
     else if (im->lifeline && im->doorbells) {
-        uint64_t now = dsm_now_ns(), last = atomic_exchange(&im->rung_at[dst], now);
+        uint64_t now = dsm_now_ns(), last = atomic_exchange(&im->sent_at[dst], now);
         if (!last || now - last >= RING_AFTER_NS)
             dsm_lifeline_ring(im->lifeline, dst);
     }
@@ -790,7 +790,7 @@ static void mpi_close(dsm_transport *t)
     free(im->sidx);
     free(im->locals);
     free((void *)im->heard);
-    free((void *)im->rung_at);
+    free((void *)im->sent_at);
     free(im->left);
     free(im->remote);
     dsm_lifeline_close(im->lifeline);
@@ -1131,8 +1131,8 @@ dsm_transport *dsm_transport_mpi_open(size_t max_payload)
         }
     }
     im->heard = calloc((size_t)n, sizeof *im->heard);
-    im->rung_at = calloc((size_t)n, sizeof *im->rung_at);
-    if (!im->rung_at)
+    im->sent_at = calloc((size_t)n, sizeof *im->sent_at);
+    if (!im->sent_at)
         dsm_fatal("dsm_init", "out of memory for %d ranks", n);
     im->left = calloc((size_t)n, 1);
     if (!im->heard || !im->left || MPI_Irecv(&im->alive_buf, 1, MPI_UINT64_T, MPI_ANY_SOURCE,
